@@ -1,0 +1,104 @@
+//! The diagnostic model shared by every check and every front end.
+
+use serde::Serialize;
+
+/// A byte range in a file's text, end exclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct TextRange {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl TextRange {
+    pub fn new(start: usize, end: usize) -> Self {
+        debug_assert!(start <= end, "range {start}..{end} is reversed");
+        Self { start, end }
+    }
+
+    pub fn empty(at: usize) -> Self {
+        Self::new(at, at)
+    }
+
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+
+    pub fn contains(self, offset: usize) -> bool {
+        self.start <= offset && offset < self.end
+    }
+}
+
+impl From<std::ops::Range<usize>> for TextRange {
+    fn from(range: std::ops::Range<usize>) -> Self {
+        Self::new(range.start, range.end)
+    }
+}
+
+impl From<TextRange> for std::ops::Range<usize> {
+    fn from(range: TextRange) -> Self {
+        range.start..range.end
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// A secondary place a diagnostic points at, with a short note ("the `(` opened here").
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Label {
+    pub range: TextRange,
+    pub message: String,
+}
+
+/// One problem found in a file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    /// Stable kebab-case code such as `ludi/syntax-error`; `ludeme explain CODE` prints its long form.
+    pub code: &'static str,
+    pub severity: Severity,
+    /// The primary span: the offending part of the text.
+    pub range: TextRange,
+    /// What is wrong and what to do about it.
+    pub message: String,
+    pub labels: Vec<Label>,
+}
+
+impl Diagnostic {
+    /// A diagnostic for `rule`, with the rule's severity.
+    pub fn new(rule: &crate::rules::Rule, range: TextRange, message: impl Into<String>) -> Self {
+        Self {
+            code: rule.code,
+            severity: rule.severity,
+            range,
+            message: message.into(),
+            labels: Vec::new(),
+        }
+    }
+
+    pub fn with_label(mut self, range: TextRange, message: impl Into<String>) -> Self {
+        self.labels.push(Label {
+            range,
+            message: message.into(),
+        });
+        self
+    }
+}

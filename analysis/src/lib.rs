@@ -1,0 +1,32 @@
+//! Analyses of game descriptions, as incremental [salsa] queries.
+//!
+//! Data flows one way: a [`SourceFile`] input holds the text of a game; [`parse`] turns it into a
+//! tree-sitter syntax tree; further queries ([`syntax_diagnostics`], [`document_symbols`], and the
+//! lowering and checks that later layers add) read that tree. Front ends (the CLI and the language
+//! server) only call these queries: nothing is computed twice in two places.
+
+mod db;
+mod diagnostic;
+pub mod fuzzing;
+mod host;
+pub mod rules;
+mod source;
+mod symbols;
+mod syntax;
+
+pub use db::{Db, RootDatabase};
+pub use diagnostic::{Diagnostic, Label, Severity, TextRange};
+pub use host::{AnalysisHost, FileKey};
+pub use source::{GAME_FILE_EXTENSIONS, LoadError, SourceFile, Syntax, decode_source};
+pub use symbols::{DocumentSymbol, SymbolKind, document_symbols};
+pub use syntax::{EditedTree, Parse, TextEdit, parse, parse_text, syntax_diagnostics};
+
+/// Every diagnostic the analyses report for `file`, sorted by position.
+///
+/// This is the one entry point the CLI and the language server share; later layers (lowering,
+/// checks, simulation) add their diagnostics here.
+pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
+    let mut diagnostics = syntax_diagnostics(db, file).clone();
+    diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
+    diagnostics
+}

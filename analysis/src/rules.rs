@@ -1,0 +1,101 @@
+//! The registry of diagnostic rules: every code a check can report, with its default severity and
+//! the long explanation `ludeme explain CODE` prints. Each check module declares its rules here so
+//! that front ends (SARIF rule tables, `explain`, editor links) have one source of truth.
+
+use crate::Severity;
+
+/// A diagnostic rule: the stable code, its default severity and its documentation.
+#[derive(Debug)]
+pub struct Rule {
+    /// Stable kebab-case code, `area/name`.
+    pub code: &'static str,
+    pub severity: Severity,
+    /// One line: what the rule reports.
+    pub summary: &'static str,
+    /// The long form: why it matters, an example, how to fix it.
+    pub explanation: &'static str,
+}
+
+pub const SYNTAX_ERROR: Rule = Rule {
+    code: "syntax/unexpected-input",
+    severity: Severity::Error,
+    summary: "text that the language's grammar does not allow at this place",
+    explanation: "\
+The parser met text it cannot fit into the grammar of the file's language and skipped it.
+The rest of the file is still parsed and checked, so one mistake does not hide the others.
+
+Typical causes: an unbalanced `)` in Ludi or KIF, a stray character such as `{` in an EGGG
+statement, a rule in infix GDL that is missing its `:-` or an `&` between two literals.
+
+Fix: correct or delete the highlighted text. If the text is right and the grammar is wrong,
+please report it with the file attached.",
+};
+
+pub const MISSING_TOKEN: Rule = Rule {
+    code: "syntax/missing-token",
+    severity: Severity::Error,
+    summary: "a token the grammar requires here is absent (most often a closing parenthesis)",
+    explanation: "\
+The parser could only make sense of the text by assuming a token that is not there, such as
+the `)` that closes a form opened earlier. The diagnostic points where the token is expected,
+and, for brackets, also at the opening bracket that is left unclosed.
+
+Fix: insert the missing token at the right place. In Lisp-like files, the editor's bracket
+matching helps find which form the `(` belongs to.",
+};
+
+pub const INVALID_UTF8: Rule = Rule {
+    code: "file/invalid-utf8",
+    severity: Severity::Error,
+    summary: "the file is not valid UTF-8 text",
+    explanation: "\
+Game descriptions are read as UTF-8. The diagnostic points at the first byte that is not part
+of a valid UTF-8 sequence; the file is not analysed further.
+
+Fix: re-save the file as UTF-8 (most editors offer 'Save with encoding'), or convert it with
+`iconv -f LATIN1 -t UTF-8 old > new`.",
+};
+
+pub const BINARY_FILE: Rule = Rule {
+    code: "file/binary",
+    severity: Severity::Error,
+    summary: "the file holds binary data (NUL bytes), not a game description",
+    explanation: "\
+The file has a game description's extension but contains NUL bytes, so it is not text. It is
+not analysed.
+
+Fix: check that the file is the one you meant; rename or remove binary files that carry a
+game extension.",
+};
+
+/// Every rule, in the order `ludeme explain` lists them.
+pub const ALL: &[&Rule] = &[&SYNTAX_ERROR, &MISSING_TOKEN, &INVALID_UTF8, &BINARY_FILE];
+
+/// The rule with this code, if any.
+pub fn find(code: &str) -> Option<&'static Rule> {
+    ALL.iter().copied().find(|rule| rule.code == code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_kebab_case() {
+        let mut seen = std::collections::HashSet::new();
+        for rule in ALL {
+            assert!(seen.insert(rule.code), "duplicate code {}", rule.code);
+            let (area, name) = rule.code.split_once('/').expect("code is area/name");
+            for part in [area, name] {
+                assert!(
+                    !part.is_empty()
+                        && part
+                            .chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                    "{} is not kebab-case",
+                    rule.code
+                );
+            }
+        }
+    }
+}

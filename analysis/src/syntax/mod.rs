@@ -1,0 +1,104 @@
+//! Parsing: text → tree-sitter concrete syntax tree, and the syntax diagnostics read off it.
+
+mod errors;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::{Db, Diagnostic, SourceFile, Syntax};
+
+pub use errors::syntax_diagnostics_of;
+
+/// The concrete syntax tree of one file. Cheap to clone (the tree is reference counted).
+#[derive(Clone, Debug)]
+pub struct Parse {
+    tree: tree_sitter::Tree,
+}
+
+impl Parse {
+    pub fn tree(&self) -> &tree_sitter::Tree {
+        &self.tree
+    }
+
+    pub fn root(&self) -> tree_sitter::Node<'_> {
+        self.tree.root_node()
+    }
+}
+
+/// A previous tree with the edits made since applied to it (see [`SourceFile::edited_tree`]).
+#[derive(Clone, Debug)]
+pub struct EditedTree(tree_sitter::Tree);
+
+impl EditedTree {
+    /// Starts from the tree of the text as it was before the edits.
+    pub fn new(parse: &Parse) -> Self {
+        Self(parse.tree.clone())
+    }
+
+    /// Records one edit; edits must be applied in the order they were made to the text.
+    pub fn edit(&mut self, edit: &TextEdit) {
+        self.0.edit(&edit.0);
+    }
+}
+
+/// One change to a text, in the form tree-sitter needs to re-use the unchanged parts of a tree.
+#[derive(Clone, Copy, Debug)]
+pub struct TextEdit(tree_sitter::InputEdit);
+
+impl TextEdit {
+    /// `start..old_end` (bytes, in the old text) was replaced by text ending at `new_end` (bytes,
+    /// in the new text); each position is also given as (line, byte column), zero-based.
+    pub fn new(
+        start: (usize, usize, usize),
+        old_end: (usize, usize, usize),
+        new_end: (usize, usize, usize),
+    ) -> Self {
+        let point = |(_, row, column): (usize, usize, usize)| tree_sitter::Point { row, column };
+        Self(tree_sitter::InputEdit {
+            start_byte: start.0,
+            old_end_byte: old_end.0,
+            new_end_byte: new_end.0,
+            start_position: point(start),
+            old_end_position: point(old_end),
+            new_end_position: point(new_end),
+        })
+    }
+}
+
+thread_local! {
+    /// One parser per language and thread: creating a parser is cheap but not free, and the
+    /// CLI parses hundreds of files per thread.
+    static PARSERS: RefCell<HashMap<Syntax, tree_sitter::Parser>> = RefCell::new(HashMap::new());
+}
+
+/// Parses `text` as `syntax`, re-using `old_tree` (already edited) when given.
+pub fn parse_text(syntax: Syntax, text: &str, old_tree: Option<&tree_sitter::Tree>) -> Parse {
+    PARSERS.with(|parsers| {
+        let mut parsers = parsers.borrow_mut();
+        let parser = parsers.entry(syntax).or_insert_with(|| {
+            let mut parser = tree_sitter::Parser::new();
+            parser
+                .set_language(&syntax.tree_sitter_language())
+                .expect("the bundled grammars are compatible with the tree-sitter runtime");
+            parser
+        });
+        // Without a timeout or cancellation flag, tree-sitter always returns a tree.
+        let tree = parser
+            .parse(text, old_tree)
+            .expect("parsing without a timeout always yields a tree");
+        Parse { tree }
+    })
+}
+
+/// The syntax tree of `file`.
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
+    let old_tree = file.edited_tree(db).as_ref().map(|edited| &edited.0);
+    parse_text(file.syntax(db), file.text(db), old_tree)
+}
+
+/// Syntax errors of `file`: one diagnostic per unparsable stretch or missing token.
+#[salsa::tracked(returns(ref))]
+pub fn syntax_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
+    syntax_diagnostics_of(parse(db, file), file.text(db))
+}

@@ -1,0 +1,40 @@
+//! Game engines behind one interface.
+//!
+//! Every engine — the GDL reasoner, the Ludi board engine, the EGGG core — implements [`Game`],
+//! so that players (random, minimax, alpha-beta, MCTS), self-play probes and benchmarks are
+//! written once. Engines are plain Rust: no salsa, no editor types; the analysis layer builds
+//! them from its lowered models and drives them under budgets.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// A role's index into [`Game::roles`].
+pub type RoleIndex = usize;
+
+/// A goal value, 0 (loss) to 100 (win), as in GDL.
+pub type Reward = u8;
+
+/// A finite game with simultaneous moves: in every non-terminal state each role picks one legal
+/// move (turn-taking games give the roles not to move a single no-op), and the joint move gives
+/// the next state. This is GDL's model, the most general of the three languages; Ludi and EGGG
+/// games map onto it with one mover per turn.
+pub trait Game {
+    type State: Clone + Eq + Hash + Debug;
+    type Move: Clone + Eq + Hash + Debug;
+
+    /// The role names, in the order the game declares them.
+    fn roles(&self) -> &[String];
+
+    fn initial_state(&self) -> Self::State;
+
+    fn is_terminal(&self, state: &Self::State) -> bool;
+
+    /// The legal moves of `role` in `state`; never empty in a well-formed non-terminal state.
+    fn legal_moves(&self, state: &Self::State, role: RoleIndex) -> Vec<Self::Move>;
+
+    /// The state after every role made its move of `joint` (indexed by role).
+    fn next_state(&self, state: &Self::State, joint: &[Self::Move]) -> Self::State;
+
+    /// The goal value of each role in `state` (indexed by role).
+    fn goals(&self, state: &Self::State) -> Vec<Reward>;
+}

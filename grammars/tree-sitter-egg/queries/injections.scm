@@ -1,0 +1,3 @@
+; Code escapes are Perl, EGGG's implementation language.
+((code) @injection.content
+  (#set! injection.language "perl"))

@@ -1,0 +1,6 @@
+; Rules (which may span lines) and parenthesised groups fold.
+[
+  (rule)
+  (group)
+  (arguments)
+] @fold

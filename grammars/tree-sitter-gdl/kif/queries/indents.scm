@@ -1,0 +1,10 @@
+; nvim-treesitter style indentation: the elements of a form are indented one level past its `(`;
+; a line that starts with `)` goes back to the form's level.
+[
+  (rule)
+  (list)
+] @indent.begin
+
+")" @indent.branch @indent.end
+
+(comment) @indent.auto

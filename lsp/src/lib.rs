@@ -1,0 +1,34 @@
+//! The Ludeme language server.
+//!
+//! LSP requests are mapped onto the analysis queries of `ludeme-analysis`; this crate knows
+//! nothing about game rules. Edits are applied to a rope per document (and, as tree-sitter edits,
+//! to the last syntax tree so that re-parsing is incremental); queries run on database snapshots
+//! off the protocol thread, and an edit cancels the queries still running for older text.
+
+mod document;
+mod server;
+pub mod session;
+
+pub use document::{Document, PositionEncoding};
+pub use server::Backend;
+
+use tower_lsp_server::{LspService, Server};
+
+/// Serves the protocol on `input`/`output` until the client sends `exit` or closes the stream.
+pub async fn serve<I, O>(input: I, output: O)
+where
+    I: tokio::io::AsyncRead + Unpin,
+    O: tokio::io::AsyncWrite,
+{
+    let (service, socket) = LspService::new(Backend::new);
+    Server::new(input, output, socket).serve(service).await;
+}
+
+/// Runs the server on standard input and output (`ludeme lsp`).
+pub fn run_stdio() -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
+    Ok(())
+}

@@ -1,0 +1,226 @@
+//! The `ludeme` binary as CI scripts and designers use it: exit codes, formats, bad input.
+
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn ludeme(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ludeme"))
+        .args(args)
+        .current_dir(support::project_root())
+        .output()
+        .expect("the ludeme binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("UTF-8 output")
+}
+
+fn json_check(paths: &[&str]) -> (i32, Vec<Value>, String) {
+    let mut args = vec!["check", "--format", "json"];
+    args.extend_from_slice(paths);
+    let output = ludeme(&args);
+    let diagnostics: Value = serde_json::from_str(&stdout(&output))
+        .unwrap_or_else(|e| panic!("JSON output ({e}): {}", stdout(&output)));
+    (
+        output.status.code().expect("exited"),
+        diagnostics.as_array().expect("an array").clone(),
+        stderr(&output),
+    )
+}
+
+#[test]
+fn the_project_corpus_is_free_of_errors() {
+    let (status, diagnostics, stderr) = json_check(&["corpus"]);
+    assert_eq!(diagnostics, Vec::<Value>::new());
+    assert_eq!(status, 0, "{stderr}");
+}
+
+#[test]
+fn the_project_corpus_covers_every_language() {
+    let root = support::project_root().join("corpus");
+    for extension in ["egg", "ludi", "kif", "hrf"] {
+        let files = support::files_with_extensions(&root, &[extension]);
+        assert!(!files.is_empty(), "corpus/ has no .{extension} game");
+    }
+}
+
+#[test]
+fn the_shared_gdl_corpus_has_no_syntax_errors() {
+    let Some(corpus) = support::shared_corpus() else {
+        return;
+    };
+    let corpus = corpus.to_str().unwrap();
+    let (status, diagnostics, stderr) = json_check(&[corpus]);
+    let syntax_errors: Vec<&Value> = diagnostics
+        .iter()
+        .filter(|d| d["code"].as_str().unwrap().starts_with("syntax/"))
+        .collect();
+    assert_eq!(syntax_errors, Vec::<&Value>::new());
+    assert!(status == 0 || status == 1, "{stderr}");
+    let files = support::files_with_extensions(Path::new(corpus), &["kif"]);
+    assert_eq!(files.len(), 351, "the shared corpus has 351 GDL games");
+}
+
+/// Each fixture has five separate mistakes, annotated where each diagnostic must start.
+#[test]
+fn five_mistakes_give_five_diagnostics_at_the_right_lines() {
+    let fixtures = support::project_root().join("tests/fixtures/syntax");
+    let files = support::files_with_extensions(&fixtures, &["egg", "ludi", "kif", "hrf"]);
+    assert_eq!(files.len(), 4, "one fixture per syntax");
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let comment = match file.extension().unwrap().to_str().unwrap() {
+            "egg" => "#",
+            "hrf" => "%",
+            _ => ";",
+        };
+        let mut expected = support::annotated_expectations(&text, comment);
+        expected.sort();
+        assert_eq!(
+            expected.len(),
+            5,
+            "{} has five annotated mistakes",
+            file.display()
+        );
+        let (status, diagnostics, _) = json_check(&[file.to_str().unwrap()]);
+        let mut actual: Vec<(usize, String)> = diagnostics
+            .iter()
+            .map(|d| {
+                (
+                    d["range"]["start"]["line"].as_u64().unwrap() as usize,
+                    d["code"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        actual.sort();
+        assert_eq!(actual, expected, "{}:\n{diagnostics:#?}", file.display());
+        assert_eq!(status, 1);
+        for diagnostic in &diagnostics {
+            let lines = diagnostic["range"]["end"]["line"].as_u64().unwrap()
+                - diagnostic["range"]["start"]["line"].as_u64().unwrap();
+            assert!(lines <= 1, "a small error region: {diagnostic:#}");
+        }
+    }
+}
+
+#[test]
+fn human_output_shows_snippets_and_a_summary() {
+    let output = ludeme(&[
+        "check",
+        "--color",
+        "never",
+        "tests/fixtures/syntax/five-mistakes.ludi",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    insta::assert_snapshot!(stdout(&output));
+}
+
+#[test]
+fn sarif_and_github_formats() {
+    let fixture = "tests/fixtures/syntax/five-mistakes.kif";
+    let sarif = ludeme(&["check", "--format", "sarif", fixture]);
+    let log: Value = serde_json::from_str(&stdout(&sarif)).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 5);
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    for result in results {
+        assert!(rules.iter().any(|rule| rule["id"] == result["ruleId"]));
+        let region = &result["locations"][0]["physicalLocation"]["region"];
+        assert!(region["startLine"].as_u64().unwrap() >= 1);
+    }
+
+    let github = ludeme(&["check", "--format", "github", fixture]);
+    let lines: Vec<String> = stdout(&github).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 5);
+    for line in lines {
+        assert!(
+            line.starts_with("::error file=tests/fixtures/syntax/five-mistakes.kif,line="),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn missing_paths_fail_with_status_2_but_the_rest_is_checked() {
+    let (status, diagnostics, stderr) = json_check(&[
+        "no/such/game.ludi",
+        "tests/fixtures/syntax/five-mistakes.ludi",
+    ]);
+    assert_eq!(status, 2);
+    assert!(
+        stderr.contains("no/such/game.ludi: cannot read it"),
+        "{stderr}"
+    );
+    assert_eq!(diagnostics.len(), 5, "the other file was still checked");
+}
+
+#[test]
+fn folders_without_games_and_other_files_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "not a game").unwrap();
+    let (status, diagnostics, stderr) = json_check(&[dir.path().to_str().unwrap()]);
+    assert_eq!(status, 2);
+    assert!(diagnostics.is_empty());
+    assert!(stderr.contains("no game files in this folder"), "{stderr}");
+
+    let notes = dir.path().join("notes.txt");
+    let (status, _, stderr) = json_check(&[notes.to_str().unwrap()]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("not a game file"), "{stderr}");
+}
+
+#[test]
+fn binary_and_non_utf8_files_get_a_diagnostic() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("latin1.kif"), b"(role x)\n(role \xe9)\n").unwrap();
+    std::fs::write(
+        dir.path().join("image.ludi"),
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("fine.egg"), "2..6 players\n").unwrap();
+    let (status, diagnostics, stderr) = json_check(&[dir.path().to_str().unwrap()]);
+    assert_eq!(status, 1, "{stderr}");
+    assert_eq!(diagnostics.len(), 2, "{diagnostics:#?}");
+    let by_code = |code: &str| {
+        diagnostics
+            .iter()
+            .find(|d| d["code"] == code)
+            .unwrap_or_else(|| panic!("no {code} in {diagnostics:#?}"))
+    };
+    let utf8 = by_code("file/invalid-utf8");
+    assert!(utf8["file"].as_str().unwrap().ends_with("latin1.kif"));
+    assert_eq!(utf8["range"]["start"]["line"], 2);
+    assert_eq!(utf8["range"]["start"]["column"], 7);
+    let binary = by_code("file/binary");
+    assert!(binary["file"].as_str().unwrap().ends_with("image.ludi"));
+}
+
+#[test]
+fn usage_errors_exit_with_status_2() {
+    assert_eq!(ludeme(&["check", "--format", "xml"]).status.code(), Some(2));
+    assert_eq!(ludeme(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(ludeme(&["--version"]).status.code(), Some(0));
+}
+
+#[test]
+fn explain_prints_the_long_form_of_a_code() {
+    let output = ludeme(&["explain", "syntax/missing-token"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout(&output).starts_with("syntax/missing-token (error)"));
+    let unknown = ludeme(&["explain", "gdl/no-such-rule"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    let list = ludeme(&["explain"]);
+    assert!(stdout(&list).contains("file/invalid-utf8"));
+}

@@ -1,0 +1,168 @@
+//! A minimal in-process LSP client: it runs the real server (`ludeme_lsp::serve`) on in-memory
+//! pipes and speaks JSON-RPC to it as an editor would.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream, WriteHalf};
+use tokio::sync::{mpsc, oneshot};
+
+type Pending = Arc<Mutex<HashMap<i64, oneshot::Sender<Value>>>>;
+
+pub struct LspClient {
+    writer: WriteHalf<DuplexStream>,
+    pending: Pending,
+    notifications: mpsc::UnboundedReceiver<Value>,
+    next_id: i64,
+}
+
+/// How long a test waits for one message before it fails.
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+impl LspClient {
+    /// Starts the server and a reader task routing its messages.
+    pub fn start() -> Self {
+        let (client_side, server_side) = tokio::io::duplex(1 << 20);
+        let (server_read, server_write) = tokio::io::split(server_side);
+        tokio::spawn(ludeme_lsp::serve(server_read, server_write));
+        let (client_read, writer) = tokio::io::split(client_side);
+        let pending: Pending = Arc::default();
+        let (notify, notifications) = mpsc::unbounded_channel();
+        tokio::spawn(read_messages(client_read, pending.clone(), notify));
+        Self {
+            writer,
+            pending,
+            notifications,
+            next_id: 1,
+        }
+    }
+
+    pub async fn send_raw(&mut self, body: &str) {
+        let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        self.writer.write_all(frame.as_bytes()).await.unwrap();
+        self.writer.flush().await.unwrap();
+    }
+
+    pub async fn notify(&mut self, method: &str, params: Value) {
+        let message = json!({"jsonrpc": "2.0", "method": method, "params": params});
+        self.send_raw(&message.to_string()).await;
+    }
+
+    /// Sends a request and waits for its response (the whole response object).
+    pub async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let (tx, rx) = oneshot::channel();
+        self.pending.lock().unwrap().insert(id, tx);
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send_raw(&message.to_string()).await;
+        tokio::time::timeout(TIMEOUT, rx)
+            .await
+            .unwrap_or_else(|_| panic!("no response to {method} within {TIMEOUT:?}"))
+            .expect("the reader task is alive")
+    }
+
+    /// Initializes with the capabilities a real editor (Neovim 0.11) announces for the features
+    /// the server offers.
+    pub async fn initialize(&mut self) -> Value {
+        let response = self
+            .request(
+                "initialize",
+                json!({
+                    "processId": null,
+                    "clientInfo": {"name": "Neovim", "version": "0.11.0"},
+                    "rootUri": null,
+                    "capabilities": {
+                        "general": {"positionEncodings": ["utf-16"]},
+                        "textDocument": {
+                            "synchronization": {"didSave": true, "dynamicRegistration": false},
+                            "publishDiagnostics": {"relatedInformation": true, "versionSupport": true,
+                                "tagSupport": {"valueSet": [1, 2]}},
+                            "documentSymbol": {"hierarchicalDocumentSymbolSupport": true,
+                                "symbolKind": {"valueSet": (1..=26).collect::<Vec<_>>()}}
+                        },
+                        "window": {"workDoneProgress": true}
+                    }
+                }),
+            )
+            .await;
+        self.notify("initialized", json!({})).await;
+        response
+    }
+
+    /// The next notification with `method`, skipping others (log messages and the like).
+    pub async fn next_notification(&mut self, method: &str) -> Value {
+        loop {
+            let message = tokio::time::timeout(TIMEOUT, self.notifications.recv())
+                .await
+                .unwrap_or_else(|_| panic!("no {method} notification within {TIMEOUT:?}"))
+                .expect("the reader task is alive");
+            if message["method"] == method {
+                return message["params"].clone();
+            }
+        }
+    }
+
+    /// Waits for the diagnostics of `uri` at `version`, skipping older publications.
+    pub async fn diagnostics_for(&mut self, uri: &str, version: i64) -> Vec<Value> {
+        loop {
+            let params = self
+                .next_notification("textDocument/publishDiagnostics")
+                .await;
+            if params["uri"] == uri && params["version"] == version {
+                return params["diagnostics"].as_array().unwrap().clone();
+            }
+        }
+    }
+
+    pub async fn shutdown(mut self) {
+        let response = self.request("shutdown", Value::Null).await;
+        assert!(
+            response.get("error").is_none(),
+            "shutdown failed: {response}"
+        );
+        self.notify("exit", Value::Null).await;
+    }
+}
+
+async fn read_messages(
+    reader: tokio::io::ReadHalf<DuplexStream>,
+    pending: Pending,
+    notify: mpsc::UnboundedSender<Value>,
+) {
+    let mut reader = BufReader::new(reader);
+    loop {
+        let mut length = None;
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
+                return;
+            }
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(value) = line.strip_prefix("Content-Length: ") {
+                length = value.parse::<usize>().ok();
+            }
+        }
+        let mut body = vec![0; length.expect("every message has a Content-Length")];
+        if reader.read_exact(&mut body).await.is_err() {
+            return;
+        }
+        let message: Value = serde_json::from_slice(&body).expect("the server sends JSON");
+        // Responses go to their waiting request; notifications (and the requests this server
+        // does not send yet) to the notification queue.
+        if message.get("method").is_none() {
+            if let Some(id) = message["id"].as_i64()
+                && let Some(waiter) = pending.lock().unwrap().remove(&id)
+            {
+                let _ = waiter.send(message);
+            }
+        } else {
+            let _ = notify.send(message);
+        }
+    }
+}

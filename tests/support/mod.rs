@@ -1,0 +1,87 @@
+//! Helpers shared by the end-to-end tests.
+#![allow(dead_code)] // each test binary uses a different part
+
+pub mod lsp_client;
+
+use std::path::{Path, PathBuf};
+
+/// The project root.
+pub fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("cli/ has a parent")
+        .to_path_buf()
+}
+
+/// `../shared/corpus` beside the project root, the external corpus of real games. Tests over it
+/// say loudly when it is absent (a clone made elsewhere) and skip; CI always has it.
+pub fn shared_corpus() -> Option<PathBuf> {
+    let path = project_root().join("../shared/corpus");
+    if path.is_dir() {
+        Some(path)
+    } else {
+        eprintln!(
+            "\n*** SKIPPED: {} is absent; the tests over the external GDL corpus did not run ***\n",
+            path.display()
+        );
+        None
+    }
+}
+
+/// All files under `folder` with one of `extensions`, sorted.
+pub fn files_with_extensions(folder: &Path, extensions: &[&str]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![folder.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).expect("readable folder") {
+            let path = entry.expect("readable entry").path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| extensions.contains(&e))
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Expected diagnostics written into a test file as comments: `<comment> error: CODE` at the end
+/// of a line expects a diagnostic with that code starting on that line; alone on its line, with
+/// a caret (`; ^ error: CODE`), it refers to the line above.
+pub fn annotated_expectations(text: &str, comment: &str) -> Vec<(usize, String)> {
+    let mut expected = Vec::new();
+    let mut last_code_line = 0;
+    for (index, line) in text.lines().enumerate() {
+        let line_number = index + 1;
+        let Some(at) = line
+            .find(&format!("{comment} error: "))
+            .or_else(|| line.find(&format!("{comment} ^ error: ")))
+        else {
+            if !line.trim().is_empty() {
+                last_code_line = line_number;
+            }
+            continue;
+        };
+        let code = line[at..]
+            .rsplit("error: ")
+            .next()
+            .unwrap()
+            .trim()
+            .to_owned();
+        let target = if line[..at].trim().is_empty() {
+            last_code_line
+        } else {
+            line_number
+        };
+        if !line[..at].trim().is_empty() {
+            last_code_line = line_number;
+        }
+        expected.push((target, code));
+    }
+    expected
+}
