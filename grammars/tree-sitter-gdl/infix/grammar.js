@@ -25,8 +25,9 @@
  *                 and `arguments`. A bare symbol inside arguments is a `constant`.
  *   arguments     `(` terms separated by `,` `)`; `f()` has empty arguments.
  *   negation      `~` literal (`~line(o)`, `~open`, `~(a | b)`)
- *   conjunction   two or more literals joined by `&`
- *   disjunction   two or more disjuncts (literals or conjunctions) joined by `|`; `&` binds tighter
+ *   conjunction   two or more literals joined by `&` (each `&` has the field `operator`)
+ *   disjunction   two or more disjuncts (literals or conjunctions) joined by `|` (field `operator`);
+ *                 `&` binds tighter
  *   group         a parenthesised formula in a body: `(a | b)`
  *   variable      an identifier starting with an uppercase letter or `_` (`P`, `_`, `_x`)
  *   constant      an identifier starting with a lowercase letter or a digit that is not all digits
@@ -55,18 +56,26 @@
  *     a dangling `&`) or skips the stray `&`, and the next rule parses normally.
  *   - Nested argument lists (`compound` arguments) are closed by a zero-width `_implicit_close` before
  *     such a head or at the end of the input, so several open parentheses cost one MISSING `)`.
- *   - After a complete body literal, a line that ends with `&` or `|` (and has no `:-`) must continue
- *     the body: the scanner puts a zero-width `_line_continues` there, which is only accepted after a
- *     connective, so tree-sitter reports a MISSING `&` at the end of the previous line. (`&` is lexed by
- *     the scanner so that it knows when a body literal has just ended.)
+ *   - After a complete literal at the top level of a rule body, a line without `:-` that ends with `&`
+ *     or `|`, or that is indented and followed by a line at column 0, must continue the body: the
+ *     scanner puts a zero-width `_line_continues` there, which is only accepted after a connective.
+ *     When the line ends with a connective, tree-sitter reports a MISSING `&` at the end of the
+ *     previous line and keeps the rule whole; otherwise (the lost `&` was before the rule's last
+ *     literal) it reports a zero-width ERROR at the start of the line and the literal reads as a fact.
+ *     (`&` is lexed by the scanner so that it knows when a body literal has just ended.)
  *
  * `_scanner_probe`, an external token in `extras` that is never produced, makes the scanner run in
- * every state. None of these tokens can change the parse of valid input: each is either accepted where
- * the ordinary token would be, or only produced where the text is already an error.
+ * every state. Apart from the layout case below, these tokens cannot change the parse of valid input:
+ * each is either accepted where the ordinary token would be, or only produced where the text is
+ * already an error.
  *
  * Limits: a broken rule followed by lines of FACTS absorbs them up to the next rule head (a fact
  * looks exactly like a body literal). A missing `&` before the LAST literal of a rule (`p :- a`
- * newline `  b`) is not an error: `b` reads as a fact of its own.
+ * newline `  b`) is reported only when that line is indented and the next line starts at column 0;
+ * at the end of the file or in a file whose items are all indented, `b` silently reads as a fact.
+ * Conversely, a FACT indented right after a rule and followed by a column-0 line (`p :- q` newline
+ * `  r(a)` newline `s(b)`) gets the zero-width ERROR: the one layout in which valid text gets a
+ * syntax error (Gamemaster files start every rule and fact at column 0).
  */
 
 /// <reference types="tree-sitter-cli/dsl" />
@@ -101,7 +110,7 @@ module.exports = grammar({
     source_file: $ => repeat(choice($.rule, $.fact)),
 
     rule: $ => seq(
-      field('head', choice($._sentence, alias($._column0_head, $.atom))),
+      field('head', choice($._sentence, alias($._line_start_head, $.atom))),
       ':-',
       field('body', $._formula),
       optional('.'),
@@ -114,7 +123,7 @@ module.exports = grammar({
 
     _formula: $ => choice($.disjunction, $.conjunction, $._literal),
 
-    disjunction: $ => seq($._disjunct, repeat1(seq('|', $._continued_disjunct))),
+    disjunction: $ => seq($._disjunct, repeat1(seq(field('operator', '|'), $._continued_disjunct))),
 
     _disjunct: $ => choice($.conjunction, $._literal),
 
@@ -128,9 +137,10 @@ module.exports = grammar({
       repeat1(seq($._and, $._continued_literal)),
     ),
 
-    // `&` as a rule of its own: after a MISSING `&`, the lookahead `_line_continues` then triggers a
-    // reduction, which is what tree-sitter requires before it inserts a missing token.
-    _and: _ => '&',
+    // `&` as a rule of its own (the field keeps tree-sitter from folding the rule away): after a
+    // MISSING `&`, the lookahead `_line_continues` then triggers a reduction, which is what tree-sitter
+    // requires before it inserts a missing token.
+    _and: _ => field('operator', '&'),
 
     // A literal after a connective; the scanner's zero-width `_line_continues` may precede it (see
     // the header: it is how a missing `&` at the end of a line is reported).
@@ -149,8 +159,8 @@ module.exports = grammar({
       optional(field('arguments', $.arguments)),
     ),
 
-    // The head of a rule that starts at column 0 (see the header).
-    _column0_head: $ => seq(
+    // The head of a rule that begins a line (see the header).
+    _line_start_head: $ => seq(
       field('name', alias($._rule_head_name, $.constant)),
       optional(field('arguments', $.arguments)),
     ),

@@ -10,10 +10,12 @@
  *   IMPLICIT_CLOSE   zero-width; closes the argument list of a `compound` term when the next thing
  *                    (after whitespace and `%` comments) is such a rule head or the end of the input.
  *                    Produced only where the grammar allows it, so balanced input never contains one.
- *   LINE_CONTINUES   zero-width, at the start of a line that follows a complete body literal and ends
- *                    with `&` or `|` (and has no `:-`): the connective at the end of the previous line
- *                    is missing. The grammar accepts it only before a literal that follows a
- *                    connective, so tree-sitter inserts a MISSING `&` in front of it.
+ *   LINE_CONTINUES   zero-width, at the start of a line that follows a complete body literal (at the
+ *                    top level of the body, not inside a group), has no
+ *                    `:-`, and either ends with `&` or `|` or is indented and followed by a line that
+ *                    starts at column 0: the connective at the end of the previous line is missing.
+ *                    The grammar accepts it only before a literal that follows a connective, so
+ *                    tree-sitter inserts a MISSING `&` in front of it.
  *   AND              the `&` connective. It is lexed here so that `valid_symbols[AND]` tells the
  *                    scanner that a complete body literal has just ended.
  *   SCANNER_PROBE    listed in the grammar's extras so that this scanner runs in every parse state;
@@ -38,6 +40,12 @@ enum TokenType {
   LINE_CONTINUES,
   AND,
   SCANNER_PROBE,
+};
+
+enum LineKind {
+  LINE_OTHER,
+  LINE_RULE,
+  LINE_CONTINUATION,
 };
 
 /* How far the rule-head check may look (a head longer than this is just not used for recovery). */
@@ -119,22 +127,46 @@ static bool rule_head_follows(TSLexer *lexer, bool mark_name) {
 }
 
 /*
- * With the lexer on the first character of a line, right after a complete body literal: does this
- * line end with `&` or `|` (ignoring spaces and a `%` comment) without containing `:-`? Then it is the
- * middle of a rule body whose line break lost its connective.
+ * With the lexer on the first character of a line (indented by `indent` columns), right after a
+ * complete body literal, classify the line:
+ *   LINE_RULE          it contains `:-`: a new rule starts here;
+ *   LINE_CONTINUATION  it is the middle of a rule body whose line break lost its `&`: it ends with
+ *                      `&` or `|` (ignoring spaces and a `%` comment), or it is indented and the next
+ *                      line that is not blank or a comment starts at column 0 (the usual layout: a
+ *                      rule's body lines are indented, the next item is not);
+ *   LINE_OTHER         anything else.
  */
-static bool line_ends_with_connective(TSLexer *lexer) {
+static enum LineKind classify_line(TSLexer *lexer, unsigned indent) {
   int32_t last = 0;
   unsigned budget = MAX_LOOKAHEAD;
   while (!lexer->eof(lexer) && !is_newline(lexer->lookahead)) {
-    if (budget-- == 0) return false;
+    if (budget-- == 0) return LINE_OTHER;
     int32_t c = lexer->lookahead;
     if (c == '%') break;
     lexer->advance(lexer, false);
-    if (c == ':' && lexer->lookahead == '-') return false;
+    if (c == ':' && lexer->lookahead == '-') return LINE_RULE;
     if (!is_space(c)) last = c;
   }
-  return last == '&' || last == '|';
+  if (last == '&' || last == '|') return LINE_CONTINUATION;
+  if (indent == 0) return LINE_OTHER;
+
+  /* Find the next line with content. */
+  for (;;) {
+    while (!lexer->eof(lexer) && !is_newline(lexer->lookahead)) {
+      if (budget-- == 0) return LINE_OTHER;
+      lexer->advance(lexer, false);
+    }
+    if (lexer->eof(lexer)) return LINE_OTHER;
+    while (is_newline(lexer->lookahead)) lexer->advance(lexer, false);
+    if (lexer->eof(lexer)) return LINE_OTHER;
+    if (!is_space(lexer->lookahead) && lexer->lookahead != '%') return LINE_CONTINUATION;
+    while (!lexer->eof(lexer) && is_space(lexer->lookahead) && !is_newline(lexer->lookahead)) {
+      if (budget-- == 0) return LINE_OTHER;
+      lexer->advance(lexer, false);
+    }
+    if (lexer->eof(lexer)) return LINE_OTHER;
+    if (!is_newline(lexer->lookahead) && lexer->lookahead != '%') return LINE_OTHER;
+  }
 }
 
 static bool is_literal_start(int32_t c) {
@@ -176,8 +208,14 @@ bool tree_sitter_hrf_external_scanner_scan(void *payload, TSLexer *lexer,
 
   /* Whitespace before a token is skipped (not part of the token). */
   bool line_start = false;
+  unsigned indent = 0;
   while (!lexer->eof(lexer) && is_space(lexer->lookahead)) {
-    if (is_newline(lexer->lookahead)) line_start = true;
+    if (is_newline(lexer->lookahead)) {
+      line_start = true;
+      indent = 0;
+    } else if (indent < MAX_LOOKAHEAD) {
+      indent++;
+    }
     lexer->advance(lexer, true);
   }
 
@@ -192,16 +230,19 @@ bool tree_sitter_hrf_external_scanner_scan(void *payload, TSLexer *lexer,
   if (!line_start) return false;
 
   if (valid_symbols[AND] && !error_recovery) {
-    /* Right after a complete body literal (`&` would be valid), a line that ends with a connective
-     * continues the body: the zero-width LINE_CONTINUES is unexpected here, so tree-sitter inserts
-     * the MISSING `&`. A rule head here needs no token: a new item may start. */
-    if (!is_literal_start(lexer->lookahead)) return false;
-    lexer->mark_end(lexer);
-    if (line_ends_with_connective(lexer)) {
-      lexer->result_symbol = LINE_CONTINUES;
-      return true;
+    /* Right after a complete body literal (`&` would be valid). At the top level of a body (a new
+     * item could start, so RULE_HEAD_NAME is valid), a line that continues the body gets the
+     * zero-width LINE_CONTINUES, unexpected here, so tree-sitter inserts the MISSING `&`; a rule
+     * line needs no token there. Inside a group, only the rule-head check below applies. */
+    if (valid_symbols[RULE_HEAD_NAME]) {
+      if (!is_literal_start(lexer->lookahead)) return false;
+      lexer->mark_end(lexer);
+      if (classify_line(lexer, indent) == LINE_CONTINUATION) {
+        lexer->result_symbol = LINE_CONTINUES;
+        return true;
+      }
+      return false;
     }
-    return false;
   }
 
   if (rule_head_follows(lexer, true)) {
