@@ -20,9 +20,12 @@
  *   atom          a sentence (a relation applied to terms), used in SENTENCE positions only (heads, facts,
  *                 body literals): field `name` (a `constant`, or a `number`) and, unless it is
  *                 zero-arity (`terminal`, `open`), field `arguments` (an `arguments` node). So `terminal`
- *                 as a sentence is `(atom name: (constant))`.
+ *                 as a sentence is `(atom name: (constant))`. A bare variable in a sentence position is
+ *                 just `variable`; a capitalised name WITH arguments (`Legal(P)`) is an atom whose `name`
+ *                 is a `variable`, left for the checker to report.
  *   compound      a function term inside arguments (`mark(M,N)` in `does(P,mark(M,N))`): fields `name`
- *                 and `arguments`. A bare symbol inside arguments is a `constant`.
+ *                 (`constant`, `number`, or `variable` as for atoms) and `arguments`. A bare symbol inside
+ *                 arguments is a `constant`.
  *   arguments     `(` terms separated by `,` `)`; `f()` has empty arguments.
  *   negation      `~` literal (`~line(o)`, `~open`, `~(a | b)`)
  *   conjunction   two or more literals joined by `&` (each `&` has the field `operator`)
@@ -123,9 +126,14 @@ module.exports = grammar({
 
     _formula: $ => choice($.disjunction, $.conjunction, $._literal),
 
-    disjunction: $ => seq($._disjunct, repeat1(seq(field('operator', '|'), $._continued_disjunct))),
+    disjunction: $ => seq(
+      $._disjunct,
+      repeat1(seq(field('operator', '|'), $._continued_disjunct)),
+    ),
 
     _disjunct: $ => choice($.conjunction, $._literal),
+
+    conjunction: $ => seq($._literal, repeat1(seq($._and, $._continued_literal))),
 
     _continued_disjunct: $ => choice(
       alias($._continued_conjunction, $.conjunction),
@@ -146,17 +154,16 @@ module.exports = grammar({
     // the header: it is how a missing `&` at the end of a line is reported).
     _continued_literal: $ => seq(optional($._line_continues), $._literal),
 
-    conjunction: $ => seq($._literal, repeat1(seq($._and, $._continued_literal))),
-
     _literal: $ => choice($.atom, $.negation, $.variable, $.group),
 
     negation: $ => seq('~', $._literal),
 
     group: $ => seq('(', $._formula, ')'),
 
-    atom: $ => seq(
-      field('name', $._name),
-      optional(field('arguments', $.arguments)),
+    atom: $ => choice(
+      seq(field('name', $._name), optional(field('arguments', $.arguments))),
+      // `Legal(P)`: a capitalised name reads as a variable; parsed so the checker can report it.
+      seq(field('name', $.variable), field('arguments', $.arguments)),
     ),
 
     // The head of a rule that begins a line (see the header).
@@ -168,7 +175,7 @@ module.exports = grammar({
     arguments: $ => seq('(', optional(sep1($._term, ',')), ')'),
 
     compound: $ => seq(
-      field('name', $._name),
+      field('name', choice($._name, $.variable)),
       field('arguments', alias($._nested_arguments, $.arguments)),
     ),
 

@@ -175,9 +175,145 @@ mod tests {
         }
     }
 
+    /// The highlight capture of every node, as tree-sitter-highlight and Helix choose it: the
+    /// capture of the first pattern (in file order) that matches the node.
+    fn highlights(language: LanguageFn, query: &str, source: &str) -> Vec<(usize, usize, String)> {
+        use tree_sitter::StreamingIterator;
+        let tree = parse(language, source);
+        let query = tree_sitter::Query::new(&language.into(), query).unwrap();
+        let mut best: std::collections::BTreeMap<(usize, usize), (usize, String)> =
+            Default::default();
+        let mut cursor = tree_sitter::QueryCursor::new();
+        let mut matches = cursor.matches(&query, tree.root_node(), source.as_bytes());
+        while let Some(m) = matches.next() {
+            for capture in m.captures() {
+                let range = (capture.node.start_byte(), capture.node.end_byte());
+                let name = query.capture_names()[capture.index as usize].to_string();
+                let entry = best.entry(range).or_insert((m.pattern_index, name.clone()));
+                if m.pattern_index < entry.0 {
+                    *entry = (m.pattern_index, name);
+                }
+            }
+        }
+        best.into_iter()
+            .map(|((a, b), (_, name))| (a, b, name))
+            .collect()
+    }
+
+    /// The capture of the `nth` occurrence (0-based) of `needle` in `source`.
+    fn capture_of(
+        all: &[(usize, usize, String)],
+        source: &str,
+        needle: &str,
+        nth: usize,
+    ) -> String {
+        let start = source.match_indices(needle).nth(nth).expect("needle").0;
+        all.iter()
+            .find(|(a, b, _)| *a == start && *b == start + needle.len())
+            .map(|(_, _, name)| name.clone())
+            .unwrap_or_else(|| panic!("no capture for {needle:?} #{nth}"))
+    }
+
+    #[test]
+    fn kif_highlights() {
+        let source = "; roles\n(role xplayer)\n(<= (legal ?p (mark ?m ?n)) (true (cell ?m ?n b)) (succ 1 2))\n(<= (line ?x) (row ?m ?x))\n(<= terminal (not open))\n";
+        let all = highlights(LANGUAGE_KIF, HIGHLIGHTS_QUERY_KIF, source);
+        for (needle, nth, expected) in [
+            ("; roles", 0, "comment"),
+            ("role", 1, "keyword"),
+            ("xplayer", 0, "constant"),
+            ("<=", 0, "keyword"),
+            ("legal", 0, "keyword"),
+            ("?p", 0, "variable"),
+            ("mark", 0, "function.call"),
+            ("cell", 0, "function.call"),
+            ("b", 0, "constant"),
+            ("1", 0, "number"),
+            ("line", 0, "function"),
+            ("row", 0, "function.call"),
+            ("terminal", 0, "keyword"),
+            ("not", 0, "keyword"),
+            ("open", 0, "constant"),
+            ("(", 0, "punctuation.bracket"),
+        ] {
+            assert_eq!(
+                capture_of(&all, source, needle, nth),
+                expected,
+                "{needle} #{nth}"
+            );
+        }
+    }
+
+    #[test]
+    fn infix_highlights() {
+        let source = "% roles\nrole(x)\nlegal(P,mark(M,N)) :- true(cell(M,N,b)) & ~open\nline(X) :- row(M,X) | diagonal(X)\nsucc(1,2).\n";
+        let all = highlights(LANGUAGE_INFIX, HIGHLIGHTS_QUERY_INFIX, source);
+        for (needle, nth, expected) in [
+            ("% roles", 0, "comment"),
+            ("role", 1, "keyword"),
+            ("x", 0, "constant"),
+            ("legal", 0, "keyword"),
+            ("P", 0, "variable"),
+            ("mark", 0, "constructor"),
+            (":-", 0, "keyword"),
+            ("&", 0, "operator"),
+            ("~", 0, "operator"),
+            ("open", 0, "function.call"),
+            ("line", 0, "function"),
+            ("row", 0, "function.call"),
+            ("|", 0, "operator"),
+            ("succ", 0, "function.call"),
+            ("1", 0, "number"),
+            (",", 0, "punctuation.delimiter"),
+            (".", 0, "punctuation.delimiter"),
+        ] {
+            assert_eq!(
+                capture_of(&all, source, needle, nth),
+                expected,
+                "{needle} #{nth}"
+            );
+        }
+    }
+
+    /// Folds, indents and locals capture what they promise on a small rule.
+    #[test]
+    fn structural_queries_capture() {
+        use tree_sitter::StreamingIterator;
+        for (language, source, queries) in [
+            (
+                LANGUAGE_KIF,
+                "(<= (legal ?p (mark ?m ?n))\n    (true (control ?p)))\n",
+                [FOLDS_QUERY_KIF, INDENTS_QUERY_KIF, LOCALS_QUERY_KIF],
+            ),
+            (
+                LANGUAGE_INFIX,
+                "legal(P,mark(M,N)) :-\n  true(cell(M,N,b)) &\n  true(control(P))\n",
+                [FOLDS_QUERY_INFIX, INDENTS_QUERY_INFIX, LOCALS_QUERY_INFIX],
+            ),
+        ] {
+            let tree = parse(language, source);
+            for (query, wanted) in queries.iter().zip([
+                &["fold"][..],
+                &["indent.begin", "indent.branch", "indent.end"][..],
+                &["local.scope", "local.definition", "local.reference"][..],
+            ]) {
+                let query = tree_sitter::Query::new(&language.into(), query).unwrap();
+                let mut seen = std::collections::BTreeSet::new();
+                let mut cursor = tree_sitter::QueryCursor::new();
+                let mut captures = cursor.captures(&query, tree.root_node(), source.as_bytes());
+                while let Some((m, i)) = captures.next() {
+                    seen.insert(query.capture_names()[m.captures()[*i].index as usize]);
+                }
+                for name in wanted {
+                    assert!(seen.contains(name), "{name} not captured in {source:?}");
+                }
+            }
+        }
+    }
+
     /// A missing `)` in the middle of a file costs one MISSING node, and the rules after it parse.
     #[test]
-    fn kif_recovers_at_column_zero_rules() {
+    fn kif_recovers_at_line_initial_rules() {
         let source = "(<= (legal ?p (mark ?m ?n))\n    (true (cell ?m ?n b)\n    (true (control ?p\n(<= terminal (line x))\n(role x)\n";
         let tree = parse(LANGUAGE_KIF, source);
         let root = tree.root_node();
@@ -191,9 +327,9 @@ mod tests {
         assert!(root.named_child(0).unwrap().has_error());
     }
 
-    /// A broken rule in infix does not swallow the next column-0 rule.
+    /// A broken rule in infix does not swallow the next rule.
     #[test]
-    fn infix_recovers_at_column_zero_rules() {
+    fn infix_recovers_at_line_initial_rules() {
         let source = "next(cell(M,N,o)) :- does(o,mark(M,N) & true(cell(M,N,b))\nterminal :- ~open\nopen :- true(cell(M,N,b)\nline(x) :- row(x)\nrole(x)\n";
         let tree = parse(LANGUAGE_INFIX, source);
         let root = tree.root_node();
