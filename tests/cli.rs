@@ -96,7 +96,11 @@ fn five_mistakes_give_five_diagnostics_at_the_right_lines() {
             .map(|d| {
                 (
                     d["range"]["start"]["line"].as_u64().unwrap() as usize,
-                    d["code"].as_str().unwrap().to_owned(),
+                    format!(
+                        "{}: {}",
+                        d["severity"].as_str().unwrap(),
+                        d["code"].as_str().unwrap()
+                    ),
                 )
             })
             .collect();

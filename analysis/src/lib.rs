@@ -8,6 +8,7 @@
 mod db;
 mod diagnostic;
 pub mod fuzzing;
+pub mod gdl;
 mod host;
 pub mod rules;
 mod source;
@@ -27,6 +28,9 @@ pub use syntax::{EditedTree, Parse, TextEdit, parse, parse_text, syntax_diagnost
 /// checks, simulation) add their diagnostics here.
 pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
     let mut diagnostics = syntax_diagnostics(db, file).clone();
+    if matches!(file.syntax(db), Syntax::GdlKif | Syntax::GdlInfix) {
+        diagnostics.extend(gdl::gdl_diagnostics(db, file).iter().cloned());
+    }
     diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
     diagnostics
 }

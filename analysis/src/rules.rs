@@ -68,12 +68,17 @@ Fix: check that the file is the one you meant; rename or remove binary files tha
 game extension.",
 };
 
+/// The rules of this module: syntax and file problems, common to every language.
+const COMMON: &[&Rule] = &[&SYNTAX_ERROR, &MISSING_TOKEN, &INVALID_UTF8, &BINARY_FILE];
+
 /// Every rule, in the order `ludeme explain` lists them.
-pub const ALL: &[&Rule] = &[&SYNTAX_ERROR, &MISSING_TOKEN, &INVALID_UTF8, &BINARY_FILE];
+pub fn all() -> impl Iterator<Item = &'static Rule> {
+    COMMON.iter().copied().chain(crate::gdl::rules())
+}
 
 /// The rule with this code, if any.
 pub fn find(code: &str) -> Option<&'static Rule> {
-    ALL.iter().copied().find(|rule| rule.code == code)
+    all().find(|rule| rule.code == code)
 }
 
 #[cfg(test)]
@@ -83,7 +88,7 @@ mod tests {
     #[test]
     fn codes_are_unique_and_kebab_case() {
         let mut seen = std::collections::HashSet::new();
-        for rule in ALL {
+        for rule in all() {
             assert!(seen.insert(rule.code), "duplicate code {}", rule.code);
             let (area, name) = rule.code.split_once('/').expect("code is area/name");
             for part in [area, name] {

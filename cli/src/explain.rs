@@ -6,7 +6,7 @@ use crate::exit;
 
 pub fn run(code: Option<&str>) -> u8 {
     let Some(code) = code else {
-        for rule in rules::ALL {
+        for rule in rules::all() {
             println!(
                 "{:<28} {:<8} {}",
                 rule.code,

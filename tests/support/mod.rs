@@ -50,38 +50,43 @@ pub fn files_with_extensions(folder: &Path, extensions: &[&str]) -> Vec<PathBuf>
     files
 }
 
-/// Expected diagnostics written into a test file as comments: `<comment> error: CODE` at the end
-/// of a line expects a diagnostic with that code starting on that line; alone on its line, with
-/// a caret (`; ^ error: CODE`), it refers to the line above.
+/// Expected diagnostics written into a test file as comments: `<comment> error: CODE` (or
+/// `warning:`, `info:`) at the end of a line expects a diagnostic of that severity and code
+/// starting on that line; alone on its line, with a caret (`; ^ error: CODE`), it refers to the
+/// line above. Returns (line, "severity: code") pairs, lines 1-based.
 pub fn annotated_expectations(text: &str, comment: &str) -> Vec<(usize, String)> {
     let mut expected = Vec::new();
     let mut last_code_line = 0;
     for (index, line) in text.lines().enumerate() {
         let line_number = index + 1;
-        let Some(at) = line
-            .find(&format!("{comment} error: "))
-            .or_else(|| line.find(&format!("{comment} ^ error: ")))
-        else {
+        let annotation = ["error", "warning", "info"].iter().find_map(|severity| {
+            [
+                format!("{comment} {severity}: "),
+                format!("{comment} ^ {severity}: "),
+            ]
+            .iter()
+            .find_map(|marker| {
+                line.find(marker.as_str())
+                    .map(|at| (at, marker.len(), *severity))
+            })
+        });
+        let Some((at, marker_len, severity)) = annotation else {
             if !line.trim().is_empty() {
                 last_code_line = line_number;
             }
             continue;
         };
-        let code = line[at..]
-            .rsplit("error: ")
-            .next()
-            .unwrap()
-            .trim()
-            .to_owned();
-        let target = if line[..at].trim().is_empty() {
-            last_code_line
-        } else {
+        let code = line[at + marker_len..].trim();
+        let code_before = !line[..at].trim().is_empty();
+        let target = if code_before {
             line_number
+        } else {
+            last_code_line
         };
-        if !line[..at].trim().is_empty() {
+        if code_before {
             last_code_line = line_number;
         }
-        expected.push((target, code));
+        expected.push((target, format!("{severity}: {code}")));
     }
     expected
 }

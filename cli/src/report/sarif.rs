@@ -13,8 +13,7 @@ pub fn write(reports: &[FileReport]) -> std::io::Result<()> {
         .iter()
         .flat_map(|report| report.diagnostics.iter().map(|diagnostic| diagnostic.code))
         .collect();
-    let rule_table: Vec<Value> = rules::ALL
-        .iter()
+    let rule_table: Vec<Value> = rules::all()
         .filter(|rule| used.contains(rule.code))
         .map(|rule| {
             json!({

@@ -1,0 +1,205 @@
+//! What every check reads: the rules, the relation table and the dependency graph of a file.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crate::TextRange;
+use crate::gdl::model::{Literal, Name, Rule, RuleSet, Sentence, Symbol};
+
+/// What is known of one relation of a file.
+#[derive(Debug, Default)]
+pub struct RelationInfo {
+    /// Every arity it is written with (heads and bodies).
+    pub arities: BTreeSet<usize>,
+    /// Indices of the rules (facts included) whose head it is.
+    pub definitions: Vec<usize>,
+    /// Where it is used in rule bodies: (rule index, the sentence's range).
+    pub uses: Vec<(usize, TextRange)>,
+}
+
+/// An edge of the dependency graph: the head relation of a rule depends on a relation of its
+/// body, negatively when that sentence is under `not`.
+#[derive(Clone, Debug)]
+pub struct Dependency {
+    pub from: usize,
+    pub to: usize,
+    pub negative: bool,
+    /// The rule the edge comes from, and the body sentence.
+    pub rule: usize,
+    pub range: TextRange,
+}
+
+pub struct Context<'a> {
+    pub rules: &'a [Rule],
+    /// Relation names, indexed; the graph's nodes.
+    pub names: Vec<Name>,
+    pub index: HashMap<Name, usize>,
+    pub relations: Vec<RelationInfo>,
+    pub dependencies: Vec<Dependency>,
+    /// The constants declared by `(role ...)` facts.
+    pub roles: Vec<&'a Symbol>,
+    /// Strongly connected components of the dependency graph, as a component number per
+    /// relation; relations in one component depend on each other (recursion).
+    pub component: Vec<usize>,
+}
+
+impl<'a> Context<'a> {
+    pub fn new(rule_set: &'a RuleSet) -> Self {
+        let mut context = Context {
+            rules: &rule_set.rules,
+            names: Vec::new(),
+            index: HashMap::new(),
+            relations: Vec::new(),
+            dependencies: Vec::new(),
+            roles: Vec::new(),
+            component: Vec::new(),
+        };
+        for (rule_index, rule) in rule_set.rules.iter().enumerate() {
+            let head = context.relation_id(&rule.head.name.name);
+            context.relations[head].arities.insert(rule.head.arity());
+            context.relations[head].definitions.push(rule_index);
+            if &*rule.head.name.name == "role"
+                && rule.is_fact()
+                && let [crate::gdl::model::Term::Constant(role)] = rule.head.args.as_slice()
+            {
+                context.roles.push(role);
+            }
+            for literal in &rule.body {
+                literal.for_each_sentence(false, &mut |sentence: &Sentence, negative| {
+                    let to = context.relation_id(&sentence.name.name);
+                    context.relations[to].arities.insert(sentence.arity());
+                    context.relations[to]
+                        .uses
+                        .push((rule_index, sentence.range));
+                    context.dependencies.push(Dependency {
+                        from: head,
+                        to,
+                        negative,
+                        rule: rule_index,
+                        range: sentence.range,
+                    });
+                });
+            }
+        }
+        context.component =
+            strongly_connected_components(context.names.len(), &context.dependencies);
+        context
+    }
+
+    fn relation_id(&mut self, name: &Name) -> usize {
+        if let Some(&id) = self.index.get(name) {
+            return id;
+        }
+        let id = self.names.len();
+        self.names.push(name.clone());
+        self.index.insert(name.clone(), id);
+        self.relations.push(RelationInfo::default());
+        id
+    }
+
+    pub fn relation(&self, name: &str) -> Option<&RelationInfo> {
+        self.index.get(name).map(|&id| &self.relations[id])
+    }
+
+    pub fn is_role(&self, name: &str) -> bool {
+        self.roles.iter().any(|role| &*role.name == name)
+    }
+
+    /// Whether `from` depends on `to`, directly or through other relations.
+    pub fn depends_on(&self, from: usize, to: usize) -> bool {
+        self.reachable_from(from)[to]
+    }
+
+    /// The relations `from` depends on, directly or not (`from` itself only through a cycle).
+    pub fn reachable_from(&self, from: usize) -> Vec<bool> {
+        let mut successors: Vec<Vec<usize>> = vec![Vec::new(); self.names.len()];
+        for edge in &self.dependencies {
+            successors[edge.from].push(edge.to);
+        }
+        let mut seen = vec![false; self.names.len()];
+        let mut stack: Vec<usize> = successors[from].clone();
+        while let Some(node) = stack.pop() {
+            if !seen[node] {
+                seen[node] = true;
+                stack.extend(&successors[node]);
+            }
+        }
+        seen
+    }
+
+    /// Every literal of every rule body, with its rule index, for checks that look at literals.
+    pub fn body_literals(&self) -> impl Iterator<Item = (usize, &'a Literal)> + '_ {
+        self.rules
+            .iter()
+            .enumerate()
+            .flat_map(|(index, rule)| rule.body.iter().map(move |literal| (index, literal)))
+    }
+
+    /// The names of the relations ordered by name, for deterministic reports.
+    pub fn sorted_relations(&self) -> BTreeMap<&Name, usize> {
+        self.names
+            .iter()
+            .enumerate()
+            .map(|(id, name)| (name, id))
+            .collect()
+    }
+}
+
+/// Tarjan's algorithm, iterative so that long dependency chains cannot overflow the stack.
+/// Returns a component number per node.
+fn strongly_connected_components(node_count: usize, edges: &[Dependency]) -> Vec<usize> {
+    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); node_count];
+    for edge in edges {
+        successors[edge.from].push(edge.to);
+    }
+    const UNVISITED: usize = usize::MAX;
+    let mut index = vec![UNVISITED; node_count];
+    let mut low = vec![0; node_count];
+    let mut on_stack = vec![false; node_count];
+    let mut component = vec![UNVISITED; node_count];
+    let mut stack = Vec::new();
+    let mut next_index = 0;
+    let mut next_component = 0;
+    for root in 0..node_count {
+        if index[root] != UNVISITED {
+            continue;
+        }
+        // (node, position in its successor list)
+        let mut call_stack = vec![(root, 0)];
+        index[root] = next_index;
+        low[root] = next_index;
+        next_index += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (node, ref mut position)) = call_stack.last_mut() {
+            if let Some(&next) = successors[node].get(*position) {
+                *position += 1;
+                if index[next] == UNVISITED {
+                    index[next] = next_index;
+                    low[next] = next_index;
+                    next_index += 1;
+                    stack.push(next);
+                    on_stack[next] = true;
+                    call_stack.push((next, 0));
+                } else if on_stack[next] {
+                    low[node] = low[node].min(index[next]);
+                }
+            } else {
+                call_stack.pop();
+                if let Some(&(parent, _)) = call_stack.last() {
+                    low[parent] = low[parent].min(low[node]);
+                }
+                if low[node] == index[node] {
+                    while let Some(member) = stack.pop() {
+                        on_stack[member] = false;
+                        component[member] = next_component;
+                        if member == node {
+                            break;
+                        }
+                    }
+                    next_component += 1;
+                }
+            }
+        }
+    }
+    component
+}

@@ -1,0 +1,16 @@
+//! Stanford GDL: the rule model shared by both syntaxes, its lowering, and the static checks.
+
+pub mod checks;
+pub mod keywords;
+mod lower;
+pub mod model;
+
+pub use checks::gdl_diagnostics;
+pub use lower::{Lowered, gdl_rules};
+
+use crate::rules::Rule;
+
+/// Every diagnostic rule of the GDL layer (lowering and checks).
+pub fn rules() -> impl Iterator<Item = &'static Rule> {
+    lower::RULES.iter().chain(checks::RULES.iter()).copied()
+}
