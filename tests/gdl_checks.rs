@@ -72,3 +72,85 @@ fn every_fixture_gets_exactly_its_annotated_diagnostics() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The diagnostics of every file of the shared GDL corpus, by file name (one `ludeme` run).
+fn corpus_diagnostics(corpus: &Path) -> std::collections::BTreeMap<String, Vec<Value>> {
+    let mut by_file = std::collections::BTreeMap::<String, Vec<Value>>::new();
+    for diagnostic in check_json(&corpus.join("gdl")) {
+        let file = diagnostic["file"].as_str().unwrap().to_owned();
+        by_file.entry(file).or_default().push(diagnostic);
+    }
+    by_file
+}
+
+fn count(diagnostics: Option<&Vec<Value>>, severity: &str) -> usize {
+    diagnostics.map_or(0, |list| {
+        list.iter().filter(|d| d["severity"] == severity).count()
+    })
+}
+
+/// The reference validator's verdicts on its own fixtures (`expectations.tsv`): `error` files
+/// rejected, `warning` files accepted with a warning, `valid` files clean.
+#[test]
+fn verdicts_match_the_reference_validator_fixtures() {
+    let Some(corpus) = support::shared_corpus() else {
+        return;
+    };
+    let fixtures = corpus.join("gdl/ggp-base");
+    let diagnostics = corpus_diagnostics(&corpus);
+    // The reference itself warns on these two `valid` fixtures (its test suite only checks that
+    // they are not rejected): test_case_2c defines nine `column` facts nothing uses, and
+    // test_case_3c uses `squee`, which nothing defines. We warn on the same grounds.
+    let valid_with_warnings = ["test_case_2c.kif", "test_case_3c.kif"];
+    let expectations = std::fs::read_to_string(fixtures.join("expectations.tsv")).unwrap();
+    let mut failures = Vec::new();
+    for line in expectations.lines().skip(1) {
+        let (name, verdict) = line.split_once('\t').expect("file<TAB>verdict");
+        let path = fixtures.join(name);
+        let found = diagnostics.get(path.to_str().unwrap());
+        let (errors, warnings) = (count(found, "error"), count(found, "warning"));
+        let ok = match verdict {
+            "error" => errors > 0,
+            "warning" => errors == 0 && warnings > 0,
+            "valid" if valid_with_warnings.contains(&name) => errors == 0 && warnings > 0,
+            "valid" => errors == 0 && warnings == 0,
+            _ => true,
+        };
+        if !ok {
+            failures.push(format!("{name}: expected {verdict}, got {errors} errors and {warnings} warnings: {found:#?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The public repository games are accepted (no errors) unless they truly break the GDL
+/// specification; those are listed here with the reason.
+#[test]
+fn repository_games_have_no_errors_except_real_violations() {
+    let Some(corpus) = support::shared_corpus() else {
+        return;
+    };
+    // (file name, the rule it breaks and why)
+    let known_violations: &[(&str, &str)] = &[];
+    let diagnostics = corpus_diagnostics(&corpus);
+    let mut unexpected = Vec::new();
+    let mut games = 0;
+    for folder in ["ggp-repository", "ggplib"] {
+        for file in support::files_with_extensions(&corpus.join("gdl").join(folder), &["kif"]) {
+            games += 1;
+            let name = file.file_name().unwrap().to_str().unwrap();
+            let errors: Vec<&Value> = diagnostics
+                .get(file.to_str().unwrap())
+                .into_iter()
+                .flatten()
+                .filter(|d| d["severity"] == "error")
+                .collect();
+            let known = known_violations.iter().any(|(known, _)| *known == name);
+            if errors.is_empty() == known {
+                unexpected.push(format!("{folder}/{name}: {errors:#?}"));
+            }
+        }
+    }
+    assert_eq!(games, 326, "314 repository games and 12 ggplib games");
+    assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
+}

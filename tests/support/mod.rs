@@ -51,32 +51,21 @@ pub fn files_with_extensions(folder: &Path, extensions: &[&str]) -> Vec<PathBuf>
 }
 
 /// Expected diagnostics written into a test file as comments: `<comment> error: CODE` (or
-/// `warning:`, `info:`) at the end of a line expects a diagnostic of that severity and code
-/// starting on that line; alone on its line, with a caret (`; ^ error: CODE`), it refers to the
-/// line above. Returns (line, "severity: code") pairs, lines 1-based.
+/// `warning:`, `info:`; several separated by `, `) at the end of a line expects diagnostics of
+/// that severity and code starting on that line; alone on its line, with a caret
+/// (`; ^ error: CODE`), it refers to the line above. Returns (line, "severity: code") pairs,
+/// lines 1-based.
 pub fn annotated_expectations(text: &str, comment: &str) -> Vec<(usize, String)> {
     let mut expected = Vec::new();
     let mut last_code_line = 0;
     for (index, line) in text.lines().enumerate() {
         let line_number = index + 1;
-        let annotation = ["error", "warning", "info"].iter().find_map(|severity| {
-            [
-                format!("{comment} {severity}: "),
-                format!("{comment} ^ {severity}: "),
-            ]
-            .iter()
-            .find_map(|marker| {
-                line.find(marker.as_str())
-                    .map(|at| (at, marker.len(), *severity))
-            })
-        });
-        let Some((at, marker_len, severity)) = annotation else {
+        let Some((at, annotations)) = find_annotation(line, comment) else {
             if !line.trim().is_empty() {
                 last_code_line = line_number;
             }
             continue;
         };
-        let code = line[at + marker_len..].trim();
         let code_before = !line[..at].trim().is_empty();
         let target = if code_before {
             line_number
@@ -86,7 +75,35 @@ pub fn annotated_expectations(text: &str, comment: &str) -> Vec<(usize, String)>
         if code_before {
             last_code_line = line_number;
         }
-        expected.push((target, format!("{severity}: {code}")));
+        expected.extend(
+            annotations
+                .into_iter()
+                .map(|annotation| (target, annotation)),
+        );
     }
     expected
+}
+
+/// The position of an annotation comment in `line` and its `severity: code` items.
+fn find_annotation(line: &str, comment: &str) -> Option<(usize, Vec<String>)> {
+    let mut search = 0;
+    while let Some(found) = line[search..].find(comment) {
+        let at = search + found;
+        let rest = line[at + comment.len()..].trim_start();
+        let rest = rest.strip_prefix("^ ").unwrap_or(rest);
+        let items: Vec<String> = rest
+            .split(", ")
+            .map(|item| item.trim().to_owned())
+            .collect();
+        let all_annotations = items.iter().all(|item| {
+            ["error: ", "warning: ", "info: "]
+                .iter()
+                .any(|severity| item.starts_with(severity) && !item[severity.len()..].contains(' '))
+        });
+        if all_annotations {
+            return Some((at, items));
+        }
+        search = at + comment.len();
+    }
+    None
 }

@@ -155,3 +155,113 @@ pub fn keyword(name: &str) -> Option<&'static Keyword> {
 pub fn keyword_relation(name: &str) -> Option<&'static Keyword> {
     keyword(name).filter(|keyword| keyword.kind == KeywordKind::Relation)
 }
+
+/// The keyword relation spelled `name` in any case (`ROLE`, `True`). GDL symbols are
+/// case-insensitive, and the reference validator recognises keywords whatever their case.
+pub fn keyword_relation_ignoring_case(name: &str) -> Option<&'static Keyword> {
+    KEYWORDS.iter().find(|keyword| {
+        keyword.kind == KeywordKind::Relation && keyword.name.eq_ignore_ascii_case(name)
+    })
+}
+
+/// The words of the rule language itself, `<=`, `distinct`, `or` and `not`, in any case. They are
+/// never the name of a relation, a function or a constant.
+pub fn reserved_word_ignoring_case(name: &str) -> Option<&'static Keyword> {
+    KEYWORDS.iter().find(|keyword| {
+        keyword.kind != KeywordKind::Relation && keyword.name.eq_ignore_ascii_case(name)
+    })
+}
+
+/// What the arguments of each keyword relation are, in order (for messages: "`legal` takes 2
+/// arguments: the role and the action").
+pub fn argument_names(name: &str) -> &'static [&'static str] {
+    match name {
+        "role" => &["the role name"],
+        "init" | "true" | "next" | "base" => &["the fluent"],
+        "does" | "legal" | "input" => &["the role", "the action"],
+        "goal" => &["the role", "the goal value"],
+        "sees" => &["the role", "the percept"],
+        _ => &[],
+    }
+}
+
+/// The relations the game manager supplies at every step, the current state (`true`) and the
+/// moves (`does`): rules use them and never define them.
+pub const SUPPLIED_BY_MANAGER: &[&str] = &["true", "does"];
+
+/// The relations the game manager reads from the rules: a game defines them, and need not use
+/// them in any rule body.
+pub const READ_BY_MANAGER: &[&str] = &[
+    "role", "init", "next", "legal", "goal", "terminal", "base", "input", "sees",
+];
+
+/// The relations that are only ever defined, never used in rule bodies: they describe the initial
+/// state (`init`), the next state (`next`) or the game's signature (`base`, `input`), none of which
+/// the current state can depend on.
+pub const NEVER_IN_BODY: &[&str] = &["init", "next", "base", "input"];
+
+/// The relations that are only ever facts: the roles are fixed before the game starts.
+pub const ONLY_FACTS: &[&str] = &["role"];
+
+/// The keyword relations whose first argument is a role.
+pub const ROLE_FIRST: &[&str] = &["legal", "does", "goal", "input", "sees"];
+
+/// The keyword relation whose second argument is a goal value, an integer from 0 to 100.
+pub const GOAL: &str = "goal";
+
+/// The highest goal value; goal values are integers from 0 to this.
+pub const MAX_GOAL_VALUE: u32 = 100;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lists_of_keyword_relations_name_keyword_relations() {
+        let lists = [
+            SUPPLIED_BY_MANAGER,
+            READ_BY_MANAGER,
+            NEVER_IN_BODY,
+            ONLY_FACTS,
+            ROLE_FIRST,
+            &[GOAL],
+        ];
+        for name in lists.iter().flat_map(|list| list.iter()) {
+            assert!(
+                keyword_relation(name).is_some(),
+                "{name} is not a keyword relation"
+            );
+        }
+        for keyword in KEYWORDS
+            .iter()
+            .filter(|keyword| keyword.kind == KeywordKind::Relation)
+        {
+            assert_eq!(
+                Some(argument_names(keyword.name).len()),
+                keyword.arity,
+                "the arguments of {}",
+                keyword.name
+            );
+            assert!(
+                SUPPLIED_BY_MANAGER.contains(&keyword.name)
+                    != READ_BY_MANAGER.contains(&keyword.name),
+                "{} is either supplied or read by the game manager",
+                keyword.name
+            );
+        }
+    }
+
+    #[test]
+    fn keywords_match_in_any_case() {
+        assert_eq!(
+            keyword_relation_ignoring_case("ROLE").map(|k| k.name),
+            Some("role")
+        );
+        assert_eq!(
+            reserved_word_ignoring_case("Distinct").map(|k| k.name),
+            Some("distinct")
+        );
+        assert!(reserved_word_ignoring_case("role").is_none());
+        assert!(keyword_relation_ignoring_case("not").is_none());
+    }
+}

@@ -40,6 +40,8 @@ pub struct Context<'a> {
     /// Strongly connected components of the dependency graph, as a component number per
     /// relation; relations in one component depend on each other (recursion).
     pub component: Vec<usize>,
+    /// The relations each relation's rules use directly (the graph's adjacency lists).
+    successors: Vec<Vec<usize>>,
 }
 
 impl<'a> Context<'a> {
@@ -52,6 +54,7 @@ impl<'a> Context<'a> {
             dependencies: Vec::new(),
             roles: Vec::new(),
             component: Vec::new(),
+            successors: Vec::new(),
         };
         for (rule_index, rule) in rule_set.rules.iter().enumerate() {
             let head = context.relation_id(&rule.head.name.name);
@@ -80,8 +83,14 @@ impl<'a> Context<'a> {
                 });
             }
         }
-        context.component =
-            strongly_connected_components(context.names.len(), &context.dependencies);
+        let mut successors: Vec<Vec<usize>> = vec![Vec::new(); context.names.len()];
+        for edge in &context.dependencies {
+            if !successors[edge.from].contains(&edge.to) {
+                successors[edge.from].push(edge.to);
+            }
+        }
+        context.component = strongly_connected_components(&successors);
+        context.successors = successors;
         context
     }
 
@@ -104,26 +113,41 @@ impl<'a> Context<'a> {
         self.roles.iter().any(|role| &*role.name == name)
     }
 
-    /// Whether `from` depends on `to`, directly or through other relations.
-    pub fn depends_on(&self, from: usize, to: usize) -> bool {
-        self.reachable_from(from)[to]
-    }
-
-    /// The relations `from` depends on, directly or not (`from` itself only through a cycle).
-    pub fn reachable_from(&self, from: usize) -> Vec<bool> {
-        let mut successors: Vec<Vec<usize>> = vec![Vec::new(); self.names.len()];
-        for edge in &self.dependencies {
-            successors[edge.from].push(edge.to);
-        }
+    /// A shortest chain of dependencies `from → ... → to` (both ends included), if `from`
+    /// depends on `to` directly or through other relations.
+    pub fn dependency_path(&self, from: usize, to: usize) -> Option<Vec<usize>> {
+        let mut parent: Vec<Option<usize>> = vec![None; self.names.len()];
+        let mut queue = std::collections::VecDeque::from([from]);
         let mut seen = vec![false; self.names.len()];
-        let mut stack: Vec<usize> = successors[from].clone();
-        while let Some(node) = stack.pop() {
-            if !seen[node] {
-                seen[node] = true;
-                stack.extend(&successors[node]);
+        seen[from] = true;
+        while let Some(node) = queue.pop_front() {
+            for &next in &self.successors[node] {
+                if next == to {
+                    let mut path = vec![to, node];
+                    let mut at = node;
+                    while let Some(previous) = parent[at] {
+                        path.push(previous);
+                        at = previous;
+                    }
+                    path.reverse();
+                    return Some(path);
+                }
+                if !seen[next] {
+                    seen[next] = true;
+                    parent[next] = Some(node);
+                    queue.push_back(next);
+                }
             }
         }
-        seen
+        None
+    }
+
+    /// `a → b → c` for a dependency path.
+    pub fn describe_path(&self, path: &[usize]) -> String {
+        path.iter()
+            .map(|&id| format!("`{}`", self.names[id]))
+            .collect::<Vec<_>>()
+            .join(" → ")
     }
 
     /// Every literal of every rule body, with its rule index, for checks that look at literals.
@@ -142,15 +166,26 @@ impl<'a> Context<'a> {
             .map(|(id, name)| (name, id))
             .collect()
     }
+
+    /// Whether two relations are mutually recursive: each depends on the other (a relation is
+    /// recursive with itself when it depends on itself, directly or through others).
+    pub fn recursive_with(&self, a: usize, b: usize) -> bool {
+        self.component[a] == self.component[b]
+            && (a != b
+                || self.successors[a].contains(&a)
+                || self
+                    .component
+                    .iter()
+                    .filter(|&&c| c == self.component[a])
+                    .count()
+                    > 1)
+    }
 }
 
 /// Tarjan's algorithm, iterative so that long dependency chains cannot overflow the stack.
 /// Returns a component number per node.
-fn strongly_connected_components(node_count: usize, edges: &[Dependency]) -> Vec<usize> {
-    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); node_count];
-    for edge in edges {
-        successors[edge.from].push(edge.to);
-    }
+pub fn strongly_connected_components(successors: &[Vec<usize>]) -> Vec<usize> {
+    let node_count = successors.len();
     const UNVISITED: usize = usize::MAX;
     let mut index = vec![UNVISITED; node_count];
     let mut low = vec![0; node_count];

@@ -58,8 +58,8 @@ Fix: define `terminal`.",
 };
 
 pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    // Reported at the top of the file: the problem is an absence, not a place.
-    let start = TextRange::empty(0);
+    // The problem is an absence, not a place: reported at the start of the first rule or fact.
+    let start = TextRange::empty(context.rules.first().map_or(0, |rule| rule.range.start));
     let requirements = [
         (
             &MISSING_ROLE,

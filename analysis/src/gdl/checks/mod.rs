@@ -7,7 +7,10 @@ mod context;
 // the keyword relations may depend on each other.
 // (lead's section)
 mod missing_relation;
+mod recursion;
 mod safety;
+mod state_dependency;
+mod stratification;
 
 // Checks of names, arities and forms.
 // (helper's section)
@@ -26,6 +29,9 @@ const CHECKS: &[Check] = &[
     // (lead's checks)
     missing_relation::check,
     safety::check,
+    stratification::check,
+    recursion::check,
+    state_dependency::check,
     // (helper's checks)
 ];
 
@@ -37,6 +43,9 @@ pub const RULES: &[&Rule] = &[
     &missing_relation::MISSING_GOAL,
     &missing_relation::MISSING_TERMINAL,
     &safety::UNSAFE_VARIABLE,
+    &stratification::UNSTRATIFIED_NEGATION,
+    &recursion::RECURSION_RESTRICTION,
+    &state_dependency::STATE_DEPENDENCY,
     // (helper's rules)
 ];
 

@@ -1,0 +1,157 @@
+//! `gdl/inconsistent-arity`: a relation, or a function, written with several numbers of
+//! arguments.
+//!
+//! Also home to the walkers over a rule's sentences and terms that the checks of names share.
+
+use std::collections::HashMap;
+
+use crate::gdl::keywords::keyword_relation_ignoring_case;
+use crate::gdl::model::{Compound, Name, Rule as GdlRule, Sentence, Term};
+use crate::rules::Rule;
+use crate::{Diagnostic, Severity, TextRange};
+
+use super::Context;
+
+pub const INCONSISTENT_ARITY: Rule = Rule {
+    code: "gdl/inconsistent-arity",
+    severity: Severity::Warning,
+    summary: "a relation or a function used with different numbers of arguments",
+    explanation: "\
+In GDL each relation and each function has one arity. `(cell 1 1 b)` and `(cell 1 b)` are two
+different relations to a GDL player, so a rule that produces one never feeds a rule that reads
+the other, and the game quietly does something else than intended. Many players and tools also
+assume fixed arities and reject such games.
+
+    (<= (next (cell ?x ?y x)) (does xplayer (mark ?x ?y)))
+    (<= (open) (true (cell ?x b)))          ; `cell` with 2 arguments: never true
+
+Fix: write every use with the same arguments, or, if these really are different things, give
+them different names (`cell` and `column-cell`). The keyword relations have their own check,
+`gdl/keyword-arity`.",
+};
+
+pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let mut relations = Uses::default();
+    let mut functions = Uses::default();
+    for rule in context.rules {
+        for_each_sentence(rule, &mut |sentence| relations.add(sentence));
+        for_each_function(rule, &mut |function| functions.add(function));
+    }
+    let mut found = Vec::new();
+    relations.report("relation", &mut found);
+    functions.report("function", &mut found);
+    found.sort_by_key(|diagnostic| diagnostic.range);
+    out.extend(found);
+}
+
+/// The uses of each name, in the order they are written.
+#[derive(Default)]
+struct Uses<'a> {
+    order: Vec<&'a Name>,
+    uses: HashMap<&'a Name, Vec<&'a Compound>>,
+}
+
+impl<'a> Uses<'a> {
+    fn add(&mut self, compound: &'a Compound) {
+        // The keyword relations have one right arity, checked by `gdl/keyword-arity`.
+        if keyword_relation_ignoring_case(&compound.name.name).is_some() {
+            return;
+        }
+        let uses = self.uses.entry(&compound.name.name).or_default();
+        if uses.is_empty() {
+            self.order.push(&compound.name.name);
+        }
+        uses.push(compound);
+    }
+
+    fn report(&self, kind: &str, found: &mut Vec<Diagnostic>) {
+        for name in &self.order {
+            let uses = &self.uses[name];
+            // The usual arity: the most frequent, the first written among equals.
+            let mut counts: Vec<(usize, usize)> = Vec::new();
+            for compound in uses {
+                match counts.iter_mut().find(|(arity, _)| *arity == compound.arity()) {
+                    Some((_, count)) => *count += 1,
+                    None => counts.push((compound.arity(), 1)),
+                }
+            }
+            if counts.len() < 2 {
+                continue;
+            }
+            let (usual, usual_count) = counts
+                .iter()
+                .copied()
+                .fold((0, 0), |best, candidate| if candidate.1 > best.1 { candidate } else { best });
+            let first_usual = uses
+                .iter()
+                .find(|compound| compound.arity() == usual)
+                .map_or(TextRange::empty(0), |compound| compound.range);
+            for compound in uses.iter().filter(|compound| compound.arity() != usual) {
+                let message = format!(
+                    "the {kind} `{name}` has {} here but {} in {}: give every use the same arguments, \
+                     or rename one of them if they are different {kind}s",
+                    arguments(compound.arity()),
+                    arguments(usual),
+                    places(usual_count),
+                );
+                found.push(
+                    Diagnostic::new(&INCONSISTENT_ARITY, compound.range, message)
+                        .with_label(first_usual, format!("`{name}` with {}", arguments(usual))),
+                );
+            }
+        }
+    }
+}
+
+fn arguments(count: usize) -> String {
+    match count {
+        0 => "no arguments".to_owned(),
+        1 => "1 argument".to_owned(),
+        _ => format!("{count} arguments"),
+    }
+}
+
+fn places(count: usize) -> String {
+    if count == 1 {
+        "1 other place".to_owned()
+    } else {
+        format!("{count} other places")
+    }
+}
+
+/// Calls `visit` on every sentence of the rule: the head, then the body's sentences (under `not`
+/// and `or` too), in source order.
+pub(super) fn for_each_sentence<'a>(rule: &'a GdlRule, visit: &mut impl FnMut(&'a Sentence)) {
+    visit(&rule.head);
+    for literal in &rule.body {
+        literal.for_each_sentence(false, &mut |sentence, _| visit(sentence));
+    }
+}
+
+/// Calls `visit` on every term written in the rule (arguments of sentences, sides of `distinct`,
+/// and the arguments of function terms, outermost first), in source order.
+pub(super) fn for_each_term<'a>(rule: &'a GdlRule, visit: &mut impl FnMut(&'a Term)) {
+    fn walk<'a>(term: &'a Term, visit: &mut impl FnMut(&'a Term)) {
+        visit(term);
+        if let Term::Function(function) = term {
+            for arg in &function.args {
+                walk(arg, visit);
+            }
+        }
+    }
+    for arg in &rule.head.args {
+        walk(arg, visit);
+    }
+    for literal in &rule.body {
+        literal.for_each_term(&mut |term| walk(term, visit));
+    }
+}
+
+/// Calls `visit` on every function term of the rule, nested ones too, in source order.
+pub(super) fn for_each_function<'a>(rule: &'a GdlRule, visit: &mut impl FnMut(&'a Compound)) {
+    for_each_term(rule, &mut |term| {
+        if let Term::Function(function) = term {
+            visit(function);
+        }
+    });
+}

@@ -1,0 +1,133 @@
+//! `gdl/inconsistent-case`: one name written in two capitalisations (`Cell` and `cell`), or one
+//! variable written two ways in a rule (`?X` and `?x`).
+
+use std::collections::HashMap;
+
+use crate::gdl::keywords::{RANDOM_ROLE, keyword_relation_ignoring_case, reserved_word_ignoring_case};
+use crate::gdl::model::{Symbol, Term};
+use crate::rules::Rule;
+use crate::{Diagnostic, Severity};
+
+use super::Context;
+use super::arity_consistency::{for_each_sentence, for_each_term};
+use super::variable_outside_rule::variable_text;
+
+pub const INCONSISTENT_CASE: Rule = Rule {
+    code: "gdl/inconsistent-case",
+    severity: Severity::Error,
+    summary: "a name written in two capitalisations, such as `Cell` and `cell`",
+    explanation: "\
+The GDL standard says symbols are case-insensitive, but many players compare them exactly. A
+game that writes `Cell` in one place and `cell` in another is one game to the first kind of
+player and another game to the second: a relation may never be produced, a fluent never match.
+Variables have the same problem inside a rule: `?X` and `?x` are one variable or two depending
+on the player. The reference validator rejects such games.
+
+    (init (cell 1 1 b))
+    (<= (occupied ?x ?y) (true (Cell ?x ?y ?m)) (distinct ?M b))   ; `Cell`, and `?M` for `?m`
+
+Keywords (`role`, `true`, ...) and `random` are exempt: every player reads them in any case.
+
+Fix: write each name with one capitalisation everywhere (the message names the usual one).",
+};
+
+pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let mut found = Vec::new();
+    // Relation, function and constant names share one namespace across the file.
+    let mut names: Vec<&Symbol> = Vec::new();
+    for rule in context.rules {
+        for_each_sentence(rule, &mut |sentence| names.push(&sentence.name));
+        for_each_term(rule, &mut |term| match term {
+            Term::Constant(symbol) => names.push(symbol),
+            Term::Function(function) => names.push(&function.name),
+            Term::Variable(_) => {}
+        });
+    }
+    names.retain(|symbol| {
+        keyword_relation_ignoring_case(&symbol.name).is_none()
+            && reserved_word_ignoring_case(&symbol.name).is_none()
+            && !symbol.name.eq_ignore_ascii_case(RANDOM_ROLE)
+    });
+    report(names, &mut found, |symbol, usual, count| {
+        let usual = &usual.name;
+        format!(
+            "`{}` differs only in case from `{usual}`, written so in {}: players that ignore case read one name, \
+             players that respect it two; write `{usual}` everywhere",
+            symbol.name,
+            times(count)
+        )
+    });
+    // Variables: within each rule.
+    for rule in context.rules {
+        let mut variables: Vec<&Symbol> = Vec::new();
+        for_each_term(rule, &mut |term| {
+            if let Term::Variable(symbol) = term {
+                variables.push(symbol);
+            }
+        });
+        report(variables, &mut found, |symbol, usual, _| {
+            let usual = variable_text(usual);
+            format!(
+                "`{}` and `{usual}` differ only in case in this rule: players read them as one variable or as two; \
+                 write `{usual}` everywhere in the rule",
+                variable_text(symbol)
+            )
+        });
+    }
+    found.sort_by_key(|diagnostic| diagnostic.range);
+    out.extend(found);
+}
+
+/// Groups `symbols` by their lower-case spelling; in every group with several spellings, reports
+/// each occurrence of a spelling other than the usual one (the most frequent, the first written
+/// among equals), with a label on the first occurrence of the usual one.
+fn report(
+    mut symbols: Vec<&Symbol>,
+    found: &mut Vec<Diagnostic>,
+    message: impl Fn(&Symbol, &Symbol, usize) -> String,
+) {
+    symbols.sort_by_key(|symbol| symbol.range);
+    let mut groups: HashMap<String, Vec<&Symbol>> = HashMap::new();
+    let mut order = Vec::new();
+    for symbol in symbols {
+        let key = symbol.name.to_lowercase();
+        let group = groups.entry(key.clone()).or_default();
+        if group.is_empty() {
+            order.push(key);
+        }
+        group.push(symbol);
+    }
+    for key in order {
+        let group = &groups[&key];
+        // (spelling, count, first occurrence), in order of first occurrence.
+        let mut spellings: Vec<(&str, usize, &Symbol)> = Vec::new();
+        for symbol in group {
+            match spellings.iter_mut().find(|(spelling, _, _)| *spelling == &*symbol.name) {
+                Some((_, count, _)) => *count += 1,
+                None => spellings.push((&symbol.name, 1, symbol)),
+            }
+        }
+        if spellings.len() < 2 {
+            continue;
+        }
+        let (usual, count, first) = spellings
+            .iter()
+            .copied()
+            .reduce(|best, candidate| if candidate.1 > best.1 { candidate } else { best })
+            .expect("at least two spellings");
+        for symbol in group.iter().filter(|symbol| &*symbol.name != usual) {
+            found.push(
+                Diagnostic::new(&INCONSISTENT_CASE, symbol.range, message(symbol, first, count))
+                    .with_label(first.range, format!("written `{}` here", variable_text(first))),
+            );
+        }
+    }
+}
+
+fn times(count: usize) -> String {
+    if count == 1 {
+        "1 place".to_owned()
+    } else {
+        format!("{count} places")
+    }
+}

@@ -1,0 +1,59 @@
+//! `gdl/relation-as-function`: one name used both as a relation and as a function.
+
+use std::collections::HashMap;
+
+use crate::gdl::keywords::keyword_relation_ignoring_case;
+use crate::gdl::model::Name;
+use crate::rules::Rule;
+use crate::{Diagnostic, Severity, TextRange};
+
+use super::Context;
+use super::arity_consistency::{for_each_function, for_each_sentence};
+
+pub const RELATION_AS_FUNCTION: Rule = Rule {
+    code: "gdl/relation-as-function",
+    severity: Severity::Warning,
+    summary: "a name used both as a relation and as a function term",
+    explanation: "\
+A fluent under `init`, `true` and `next`, and an action under `legal`, `does` and `input`, are
+function terms: in `(init (cell 1 1 b))`, `cell` is a function. A relation of the same name
+elsewhere is a different thing, and the usual cause is a missing `true`: the rule tests a
+relation `cell` that nothing defines instead of the state.
+
+    (init (cell 1 1 b))
+    (<= (open) (cell ?x ?y b))           ; tests the relation `cell`, never the state
+    (<= (open) (true (cell ?x ?y b)))    ; right
+
+Fix: wrap the sentence in `true` (or `does`) if it is about the state (or the moves); if the
+relation and the function really are different things, give them different names.",
+};
+
+pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    // The first use of each function name.
+    let mut functions: HashMap<&Name, TextRange> = HashMap::new();
+    for rule in context.rules {
+        for_each_function(rule, &mut |function| {
+            functions.entry(&function.name.name).or_insert(function.name.range);
+        });
+    }
+    for rule in context.rules {
+        for_each_sentence(rule, &mut |sentence| {
+            let name = &sentence.name.name;
+            // A keyword used as a function is an error of its own (`gdl/keyword-as-function`).
+            if keyword_relation_ignoring_case(name).is_some() {
+                return;
+            }
+            let Some(&function) = functions.get(name) else {
+                return;
+            };
+            let message = format!(
+                "`{name}` is used as a relation here and as a function term elsewhere: to test the state \
+                 or the moves, wrap it in `true` or `does`; otherwise give the relation and the function different names"
+            );
+            out.push(
+                Diagnostic::new(&RELATION_AS_FUNCTION, sentence.name.range, message)
+                    .with_label(function, format!("`{name}` used as a function here")),
+            );
+        });
+    }
+}

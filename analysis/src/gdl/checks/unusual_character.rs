@@ -1,0 +1,66 @@
+//! `gdl/unusual-character`: a name with characters other than ASCII letters, digits, `_` and `-`.
+
+use crate::gdl::keywords::reserved_word_ignoring_case;
+use crate::gdl::model::{Symbol, Term};
+use crate::rules::Rule;
+use crate::{Diagnostic, Severity};
+
+use super::Context;
+use super::arity_consistency::{for_each_sentence, for_each_term};
+use super::variable_outside_rule::variable_text;
+
+pub const UNUSUAL_CHARACTER: Rule = Rule {
+    code: "gdl/unusual-character",
+    severity: Severity::Warning,
+    summary: "a name with characters other than ASCII letters, digits, `_` and `-`",
+    explanation: "\
+KIF allows almost any character in a symbol, but GDL players and tools differ in what they
+accept: some split `a.b` or `x+y`, some choke on `<`, `=`, `:` or `#`, some read their input
+as ASCII and mangle `é`. Names made of ASCII letters, digits, `_` and `-` work everywhere. The
+reference validator warns about any other character.
+
+    (<= (sum ?x ?y ?z) (+ ?x ?y ?z))       ; `+` is unusual: call it `plus`
+    (init (cell a1 étoile))                  ; `é` is unusual
+
+Fix: rename the symbol using letters, digits, `_` and `-`.",
+};
+
+pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for rule in context.rules {
+        let mut symbols: Vec<&Symbol> = Vec::new();
+        for_each_sentence(rule, &mut |sentence| symbols.push(&sentence.name));
+        for_each_term(rule, &mut |term| match term {
+            Term::Constant(symbol) | Term::Variable(symbol) => symbols.push(symbol),
+            Term::Function(function) => symbols.push(&function.name),
+        });
+        symbols.sort_by_key(|symbol| symbol.range);
+        for symbol in symbols {
+            // `<=`, `not`, ... as names are errors of their own (`gdl/reserved-word`).
+            if reserved_word_ignoring_case(&symbol.name).is_some() {
+                continue;
+            }
+            let mut unusual: Vec<char> = Vec::new();
+            for character in symbol.name.chars().filter(|&c| is_unusual(c)) {
+                if !unusual.contains(&character) {
+                    unusual.push(character);
+                }
+            }
+            if unusual.is_empty() {
+                continue;
+            }
+            let listed: Vec<String> = unusual.iter().map(|c| format!("`{c}`")).collect();
+            let message = format!(
+                "`{}` contains {}, which some GDL players do not handle: use only ASCII letters, digits, `_` and `-`",
+                variable_text(symbol),
+                listed.join(", ")
+            );
+            out.push(Diagnostic::new(&UNUSUAL_CHARACTER, symbol.range, message));
+        }
+    }
+}
+
+/// Whether the reference validator calls the character unusual: anything but ASCII letters,
+/// digits, `_` and `-`.
+fn is_unusual(character: char) -> bool {
+    !(character.is_ascii_alphanumeric() || character == '_' || character == '-')
+}

@@ -1,0 +1,41 @@
+//! `gdl/zero-arity-parentheses`: `(foo)` / `foo()`, a name in parentheses with no argument.
+
+use crate::gdl::model::Compound;
+use crate::rules::Rule;
+use crate::{Diagnostic, Severity};
+
+use super::Context;
+use super::arity_consistency::{for_each_function, for_each_sentence};
+
+pub const ZERO_ARITY_PARENTHESES: Rule = Rule {
+    code: "gdl/zero-arity-parentheses",
+    severity: Severity::Warning,
+    summary: "a relation or function with parentheses but no arguments: `(foo)`, `foo()`",
+    explanation: "\
+GDL writes a relation or constant without arguments as a bare name: `terminal`, `open`,
+`noop`. The form `(open)` (`open()` in infix) is a different thing in KIF, an application to no
+arguments, and players disagree on whether it means `open`: some treat them as one name, some
+as two, some reject the game. The reference validator warns about it.
+
+    (<= terminal (not open))
+    (<= (open) (true (cell ?x ?y b)))      ; `(open)`: write `open`
+
+Fix: drop the parentheses.",
+};
+
+pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for rule in context.rules {
+        let mut found: Vec<&Compound> = Vec::new();
+        for_each_sentence(rule, &mut |sentence| found.push(sentence));
+        for_each_function(rule, &mut |function| found.push(function));
+        found.retain(|compound| compound.empty_parentheses);
+        found.sort_by_key(|compound| compound.range);
+        for compound in found {
+            let name = &compound.name.name;
+            let message = format!(
+                "`{name}` is written with parentheses but no arguments: drop the parentheses and write `{name}` alone"
+            );
+            out.push(Diagnostic::new(&ZERO_ARITY_PARENTHESES, compound.range, message));
+        }
+    }
+}
