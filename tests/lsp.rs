@@ -157,3 +157,174 @@ async fn closing_a_file_clears_its_diagnostics() {
     assert_eq!(params["diagnostics"], json!([]));
     client.shutdown().await;
 }
+
+/// The (line, UTF-16 column) of the `nth` occurrence of `needle` in `text`.
+fn position_of(text: &str, needle: &str, nth: usize) -> (u32, u32) {
+    let offset = text
+        .match_indices(needle)
+        .nth(nth)
+        .unwrap_or_else(|| panic!("`{needle}` occurs {nth} times"))
+        .0;
+    let before = &text[..offset];
+    let line = before.matches('\n').count();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        line as u32,
+        before[line_start..].encode_utf16().count() as u32,
+    )
+}
+
+fn at(uri: &str, position: (u32, u32)) -> Value {
+    json!({"textDocument": {"uri": uri}, "position": {"line": position.0, "character": position.1}})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gdl_navigation_hover_rename_and_tokens() {
+    let text =
+        std::fs::read_to_string(support::project_root().join("corpus/gdl/ticTacToe.kif")).unwrap();
+    let uri = "file:///workspace/ticTacToe.kif";
+    let mut client = LspClient::start();
+    client.initialize().await;
+    open(&mut client, uri, "gdl", &text).await;
+    assert_eq!(client.diagnostics_for(uri, 1).await, Vec::<Value>::new());
+
+    // Hover on the keyword `legal` and on the relation `line`.
+    let legal = position_of(&text, "(legal ", 0);
+    let hover = client
+        .request("textDocument/hover", at(uri, (legal.0, legal.1 + 2)))
+        .await;
+    let markdown = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(
+        markdown.starts_with("**legal** — GDL keyword, 2 arguments"),
+        "{markdown}"
+    );
+    let line_use = position_of(&text, "(line x)", 0);
+    let hover = client
+        .request("textDocument/hover", at(uri, (line_use.0, line_use.1 + 1)))
+        .await;
+    let markdown = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(
+        markdown.contains("**line** — relation of arity 1"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("Defined by 3 rules and facts"),
+        "{markdown}"
+    );
+
+    // Go to definition from a use of `line`: the three rule heads.
+    let definition = client
+        .request(
+            "textDocument/definition",
+            at(uri, (line_use.0, line_use.1 + 1)),
+        )
+        .await;
+    let targets = definition["result"].as_array().unwrap();
+    let expected_lines: Vec<u32> = (0..3)
+        .map(|n| position_of(&text, "(<= (line ?f)", n).0)
+        .collect();
+    let lines: Vec<u32> = targets
+        .iter()
+        .map(|t| t["range"]["start"]["line"].as_u64().unwrap() as u32)
+        .collect();
+    assert_eq!(lines, expected_lines);
+
+    // References of `line`: three definitions and every use in a body.
+    let references = client
+        .request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": uri}, "position": {"line": line_use.0, "character": line_use.1 + 1},
+                   "context": {"includeDeclaration": true}}),
+        )
+        .await;
+    let uses = text.matches("(line ").count();
+    assert_eq!(references["result"].as_array().unwrap().len(), uses);
+
+    // Rename the relation `line` to `three-in-a-row`: one edit per occurrence.
+    let rename = client
+        .request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": uri}, "position": {"line": line_use.0, "character": line_use.1 + 1},
+                   "newName": "three-in-a-row"}),
+        )
+        .await;
+    let edits = rename["result"]["changes"][uri].as_array().unwrap();
+    assert_eq!(edits.len(), uses);
+    assert!(edits.iter().all(|edit| edit["newText"] == "three-in-a-row"));
+
+    // Renaming a keyword is refused with a reason.
+    let refused = client
+        .request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": uri}, "position": {"line": legal.0, "character": legal.1 + 2}, "newName": "allowed"}),
+        )
+        .await;
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("keyword"),
+        "{refused}"
+    );
+
+    // A variable renames within its rule only.
+    let variable = position_of(&text, "(<= (line ?f) (row ?m ?f))", 0);
+    let rename = client
+        .request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": uri}, "position": {"line": variable.0, "character": variable.1 + 11},
+                   "newName": "?player"}),
+        )
+        .await;
+    let edits = rename["result"]["changes"][uri].as_array().unwrap();
+    assert_eq!(edits.len(), 2, "{rename}");
+    assert!(
+        edits
+            .iter()
+            .all(|edit| edit["range"]["start"]["line"] == variable.0)
+    );
+
+    // Semantic tokens decode back onto the names of the text.
+    let tokens = client
+        .request(
+            "textDocument/semanticTokens/full",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let data: Vec<u64> = tokens["result"]["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(data.len() % 5, 0);
+    let lines: Vec<&str> = text.lines().collect();
+    let (mut line, mut start) = (0usize, 0usize);
+    let mut decoded = Vec::new();
+    for token in data.chunks(5) {
+        if token[0] > 0 {
+            line += token[0] as usize;
+            start = 0;
+        }
+        start += token[1] as usize;
+        decoded.push(lines[line][start..start + token[2] as usize].to_owned());
+    }
+    assert!(decoded.iter().any(|name| name == "legal"));
+    assert!(decoded.iter().any(|name| name == "?f"));
+    assert!(
+        decoded
+            .iter()
+            .all(|name| !name.contains(' ') && !name.contains('(')),
+        "{decoded:?}"
+    );
+
+    // Multi-line rules fold.
+    let folds = client
+        .request(
+            "textDocument/foldingRange",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    assert!(folds["result"].as_array().unwrap().len() > 10);
+    client.shutdown().await;
+}

@@ -10,6 +10,7 @@ mod diagnostic;
 pub mod fuzzing;
 pub mod gdl;
 mod host;
+pub mod ide;
 pub mod rules;
 mod source;
 mod symbols;

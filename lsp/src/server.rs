@@ -3,6 +3,7 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ludeme_analysis as analysis;
+use ludeme_analysis::ide;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
@@ -32,6 +33,19 @@ impl Backend {
         self.session
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Answers a request about the open document `uri` on a snapshot, off the async runtime;
+    /// `None` when the document is not open (or not a game file).
+    async fn query<T: Send + 'static>(
+        &self,
+        uri: &Uri,
+        query: impl FnOnce(&Snapshot) -> T + Send + std::panic::UnwindSafe + 'static,
+    ) -> Result<Option<T>> {
+        let Some(snapshot) = self.session().snapshot(uri) else {
+            return Ok(None);
+        };
+        run_query(snapshot, query).await.map(Some)
     }
 
     /// Computes and publishes the diagnostics of `uri` on a blocking thread. Stale results (the
@@ -146,6 +160,59 @@ fn to_lsp_symbol(symbol: &analysis::DocumentSymbol, document: &Document) -> Docu
     }
 }
 
+/// The semantic token types, in the order of [`token_type_index`].
+const TOKEN_TYPES: [SemanticTokenType; 6] = [
+    SemanticTokenType::KEYWORD,
+    SemanticTokenType::FUNCTION,
+    SemanticTokenType::TYPE,
+    SemanticTokenType::ENUM_MEMBER,
+    SemanticTokenType::VARIABLE,
+    SemanticTokenType::NUMBER,
+];
+
+fn token_type_index(kind: ide::TokenKind) -> u32 {
+    match kind {
+        ide::TokenKind::Keyword => 0,
+        ide::TokenKind::Function => 1,
+        ide::TokenKind::Type => 2,
+        ide::TokenKind::Constant => 3,
+        ide::TokenKind::Variable => 4,
+        ide::TokenKind::Number => 5,
+    }
+}
+
+/// The protocol's relative encoding of tokens (each token's line and start relative to the
+/// previous one). Tokens are single-line names, sorted by position.
+fn encode_semantic_tokens(
+    tokens: &[ide::SemanticToken],
+    document: &Document,
+) -> Vec<SemanticToken> {
+    let mut encoded = Vec::with_capacity(tokens.len());
+    let (mut previous_line, mut previous_start) = (0, 0);
+    for token in tokens {
+        let start = document.position(token.range.start);
+        let end = document.position(token.range.end);
+        if end.line != start.line {
+            continue;
+        }
+        let delta_line = start.line - previous_line;
+        let delta_start = if delta_line == 0 {
+            start.character - previous_start
+        } else {
+            start.character
+        };
+        encoded.push(SemanticToken {
+            delta_line,
+            delta_start,
+            length: end.character - start.character,
+            token_type: token_type_index(token.kind),
+            token_modifiers_bitset: u32::from(token.definition),
+        });
+        (previous_line, previous_start) = (start.line, start.character);
+    }
+    encoded
+}
+
 fn negotiate_encoding(params: &InitializeParams) -> PositionEncoding {
     let offered = params
         .capabilities
@@ -177,6 +244,28 @@ impl LanguageServer for Backend {
                     },
                 )),
                 document_symbol_provider: Some(OneOf::Left(true)),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
+                definition_provider: Some(OneOf::Left(true)),
+                references_provider: Some(OneOf::Left(true)),
+                document_highlight_provider: Some(OneOf::Left(true)),
+                rename_provider: Some(OneOf::Right(RenameOptions {
+                    prepare_provider: Some(true),
+                    work_done_progress_options: WorkDoneProgressOptions::default(),
+                })),
+                folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+                semantic_tokens_provider: Some(
+                    SemanticTokensServerCapabilities::SemanticTokensOptions(
+                        SemanticTokensOptions {
+                            legend: SemanticTokensLegend {
+                                token_types: TOKEN_TYPES.to_vec(),
+                                token_modifiers: vec![SemanticTokenModifier::DECLARATION],
+                            },
+                            full: Some(SemanticTokensFullOptions::Bool(true)),
+                            range: None,
+                            work_done_progress_options: WorkDoneProgressOptions::default(),
+                        },
+                    ),
+                ),
                 ..ServerCapabilities::default()
             },
             server_info: Some(ServerInfo {
@@ -225,16 +314,176 @@ impl LanguageServer for Backend {
         &self,
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
-        let Some(snapshot) = self.session().snapshot(&params.text_document.uri) else {
-            return Ok(None);
-        };
-        let symbols = run_query(snapshot, |snapshot| {
-            analysis::document_symbols(&snapshot.db, snapshot.file)
-                .iter()
-                .map(|symbol| to_lsp_symbol(symbol, &snapshot.document))
-                .collect::<Vec<_>>()
+        let symbols = self
+            .query(&params.text_document.uri, |snapshot| {
+                analysis::document_symbols(&snapshot.db, snapshot.file)
+                    .iter()
+                    .map(|symbol| to_lsp_symbol(symbol, &snapshot.document))
+                    .collect::<Vec<_>>()
+            })
+            .await?;
+        Ok(symbols.map(DocumentSymbolResponse::Nested))
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let position = params.text_document_position_params;
+        let hover = self
+            .query(&position.text_document.uri, move |snapshot| {
+                let offset = snapshot.document.offset(position.position);
+                ide::hover(&snapshot.db, snapshot.file, offset).map(|hover| Hover {
+                    contents: HoverContents::Markup(MarkupContent {
+                        kind: MarkupKind::Markdown,
+                        value: hover.markdown,
+                    }),
+                    range: Some(snapshot.document.range(hover.range)),
+                })
+            })
+            .await?;
+        Ok(hover.flatten())
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        let position = params.text_document_position_params;
+        let uri = position.text_document.uri.clone();
+        let locations = self
+            .query(&position.text_document.uri, move |snapshot| {
+                let offset = snapshot.document.offset(position.position);
+                ide::definitions(&snapshot.db, snapshot.file, offset)
+                    .into_iter()
+                    .map(|range| Location::new(uri.clone(), snapshot.document.range(range)))
+                    .collect::<Vec<_>>()
+            })
+            .await?;
+        Ok(locations
+            .filter(|locations| !locations.is_empty())
+            .map(GotoDefinitionResponse::Array))
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let position = params.text_document_position;
+        let include_declaration = params.context.include_declaration;
+        let uri = position.text_document.uri.clone();
+        self.query(&position.text_document.uri, move |snapshot| {
+            let offset = snapshot.document.offset(position.position);
+            ide::references(&snapshot.db, snapshot.file, offset)
+                .into_iter()
+                .filter(|reference| include_declaration || !reference.is_definition)
+                .map(|reference| {
+                    Location::new(uri.clone(), snapshot.document.range(reference.range))
+                })
+                .collect()
         })
-        .await?;
-        Ok(Some(DocumentSymbolResponse::Nested(symbols)))
+        .await
+    }
+
+    async fn document_highlight(
+        &self,
+        params: DocumentHighlightParams,
+    ) -> Result<Option<Vec<DocumentHighlight>>> {
+        let position = params.text_document_position_params;
+        self.query(&position.text_document.uri, move |snapshot| {
+            let offset = snapshot.document.offset(position.position);
+            ide::references(&snapshot.db, snapshot.file, offset)
+                .into_iter()
+                .map(|reference| DocumentHighlight {
+                    range: snapshot.document.range(reference.range),
+                    kind: Some(if reference.is_definition {
+                        DocumentHighlightKind::WRITE
+                    } else {
+                        DocumentHighlightKind::READ
+                    }),
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn prepare_rename(
+        &self,
+        params: TextDocumentPositionParams,
+    ) -> Result<Option<PrepareRenameResponse>> {
+        let answer = self
+            .query(&params.text_document.uri, move |snapshot| {
+                let offset = snapshot.document.offset(params.position);
+                ide::prepare_rename(&snapshot.db, snapshot.file, offset)
+                    .map(|range| snapshot.document.range(range))
+            })
+            .await?;
+        match answer {
+            None => Ok(None),
+            Some(Ok(range)) => Ok(Some(PrepareRenameResponse::Range(range))),
+            Some(Err(why)) => Err(Error::invalid_params(why)),
+        }
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let position = params.text_document_position;
+        let uri = position.text_document.uri.clone();
+        let new_name = params.new_name;
+        let answer = self
+            .query(&position.text_document.uri, move |snapshot| {
+                let offset = snapshot.document.offset(position.position);
+                ide::rename(&snapshot.db, snapshot.file, offset, &new_name).map(|edits| {
+                    edits
+                        .into_iter()
+                        .map(|(range, text)| TextEdit::new(snapshot.document.range(range), text))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .await?;
+        match answer {
+            None => Ok(None),
+            Some(Ok(edits)) => Ok(Some(WorkspaceEdit {
+                changes: Some(std::iter::once((uri, edits)).collect()),
+                ..WorkspaceEdit::default()
+            })),
+            Some(Err(why)) => Err(Error::invalid_params(why)),
+        }
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        self.query(&params.text_document.uri, |snapshot| {
+            ide::folding_ranges(&snapshot.db, snapshot.file)
+                .into_iter()
+                .filter_map(|range| {
+                    let (start, end) = (
+                        snapshot.document.position(range.start),
+                        snapshot.document.position(range.end),
+                    );
+                    (end.line > start.line).then(|| FoldingRange {
+                        start_line: start.line,
+                        start_character: None,
+                        end_line: end.line,
+                        end_character: None,
+                        kind: None,
+                        collapsed_text: None,
+                    })
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        let tokens = self
+            .query(&params.text_document.uri, |snapshot| {
+                encode_semantic_tokens(
+                    &ide::semantic_tokens(&snapshot.db, snapshot.file),
+                    &snapshot.document,
+                )
+            })
+            .await?;
+        Ok(tokens.map(|data| {
+            SemanticTokensResult::Tokens(SemanticTokens {
+                result_id: None,
+                data,
+            })
+        }))
     }
 }

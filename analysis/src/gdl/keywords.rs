@@ -206,6 +206,9 @@ pub const ONLY_FACTS: &[&str] = &["role"];
 /// The keyword relations whose first argument is a role.
 pub const ROLE_FIRST: &[&str] = &["legal", "does", "goal", "input", "sees"];
 
+/// The keyword relation that declares the roles.
+pub const ROLE: &str = "role";
+
 /// The keyword relation whose second argument is a goal value, an integer from 0 to 100.
 pub const GOAL: &str = "goal";
 

@@ -4,6 +4,7 @@ pub mod checks;
 pub mod keywords;
 mod lower;
 pub mod model;
+pub mod occurrences;
 
 pub use checks::gdl_diagnostics;
 pub use lower::{Lowered, gdl_rules};

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::gdl::keywords::keyword_relation_ignoring_case;
+use crate::gdl::keywords::{keyword_relation_ignoring_case, reserved_word_ignoring_case};
 use crate::gdl::model::{Compound, Name, Rule as GdlRule, Sentence, Term};
 use crate::rules::Rule;
 use crate::{Diagnostic, Severity, TextRange};
@@ -53,8 +53,12 @@ struct Uses<'a> {
 
 impl<'a> Uses<'a> {
     fn add(&mut self, compound: &'a Compound) {
-        // The keyword relations have one right arity, checked by `gdl/keyword-arity`.
-        if keyword_relation_ignoring_case(&compound.name.name).is_some() {
+        // The keyword relations have one right arity, checked by `gdl/keyword-arity`; the
+        // connectives are no names at all (`gdl/reserved-word`).
+        let name = &compound.name.name;
+        if keyword_relation_ignoring_case(name).is_some()
+            || reserved_word_ignoring_case(name).is_some()
+        {
             return;
         }
         let uses = self.uses.entry(&compound.name.name).or_default();
@@ -70,7 +74,10 @@ impl<'a> Uses<'a> {
             // The usual arity: the most frequent, the first written among equals.
             let mut counts: Vec<(usize, usize)> = Vec::new();
             for compound in uses {
-                match counts.iter_mut().find(|(arity, _)| *arity == compound.arity()) {
+                match counts
+                    .iter_mut()
+                    .find(|(arity, _)| *arity == compound.arity())
+                {
                     Some((_, count)) => *count += 1,
                     None => counts.push((compound.arity(), 1)),
                 }
@@ -78,10 +85,13 @@ impl<'a> Uses<'a> {
             if counts.len() < 2 {
                 continue;
             }
-            let (usual, usual_count) = counts
-                .iter()
-                .copied()
-                .fold((0, 0), |best, candidate| if candidate.1 > best.1 { candidate } else { best });
+            let (usual, usual_count) = counts.iter().copied().fold((0, 0), |best, candidate| {
+                if candidate.1 > best.1 {
+                    candidate
+                } else {
+                    best
+                }
+            });
             let first_usual = uses
                 .iter()
                 .find(|compound| compound.arity() == usual)

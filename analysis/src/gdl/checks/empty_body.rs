@@ -21,7 +21,11 @@ Fix: write the head alone as a fact, or move the condition back into the rule.",
 };
 
 pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    for rule in context.rules.iter().filter(|rule| rule.written_as_rule && rule.body.is_empty()) {
+    for rule in context
+        .rules
+        .iter()
+        .filter(|rule| rule.written_as_rule && rule.body.is_empty())
+    {
         let message = format!(
             "this rule for `{}` has no condition, so it always holds: write its head alone as a fact, \
              or move the missing condition into it",

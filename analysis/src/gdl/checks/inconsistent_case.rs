@@ -3,14 +3,15 @@
 
 use std::collections::HashMap;
 
-use crate::gdl::keywords::{RANDOM_ROLE, keyword_relation_ignoring_case, reserved_word_ignoring_case};
+use crate::gdl::keywords::{
+    RANDOM_ROLE, keyword_relation_ignoring_case, reserved_word_ignoring_case,
+};
 use crate::gdl::model::{Symbol, Term};
 use crate::rules::Rule;
 use crate::{Diagnostic, Severity};
 
 use super::Context;
 use super::arity_consistency::{for_each_sentence, for_each_term};
-use super::variable_outside_rule::variable_text;
 
 pub const INCONSISTENT_CASE: Rule = Rule {
     code: "gdl/inconsistent-case",
@@ -66,11 +67,11 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             }
         });
         report(variables, &mut found, |symbol, usual, _| {
-            let usual = variable_text(usual);
+            let usual = &usual.name;
             format!(
                 "`{}` and `{usual}` differ only in case in this rule: players read them as one variable or as two; \
                  write `{usual}` everywhere in the rule",
-                variable_text(symbol)
+                symbol.name
             )
         });
     }
@@ -102,7 +103,10 @@ fn report(
         // (spelling, count, first occurrence), in order of first occurrence.
         let mut spellings: Vec<(&str, usize, &Symbol)> = Vec::new();
         for symbol in group {
-            match spellings.iter_mut().find(|(spelling, _, _)| *spelling == &*symbol.name) {
+            match spellings
+                .iter_mut()
+                .find(|(spelling, _, _)| *spelling == &*symbol.name)
+            {
                 Some((_, count, _)) => *count += 1,
                 None => spellings.push((&symbol.name, 1, symbol)),
             }
@@ -113,12 +117,22 @@ fn report(
         let (usual, count, first) = spellings
             .iter()
             .copied()
-            .reduce(|best, candidate| if candidate.1 > best.1 { candidate } else { best })
+            .reduce(|best, candidate| {
+                if candidate.1 > best.1 {
+                    candidate
+                } else {
+                    best
+                }
+            })
             .expect("at least two spellings");
         for symbol in group.iter().filter(|symbol| &*symbol.name != usual) {
             found.push(
-                Diagnostic::new(&INCONSISTENT_CASE, symbol.range, message(symbol, first, count))
-                    .with_label(first.range, format!("written `{}` here", variable_text(first))),
+                Diagnostic::new(
+                    &INCONSISTENT_CASE,
+                    symbol.range,
+                    message(symbol, first, count),
+                )
+                .with_label(first.range, format!("written `{}` here", first.name)),
             );
         }
     }

@@ -54,9 +54,20 @@ fn check_sentence(sentence: &Sentence, out: &mut Vec<Diagnostic>) {
                 _ => format!("{} arguments ({})", names.len(), names.join(" and ")),
             };
             let hint = if sentence.arity() > arity {
-                "group the parts of an action or fluent into one function term"
+                match names.last() {
+                    Some(&"the role name") => "declare each role in a fact of its own".to_owned(),
+                    Some(&"the goal value") => "give one role and one goal value".to_owned(),
+                    Some(last) => format!("group the parts of {last} into one function term"),
+                    None => String::new(),
+                }
             } else {
-                "add the missing argument"
+                format!(
+                    "add {}",
+                    names
+                        .get(sentence.arity()..)
+                        .unwrap_or_default()
+                        .join(" and ")
+                )
             };
             format!("`{name}` takes {wanted}, but here it has {has}: {hint}")
         }

@@ -33,12 +33,22 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             };
             let name = &function.name.name;
             let hint = if SUPPLIED_BY_MANAGER.contains(&keyword.name) {
-                format!("to test it, make it a literal of the rule body; otherwise drop the `{name}` and keep what it wraps")
+                format!(
+                    "to test it, make it a literal of the rule body; otherwise drop the `{name}` and keep what it wraps"
+                )
             } else {
-                format!("give the function another name, or drop the `{name}` and keep what it wraps")
+                format!(
+                    "give the function another name, or drop the `{name}` and keep what it wraps"
+                )
             };
-            let message = format!("the keyword `{name}` names a relation and cannot name a function term: {hint}");
-            out.push(Diagnostic::new(&KEYWORD_AS_FUNCTION, function.name.range, message));
+            let message = format!(
+                "the keyword `{name}` names a relation and cannot name a function term: {hint}"
+            );
+            out.push(Diagnostic::new(
+                &KEYWORD_AS_FUNCTION,
+                function.name.range,
+                message,
+            ));
         });
     }
 }

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::gdl::keywords::keyword_relation_ignoring_case;
+use crate::gdl::keywords::{keyword_relation_ignoring_case, reserved_word_ignoring_case};
 use crate::gdl::model::Name;
 use crate::rules::Rule;
 use crate::{Diagnostic, Severity, TextRange};
@@ -33,14 +33,19 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut functions: HashMap<&Name, TextRange> = HashMap::new();
     for rule in context.rules {
         for_each_function(rule, &mut |function| {
-            functions.entry(&function.name.name).or_insert(function.name.range);
+            functions
+                .entry(&function.name.name)
+                .or_insert(function.name.range);
         });
     }
     for rule in context.rules {
         for_each_sentence(rule, &mut |sentence| {
             let name = &sentence.name.name;
-            // A keyword used as a function is an error of its own (`gdl/keyword-as-function`).
-            if keyword_relation_ignoring_case(name).is_some() {
+            // A keyword used as a function, and a connective used as a name, are errors of their own
+            // (`gdl/keyword-as-function`, `gdl/reserved-word`).
+            if keyword_relation_ignoring_case(name).is_some()
+                || reserved_word_ignoring_case(name).is_some()
+            {
                 return;
             }
             let Some(&function) = functions.get(name) else {

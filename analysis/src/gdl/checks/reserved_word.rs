@@ -36,9 +36,13 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 return;
             };
             let message = if std::ptr::eq(sentence, &rule.head) {
-                let what = if rule.written_as_rule { "the head of a rule" } else { "a fact" };
+                let what = if rule.written_as_rule {
+                    "a rule"
+                } else {
+                    "a fact"
+                };
                 format!(
-                    "`{}` is a word of GDL's rule language and cannot be defined: {what} must be a sentence; \
+                    "`{}` is a word of GDL's rule language, not a relation that {what} can define: \
                      check the parentheses, or rename the relation",
                     name.name
                 )
@@ -55,15 +59,23 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 )
             } else {
                 format!(
-                    "`{}` is read as a relation named `{}`, not as the connective: write `{}` in lower case",
-                    name.name, name.name, word.name
+                    "`{}` is read as a relation, not as the connective: write `{}` in lower case",
+                    name.name, word.name
                 )
             };
             found.push(Diagnostic::new(&RESERVED_WORD, name.range, message));
         });
         for_each_term(rule, &mut |term| match term {
-            Term::Constant(symbol) => report_in_term(symbol, "a constant", &mut found),
-            Term::Function(function) => report_in_term(&function.name, "a function name", &mut found),
+            Term::Constant(symbol) => report_in_term(
+                symbol,
+                "a constant: rename it, or check the parentheses if a literal was meant",
+                &mut found,
+            ),
+            Term::Function(function) => report_in_term(
+                &function.name,
+                "a function name: a literal belongs in the rule body, not inside a term; check the parentheses",
+                &mut found,
+            ),
             Term::Variable(_) => {}
         });
         found.sort_by_key(|diagnostic| diagnostic.range);
@@ -76,8 +88,7 @@ fn report_in_term(symbol: &Symbol, what: &str, found: &mut Vec<Diagnostic>) {
         return;
     }
     let message = format!(
-        "`{}` is a word of GDL's rule language and cannot be {what}: a literal belongs in the rule body, \
-         not inside a term; check the parentheses",
+        "`{}` is a word of GDL's rule language and cannot be {what}",
         symbol.name
     );
     found.push(Diagnostic::new(&RESERVED_WORD, symbol.range, message));

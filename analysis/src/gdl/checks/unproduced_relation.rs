@@ -43,10 +43,14 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     return;
                 }
                 let message = format!(
-                    "no fact or rule defines `{name}`, so this literal is never true: define `{name}`, \
+                    "no fact or rule defines `{name}`, so it never holds: define `{name}`, \
                      correct the name, or wrap a fluent in `true`"
                 );
-                out.push(Diagnostic::new(&UNPRODUCED_RELATION, sentence.name.range, message));
+                out.push(Diagnostic::new(
+                    &UNPRODUCED_RELATION,
+                    sentence.name.range,
+                    message,
+                ));
             });
         }
     }

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use crate::gdl::keywords::{keyword_relation_ignoring_case, reserved_word_ignoring_case};
+use crate::gdl::keywords::{READ_BY_MANAGER, SUPPLIED_BY_MANAGER, reserved_word_ignoring_case};
 use crate::rules::Rule;
 use crate::{Diagnostic, Severity};
 
@@ -37,16 +37,27 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         // `gdl/reserved-word`.
         if used.contains(name)
             || used.contains(name.to_lowercase().as_str())
-            || keyword_relation_ignoring_case(name).is_some()
+            || READ_BY_MANAGER
+                .iter()
+                .chain(SUPPLIED_BY_MANAGER)
+                .any(|keyword| keyword.eq_ignore_ascii_case(name))
             || reserved_word_ignoring_case(name).is_some()
         {
             continue;
         }
-        let what = if rule.written_as_rule { "this rule defines" } else { "this fact defines" };
+        let what = if rule.written_as_rule {
+            "this rule defines"
+        } else {
+            "this fact defines"
+        };
         let message = format!(
             "{what} `{name}`, but no rule body uses `{name}`, so it has no effect on the game: \
              use it where it was meant to be used, or delete it"
         );
-        out.push(Diagnostic::new(&UNUSED_RELATION, rule.head.name.range, message));
+        out.push(Diagnostic::new(
+            &UNUSED_RELATION,
+            rule.head.name.range,
+            message,
+        ));
     }
 }

@@ -7,7 +7,6 @@ use crate::{Diagnostic, Severity};
 
 use super::Context;
 use super::arity_consistency::{for_each_sentence, for_each_term};
-use super::variable_outside_rule::variable_text;
 
 pub const UNUSUAL_CHARACTER: Rule = Rule {
     code: "gdl/unusual-character",
@@ -40,7 +39,10 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             let mut unusual: Vec<char> = Vec::new();
-            for character in symbol.name.chars().filter(|&c| is_unusual(c)) {
+            // KIF variables keep their `?`, which is not part of the name (constants never start
+            // with `?`).
+            let name = symbol.name.strip_prefix('?').unwrap_or(&symbol.name);
+            for character in name.chars().filter(|&c| is_unusual(c)) {
                 if !unusual.contains(&character) {
                     unusual.push(character);
                 }
@@ -51,7 +53,7 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             let listed: Vec<String> = unusual.iter().map(|c| format!("`{c}`")).collect();
             let message = format!(
                 "`{}` contains {}, which some GDL players do not handle: use only ASCII letters, digits, `_` and `-`",
-                variable_text(symbol),
+                symbol.name,
                 listed.join(", ")
             );
             out.push(Diagnostic::new(&UNUSUAL_CHARACTER, symbol.range, message));

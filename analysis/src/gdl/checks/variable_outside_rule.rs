@@ -1,6 +1,5 @@
 //! `gdl/variable-outside-rule`: a fact (a sentence written without `<=`/`:-`) with variables.
 
-use crate::gdl::model::Symbol;
 use crate::rules::Rule;
 use crate::{Diagnostic, Severity};
 
@@ -29,21 +28,13 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             let message = format!(
                 "the fact `{}` has the variable `{}`: facts must be ground; use constants, \
                  or make it a rule whose body gives `{}` its values",
-                rule.head.name.name,
-                variable_text(variable),
-                variable_text(variable)
+                rule.head.name.name, variable.name, variable.name
             );
-            out.push(Diagnostic::new(&VARIABLE_OUTSIDE_RULE, variable.range, message));
+            out.push(Diagnostic::new(
+                &VARIABLE_OUTSIDE_RULE,
+                variable.range,
+                message,
+            ));
         });
-    }
-}
-
-/// A variable as it is written: `?x` in KIF (the model drops the `?`, the range keeps it), `X`
-/// in infix.
-pub(super) fn variable_text(variable: &Symbol) -> String {
-    if variable.range.len() > variable.name.len() {
-        format!("?{}", variable.name)
-    } else {
-        variable.name.to_string()
     }
 }

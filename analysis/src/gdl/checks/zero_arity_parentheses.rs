@@ -35,7 +35,11 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             let message = format!(
                 "`{name}` is written with parentheses but no arguments: drop the parentheses and write `{name}` alone"
             );
-            out.push(Diagnostic::new(&ZERO_ARITY_PARENTHESES, compound.range, message));
+            out.push(Diagnostic::new(
+                &ZERO_ARITY_PARENTHESES,
+                compound.range,
+                message,
+            ));
         }
     }
 }

@@ -1,0 +1,90 @@
+//! `gdl/role-argument`: the first argument of `legal`, `does`, `goal`, `input` or `sees` is not a
+//! declared role.
+
+use crate::gdl::keywords::{ROLE, ROLE_FIRST, keyword_relation_ignoring_case};
+use crate::gdl::model::{Sentence, Symbol, Term};
+use crate::rules::Rule;
+use crate::{Diagnostic, Severity};
+
+use super::Context;
+use super::arity_consistency::for_each_sentence;
+
+pub const ROLE_ARGUMENT: Rule = Rule {
+    code: "gdl/role-argument",
+    severity: Severity::Error,
+    summary: "the first argument of `legal`, `does`, `goal`, `input` or `sees` is not a declared role",
+    explanation: "\
+`legal`, `does`, `goal`, `input` and GDL-II's `sees` are about a role: their first argument is
+one of the roles declared by `role` facts, or a variable that stands for one. A constant that is
+not a role (a misspelling, a piece name, `xplayer` in a game whose roles are `white` and
+`black`) makes rules that the game manager never asks about, so moves or rewards silently go
+missing. GDL-II's chance player `random` is a role only when the game declares it.
+
+    (role white) (role black)
+    (<= (legal white (move ?x)) (true (free ?x)))     ; right
+    (<= (goal whit 100) (won white))                  ; wrong: `whit` is not a role
+
+Fix: write a declared role, or declare the missing role with a `role` fact.",
+};
+
+pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    // Roles are compared in any case; a different capitalisation is `gdl/inconsistent-case`.
+    let roles: Vec<&Symbol> = context
+        .rules
+        .iter()
+        .filter(|rule| rule.is_fact() && rule.head.name.name.eq_ignore_ascii_case(ROLE))
+        .filter_map(|rule| match rule.head.args.as_slice() {
+            [Term::Constant(role)] => Some(role),
+            _ => None,
+        })
+        .collect();
+    // Without any role, `gdl/missing-role` says what to do.
+    if roles.is_empty() {
+        return;
+    }
+    for rule in context.rules {
+        for_each_sentence(rule, &mut |sentence| check_sentence(sentence, &roles, out));
+    }
+}
+
+fn check_sentence(sentence: &Sentence, roles: &[&Symbol], out: &mut Vec<Diagnostic>) {
+    let Some(keyword) = keyword_relation_ignoring_case(&sentence.name.name) else {
+        return;
+    };
+    if !ROLE_FIRST.contains(&keyword.name) {
+        return;
+    }
+    let Some(first) = sentence.args.first() else {
+        return;
+    };
+    let declared = || {
+        let names: Vec<String> = roles
+            .iter()
+            .map(|role| format!("`{}`", role.name))
+            .collect();
+        names.join(", ")
+    };
+    let name = &sentence.name.name;
+    let message = match first {
+        Term::Variable(_) => return,
+        Term::Constant(symbol)
+            if roles
+                .iter()
+                .any(|role| role.name.eq_ignore_ascii_case(&symbol.name)) =>
+        {
+            return;
+        }
+        Term::Constant(symbol) => format!(
+            "`{}` is not a role: the first argument of `{name}` is a declared role ({}) or a variable; \
+             correct the name or declare the role",
+            symbol.name,
+            declared()
+        ),
+        Term::Function(function) => format!(
+            "the first argument of `{name}` is a role ({}) or a variable, not a function term `{}`",
+            declared(),
+            function.name.name
+        ),
+    };
+    out.push(Diagnostic::new(&ROLE_ARGUMENT, first.range(), message));
+}
