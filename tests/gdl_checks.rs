@@ -131,7 +131,24 @@ fn repository_games_have_no_errors_except_real_violations() {
         return;
     };
     // (file name, the rule it breaks and why)
-    let known_violations: &[(&str, &str)] = &[];
+    let known_violations: &[(&str, &str)] = &[
+        (
+            "alexChess.kif",
+            "gdl/inconsistent-case: facts define nextRank/nextFile, rules use nextrank/nextfile, so a case-sensitive player never derives them",
+        ),
+        (
+            "wargame01.kif",
+            "gdl/inconsistent-case: `timeout` is defined, `timeOut` is used",
+        ),
+        (
+            "wargame02.kif",
+            "gdl/inconsistent-case: `timeout` is defined, `timeOut` is used",
+        ),
+        (
+            "wargame03.kif",
+            "gdl/inconsistent-case: `timeout`/`timeOut` and `VerticalTerrorist`/`verticalTerrorist`",
+        ),
+    ];
     let diagnostics = corpus_diagnostics(&corpus);
     let mut unexpected = Vec::new();
     let mut games = 0;

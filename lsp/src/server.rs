@@ -453,7 +453,7 @@ impl LanguageServer for Backend {
                         snapshot.document.position(range.start),
                         snapshot.document.position(range.end),
                     );
-                    (end.line > start.line).then(|| FoldingRange {
+                    (end.line > start.line).then_some(FoldingRange {
                         start_line: start.line,
                         start_character: None,
                         end_line: end.line,

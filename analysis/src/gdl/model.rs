@@ -92,6 +92,43 @@ impl Rule {
     pub fn is_fact(&self) -> bool {
         self.body.is_empty()
     }
+
+    /// Calls `visit` on every sentence of the rule: the head, then the body's sentences (under
+    /// `not` and `or` too), in source order.
+    pub fn for_each_sentence<'a>(&'a self, visit: &mut impl FnMut(&'a Sentence)) {
+        visit(&self.head);
+        for literal in &self.body {
+            literal.for_each_sentence(false, &mut |sentence, _| visit(sentence));
+        }
+    }
+
+    /// Calls `visit` on every term written in the rule (arguments of sentences, sides of
+    /// `distinct`, and the arguments of function terms, outermost first), in source order.
+    pub fn for_each_term<'a>(&'a self, visit: &mut impl FnMut(&'a Term)) {
+        fn walk<'a>(term: &'a Term, visit: &mut impl FnMut(&'a Term)) {
+            visit(term);
+            if let Term::Function(function) = term {
+                for arg in &function.args {
+                    walk(arg, visit);
+                }
+            }
+        }
+        for arg in &self.head.args {
+            walk(arg, visit);
+        }
+        for literal in &self.body {
+            literal.for_each_term(&mut |term| walk(term, visit));
+        }
+    }
+
+    /// Calls `visit` on every function term of the rule, nested ones too, in source order.
+    pub fn for_each_function<'a>(&'a self, visit: &mut impl FnMut(&'a Compound)) {
+        self.for_each_term(&mut |term| {
+            if let Term::Function(function) = term {
+                visit(function);
+            }
+        });
+    }
 }
 
 /// The rules of one file, in source order.

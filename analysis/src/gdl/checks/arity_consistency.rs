@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use crate::gdl::keywords::{keyword_relation_ignoring_case, reserved_word_ignoring_case};
-use crate::gdl::model::{Compound, Name, Rule as GdlRule, Sentence, Term};
+use crate::gdl::model::{Compound, Name};
 use crate::rules::Rule;
 use crate::{Diagnostic, Severity, TextRange};
 
@@ -34,8 +34,8 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut relations = Uses::default();
     let mut functions = Uses::default();
     for rule in context.rules {
-        for_each_sentence(rule, &mut |sentence| relations.add(sentence));
-        for_each_function(rule, &mut |function| functions.add(function));
+        rule.for_each_sentence(&mut |sentence| relations.add(sentence));
+        rule.for_each_function(&mut |function| functions.add(function));
     }
     let mut found = Vec::new();
     relations.report("relation", &mut found);
@@ -127,41 +127,4 @@ fn places(count: usize) -> String {
     } else {
         format!("{count} other places")
     }
-}
-
-/// Calls `visit` on every sentence of the rule: the head, then the body's sentences (under `not`
-/// and `or` too), in source order.
-pub(super) fn for_each_sentence<'a>(rule: &'a GdlRule, visit: &mut impl FnMut(&'a Sentence)) {
-    visit(&rule.head);
-    for literal in &rule.body {
-        literal.for_each_sentence(false, &mut |sentence, _| visit(sentence));
-    }
-}
-
-/// Calls `visit` on every term written in the rule (arguments of sentences, sides of `distinct`,
-/// and the arguments of function terms, outermost first), in source order.
-pub(super) fn for_each_term<'a>(rule: &'a GdlRule, visit: &mut impl FnMut(&'a Term)) {
-    fn walk<'a>(term: &'a Term, visit: &mut impl FnMut(&'a Term)) {
-        visit(term);
-        if let Term::Function(function) = term {
-            for arg in &function.args {
-                walk(arg, visit);
-            }
-        }
-    }
-    for arg in &rule.head.args {
-        walk(arg, visit);
-    }
-    for literal in &rule.body {
-        literal.for_each_term(&mut |term| walk(term, visit));
-    }
-}
-
-/// Calls `visit` on every function term of the rule, nested ones too, in source order.
-pub(super) fn for_each_function<'a>(rule: &'a GdlRule, visit: &mut impl FnMut(&'a Compound)) {
-    for_each_term(rule, &mut |term| {
-        if let Term::Function(function) = term {
-            visit(function);
-        }
-    });
 }

@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::TextRange;
+use crate::gdl::keywords;
 use crate::gdl::model::{Literal, Name, Rule, RuleSet, Sentence, Symbol};
 
 /// What is known of one relation of a file.
@@ -60,7 +61,7 @@ impl<'a> Context<'a> {
             let head = context.relation_id(&rule.head.name.name);
             context.relations[head].arities.insert(rule.head.arity());
             context.relations[head].definitions.push(rule_index);
-            if &*rule.head.name.name == "role"
+            if rule.head.name.name.eq_ignore_ascii_case(keywords::ROLE)
                 && rule.is_fact()
                 && let [crate::gdl::model::Term::Constant(role)] = rule.head.args.as_slice()
             {

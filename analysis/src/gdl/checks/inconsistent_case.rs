@@ -11,7 +11,6 @@ use crate::rules::Rule;
 use crate::{Diagnostic, Severity};
 
 use super::Context;
-use super::arity_consistency::{for_each_sentence, for_each_term};
 
 pub const INCONSISTENT_CASE: Rule = Rule {
     code: "gdl/inconsistent-case",
@@ -37,8 +36,8 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Relation, function and constant names share one namespace across the file.
     let mut names: Vec<&Symbol> = Vec::new();
     for rule in context.rules {
-        for_each_sentence(rule, &mut |sentence| names.push(&sentence.name));
-        for_each_term(rule, &mut |term| match term {
+        rule.for_each_sentence(&mut |sentence| names.push(&sentence.name));
+        rule.for_each_term(&mut |term| match term {
             Term::Constant(symbol) => names.push(symbol),
             Term::Function(function) => names.push(&function.name),
             Term::Variable(_) => {}
@@ -61,7 +60,7 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Variables: within each rule.
     for rule in context.rules {
         let mut variables: Vec<&Symbol> = Vec::new();
-        for_each_term(rule, &mut |term| {
+        rule.for_each_term(&mut |term| {
             if let Term::Variable(symbol) = term {
                 variables.push(symbol);
             }

@@ -5,7 +5,6 @@ use crate::rules::Rule;
 use crate::{Diagnostic, Severity};
 
 use super::Context;
-use super::arity_consistency::for_each_function;
 
 pub const KEYWORD_AS_FUNCTION: Rule = Rule {
     code: "gdl/keyword-as-function",
@@ -27,7 +26,7 @@ percept was meant, write it without the keyword or give it another name.",
 
 pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for rule in context.rules {
-        for_each_function(rule, &mut |function| {
+        rule.for_each_function(&mut |function| {
             let Some(keyword) = keyword_relation_ignoring_case(&function.name.name) else {
                 return;
             };

@@ -8,7 +8,6 @@ use crate::rules::Rule;
 use crate::{Diagnostic, Severity, TextRange};
 
 use super::Context;
-use super::arity_consistency::{for_each_function, for_each_sentence};
 
 pub const RELATION_AS_FUNCTION: Rule = Rule {
     code: "gdl/relation-as-function",
@@ -32,14 +31,14 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // The first use of each function name.
     let mut functions: HashMap<&Name, TextRange> = HashMap::new();
     for rule in context.rules {
-        for_each_function(rule, &mut |function| {
+        rule.for_each_function(&mut |function| {
             functions
                 .entry(&function.name.name)
                 .or_insert(function.name.range);
         });
     }
     for rule in context.rules {
-        for_each_sentence(rule, &mut |sentence| {
+        rule.for_each_sentence(&mut |sentence| {
             let name = &sentence.name.name;
             // A keyword used as a function, and a connective used as a name, are errors of their own
             // (`gdl/keyword-as-function`, `gdl/reserved-word`).

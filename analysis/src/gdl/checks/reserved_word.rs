@@ -7,7 +7,6 @@ use crate::rules::Rule;
 use crate::{Diagnostic, Severity};
 
 use super::Context;
-use super::arity_consistency::{for_each_sentence, for_each_term};
 
 pub const RESERVED_WORD: Rule = Rule {
     code: "gdl/reserved-word",
@@ -30,7 +29,7 @@ In infix GDL, negation is written `~` and disjunction `|`.",
 pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for rule in context.rules {
         let mut found: Vec<Diagnostic> = Vec::new();
-        for_each_sentence(rule, &mut |sentence| {
+        rule.for_each_sentence(&mut |sentence| {
             let name = &sentence.name;
             let Some(word) = reserved_word_ignoring_case(&name.name) else {
                 return;
@@ -65,7 +64,7 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             };
             found.push(Diagnostic::new(&RESERVED_WORD, name.range, message));
         });
-        for_each_term(rule, &mut |term| match term {
+        rule.for_each_term(&mut |term| match term {
             Term::Constant(symbol) => report_in_term(
                 symbol,
                 "a constant: rename it, or check the parentheses if a literal was meant",

@@ -1,17 +1,16 @@
 //! `gdl/role-argument`: the first argument of `legal`, `does`, `goal`, `input` or `sees` is not a
 //! declared role.
 
-use crate::gdl::keywords::{ROLE, ROLE_FIRST, keyword_relation_ignoring_case};
+use crate::gdl::keywords::{ROLE_FIRST, keyword_relation_ignoring_case};
 use crate::gdl::model::{Sentence, Symbol, Term};
 use crate::rules::Rule;
 use crate::{Diagnostic, Severity};
 
 use super::Context;
-use super::arity_consistency::for_each_sentence;
 
 pub const ROLE_ARGUMENT: Rule = Rule {
     code: "gdl/role-argument",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "the first argument of `legal`, `does`, `goal`, `input` or `sees` is not a declared role",
     explanation: "\
 `legal`, `does`, `goal`, `input` and GDL-II's `sees` are about a role: their first argument is
@@ -29,21 +28,13 @@ Fix: write a declared role, or declare the missing role with a `role` fact.",
 
 pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Roles are compared in any case; a different capitalisation is `gdl/inconsistent-case`.
-    let roles: Vec<&Symbol> = context
-        .rules
-        .iter()
-        .filter(|rule| rule.is_fact() && rule.head.name.name.eq_ignore_ascii_case(ROLE))
-        .filter_map(|rule| match rule.head.args.as_slice() {
-            [Term::Constant(role)] => Some(role),
-            _ => None,
-        })
-        .collect();
+    let roles = &context.roles;
     // Without any role, `gdl/missing-role` says what to do.
     if roles.is_empty() {
         return;
     }
     for rule in context.rules {
-        for_each_sentence(rule, &mut |sentence| check_sentence(sentence, &roles, out));
+        rule.for_each_sentence(&mut |sentence| check_sentence(sentence, roles, out));
     }
 }
 

@@ -6,7 +6,6 @@ use crate::rules::Rule;
 use crate::{Diagnostic, Severity};
 
 use super::Context;
-use super::arity_consistency::{for_each_sentence, for_each_term};
 
 pub const UNUSUAL_CHARACTER: Rule = Rule {
     code: "gdl/unusual-character",
@@ -27,8 +26,8 @@ Fix: rename the symbol using letters, digits, `_` and `-`.",
 pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for rule in context.rules {
         let mut symbols: Vec<&Symbol> = Vec::new();
-        for_each_sentence(rule, &mut |sentence| symbols.push(&sentence.name));
-        for_each_term(rule, &mut |term| match term {
+        rule.for_each_sentence(&mut |sentence| symbols.push(&sentence.name));
+        rule.for_each_term(&mut |term| match term {
             Term::Constant(symbol) | Term::Variable(symbol) => symbols.push(symbol),
             Term::Function(function) => symbols.push(&function.name),
         });

@@ -5,7 +5,6 @@ use crate::rules::Rule;
 use crate::{Diagnostic, Severity};
 
 use super::Context;
-use super::arity_consistency::{for_each_function, for_each_sentence};
 
 pub const ZERO_ARITY_PARENTHESES: Rule = Rule {
     code: "gdl/zero-arity-parentheses",
@@ -26,8 +25,8 @@ Fix: drop the parentheses.",
 pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for rule in context.rules {
         let mut found: Vec<&Compound> = Vec::new();
-        for_each_sentence(rule, &mut |sentence| found.push(sentence));
-        for_each_function(rule, &mut |function| found.push(function));
+        rule.for_each_sentence(&mut |sentence| found.push(sentence));
+        rule.for_each_function(&mut |function| found.push(function));
         found.retain(|compound| compound.empty_parentheses);
         found.sort_by_key(|compound| compound.range);
         for compound in found {

@@ -83,7 +83,7 @@ impl InfixLowering<'_> {
         match node.kind() {
             "atom" => {
                 let sentence = self.sentence(node)?;
-                if &*sentence.name.name == "distinct" {
+                if sentence.name.name.eq_ignore_ascii_case("distinct") {
                     let [left, right] = sentence.args.as_slice() else {
                         let message = format!(
                             "`distinct` takes exactly two terms, not {}",

@@ -23,12 +23,18 @@ pub fn lower(root: Node<'_>, text: &str) -> Lowered {
 }
 
 /// A list's elements: (its head node, the argument nodes); the head is `None` when the first
-/// element is not a constant or number (or the list is empty).
+/// element is not a constant or number (or the list is empty) — exactly when the grammar gives
+/// the list a `head` field. One pass over the children: this runs for every form of every game.
 fn split_list(list: Node<'_>) -> (Option<Node<'_>>, Vec<Node<'_>>) {
-    let elements = items(list);
-    match list.child_by_field_name("head") {
-        Some(head) => (Some(head), elements.into_iter().skip(1).collect()),
-        None => (None, elements),
+    let mut elements = items(list);
+    let has_head = elements
+        .first()
+        .is_some_and(|first| matches!(first.kind(), "constant" | "number"));
+    if has_head {
+        let head = elements.remove(0);
+        (Some(head), elements)
+    } else {
+        (None, elements)
     }
 }
 
@@ -172,10 +178,17 @@ impl KifLowering<'_> {
     }
 
     fn literal(&mut self, node: Node<'_>) -> Option<Literal> {
+        // Connectives are recognised in any case (`NOT`, `Distinct`), as GDL symbols are
+        // case-insensitive and the reference validator accepts them.
         let connective = match (node.kind(), split_list(node)) {
-            ("list", (Some(head), arguments)) => Some((self.text_of(head), arguments)),
+            ("list", (Some(head), arguments)) => {
+                Some((self.text_of(head).to_ascii_lowercase(), arguments))
+            }
             _ => None,
         };
+        let connective = connective
+            .as_ref()
+            .map(|(name, arguments)| (name.as_str(), arguments.as_slice()));
         match connective {
             Some(("not", arguments)) => {
                 let [inner] = arguments[..] else {
