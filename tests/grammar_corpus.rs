@@ -178,3 +178,50 @@ fn corpus_format_reader_splits_cases() {
     assert_eq!(normalize(&cases[0].expected), "( x ( y ) )");
     assert!(cases[1].expects_error);
 }
+
+/// The fast KIF parser (no error recovery) must give exactly the recovering parser's tree on
+/// text without syntax errors: every game of the shared corpus and of this project, and every
+/// error-free grammar test case.
+#[test]
+fn fast_kif_parser_gives_the_same_trees() {
+    let fast = Syntax::GdlKif
+        .fast_tree_sitter_language()
+        .expect("KIF has a fast parser");
+    let mut fast_parser = tree_sitter::Parser::new();
+    fast_parser.set_language(&fast).unwrap();
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&Syntax::GdlKif.tree_sitter_language())
+        .unwrap();
+    let mut texts: Vec<(String, String)> = Vec::new();
+    let mut folders = vec![support::project_root().join("corpus")];
+    folders.extend(support::shared_corpus());
+    for folder in folders {
+        for file in support::files_with_extensions(&folder, &["kif"]) {
+            texts.push((
+                file.display().to_string(),
+                std::fs::read_to_string(&file).unwrap(),
+            ));
+        }
+    }
+    for file in support::files_with_extensions(&grammar_dir("tree-sitter-gdl/kif"), &["txt"]) {
+        for case in parse_corpus(&std::fs::read_to_string(&file).unwrap()) {
+            texts.push((format!("{} / {}", file.display(), case.name), case.input));
+        }
+    }
+    let mut compared = 0;
+    for (name, text) in &texts {
+        let tree = parser.parse(text, None).unwrap();
+        if tree.root_node().has_error() {
+            continue;
+        }
+        let fast_tree = fast_parser.parse(text, None).unwrap();
+        assert_eq!(
+            fast_tree.root_node().to_sexp(),
+            tree.root_node().to_sexp(),
+            "{name}"
+        );
+        compared += 1;
+    }
+    assert!(compared > 20, "compared only {compared} texts");
+}

@@ -82,6 +82,15 @@ impl Syntax {
         }
     }
 
+    /// A parser for this syntax without error recovery that gives the same tree as
+    /// [`Syntax::tree_sitter_language`] for text without syntax errors, and parses faster.
+    pub fn fast_tree_sitter_language(self) -> Option<tree_sitter::Language> {
+        match self {
+            Syntax::GdlKif => Some(tree_sitter_gdl::LANGUAGE_KIF_FAST.into()),
+            Syntax::Egg | Syntax::Ludi | Syntax::GdlInfix => None,
+        }
+    }
+
     pub fn tree_sitter_language(self) -> tree_sitter::Language {
         match self {
             Syntax::Egg => tree_sitter_egg::LANGUAGE.into(),

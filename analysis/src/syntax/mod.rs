@@ -66,19 +66,37 @@ impl TextEdit {
 }
 
 thread_local! {
-    /// One parser per language and thread: creating a parser is cheap but not free, and the
+    /// One parser per grammar and thread: creating a parser is cheap but not free, and the
     /// CLI parses hundreds of files per thread.
-    static PARSERS: RefCell<HashMap<Syntax, tree_sitter::Parser>> = RefCell::new(HashMap::new());
+    static PARSERS: RefCell<HashMap<(Syntax, Grammar), tree_sitter::Parser>> = RefCell::new(HashMap::new());
 }
 
-/// Parses `text` as `syntax`, re-using `old_tree` (already edited) when given.
-pub fn parse_text(syntax: Syntax, text: &str, old_tree: Option<&tree_sitter::Tree>) -> Parse {
+/// Which of a syntax's parsers: the one with error recovery (always right), or a faster one
+/// without it that gives the same tree for text without syntax errors (see
+/// [`Syntax::fast_tree_sitter_language`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Grammar {
+    Recovering,
+    Fast,
+}
+
+fn run_parser(
+    syntax: Syntax,
+    grammar: Grammar,
+    text: &str,
+    old_tree: Option<&tree_sitter::Tree>,
+) -> Parse {
     PARSERS.with(|parsers| {
         let mut parsers = parsers.borrow_mut();
-        let parser = parsers.entry(syntax).or_insert_with(|| {
+        let parser = parsers.entry((syntax, grammar)).or_insert_with(|| {
+            let language = match grammar {
+                Grammar::Fast => syntax.fast_tree_sitter_language(),
+                Grammar::Recovering => None,
+            }
+            .unwrap_or_else(|| syntax.tree_sitter_language());
             let mut parser = tree_sitter::Parser::new();
             parser
-                .set_language(&syntax.tree_sitter_language())
+                .set_language(&language)
                 .expect("the bundled grammars are compatible with the tree-sitter runtime");
             parser
         });
@@ -88,6 +106,24 @@ pub fn parse_text(syntax: Syntax, text: &str, old_tree: Option<&tree_sitter::Tre
             .expect("parsing without a timeout always yields a tree");
         Parse { tree }
     })
+}
+
+/// Parses `text` as `syntax`, re-using `old_tree` (already edited) when given.
+///
+/// A fresh parse tries the syntax's fast parser first, when it has one, and falls back to the
+/// recovering parser only when the text has a syntax error. An old tree from the fast parser
+/// is not re-used (re-parsing incrementally needs the same grammar), so an editor's first edit
+/// moves the document to the recovering parser.
+pub fn parse_text(syntax: Syntax, text: &str, old_tree: Option<&tree_sitter::Tree>) -> Parse {
+    let recovering = syntax.tree_sitter_language();
+    let old_tree = old_tree.filter(|tree| tree.language().name() == recovering.name());
+    if old_tree.is_none() && syntax.fast_tree_sitter_language().is_some() {
+        let parse = run_parser(syntax, Grammar::Fast, text, None);
+        if !parse.root().has_error() {
+            return parse;
+        }
+    }
+    run_parser(syntax, Grammar::Recovering, text, old_tree)
 }
 
 /// The syntax tree of `file`.

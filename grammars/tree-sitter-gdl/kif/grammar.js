@@ -66,7 +66,20 @@
  * by lines of forms that are not rules (`(role x)`, `(init ...)`) absorbs them up to the next rule or
  * the end of the file: they cannot be told apart from body literals written at the start of a line.
  * An extra `)` is an ERROR around that `)` alone.
+ *
+ * Two parsers from this one file
+ * ------------------------------
+ * The recovery above costs about 40 % of parsing speed (the scanner is consulted at every token).
+ * So this grammar is generated twice: as `gdl` (kif/src, with the scanner) and, with the
+ * environment variable GDL_KIF_FAST=1, as `gdl_fast` (kif-fast/src, no scanner, no recovery
+ * tokens). Both give the same tree for text without syntax errors — the scanner only ever acts
+ * where a `)` is missing — and a test checks it on every game of the corpus. Batch checking parses
+ * with `gdl_fast` and re-parses with `gdl` only the files that have a syntax error; the editor
+ * always uses `gdl`. Regenerate both: `tree-sitter generate` in kif/, and
+ * `GDL_KIF_FAST=1 tree-sitter generate ../kif/grammar.js` in kif-fast/.
  */
+
+const FAST = process.env.GDL_KIF_FAST === '1';
 
 /// <reference types="tree-sitter-cli/dsl" />
 // @ts-check
@@ -83,7 +96,7 @@ const NOT_SYMBOL = '\\s();"\'`,\\\\#^\\u0000-\\u001f\\u007f';
  * @param {boolean} nested
  */
 function forms($, nested) {
-  const close = nested ? choice(')', $._implicit_close) : ')';
+  const close = nested && !FAST ? choice(')', $._implicit_close) : ')';
   const rule_parts = optional(seq(
     field('head', $._term),
     repeat(field('body', $._term)),
@@ -98,14 +111,14 @@ function forms($, nested) {
       )),
       close,
     ),
-    toplevel_rule: seq(alias($._toplevel_rule_open, '('), '<=', rule_parts, ')'),
+    toplevel_rule: FAST ? null : seq(alias($._toplevel_rule_open, '('), '<=', rule_parts, ')'),
   };
 }
 
 module.exports = grammar({
-  name: 'gdl',
+  name: FAST ? 'gdl_fast' : 'gdl',
 
-  externals: $ => [
+  externals: $ => FAST ? [] : [
     $._toplevel_rule_open,
     $._implicit_close,
     $._scanner_probe,
@@ -114,7 +127,7 @@ module.exports = grammar({
   extras: $ => [
     /\s/,
     $.comment,
-    $._scanner_probe,
+    ...(FAST ? [] : [$._scanner_probe]),
   ],
 
   word: $ => $.constant,
@@ -128,7 +141,7 @@ module.exports = grammar({
       $.number,
       alias($._top_list, $.list),
       alias($._top_rule, $.rule),
-      alias($._toplevel_rule, $.rule),
+      ...(FAST ? [] : [alias($._toplevel_rule, $.rule)]),
     ),
 
     // Anything inside a form.
@@ -152,7 +165,7 @@ module.exports = grammar({
     _top_list: $ => forms($, false).list,
 
     // A rule whose `(<=` begins a line: only valid at the top level (see the header).
-    _toplevel_rule: $ => forms($, false).toplevel_rule,
+    ...(FAST ? {} : {_toplevel_rule: $ => forms($, false).toplevel_rule}),
 
     // Any symbol that is not a variable and not all digits: `1st` is a constant, `10` a number.
     constant: _ => new RegExp(`([^${NOT_SYMBOL}?0-9]|[0-9]+[^${NOT_SYMBOL}0-9])[^${NOT_SYMBOL}]*`),

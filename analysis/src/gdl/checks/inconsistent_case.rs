@@ -43,12 +43,12 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             Term::Variable(_) => {}
         });
     }
-    names.retain(|symbol| {
-        keyword_relation_ignoring_case(&symbol.name).is_none()
-            && reserved_word_ignoring_case(&symbol.name).is_none()
-            && !symbol.name.eq_ignore_ascii_case(RANDOM_ROLE)
-    });
-    report(names, &mut found, |symbol, usual, count| {
+    let exempt = |name: &str| {
+        keyword_relation_ignoring_case(name).is_some()
+            || reserved_word_ignoring_case(name).is_some()
+            || name.eq_ignore_ascii_case(RANDOM_ROLE)
+    };
+    report(names, exempt, &mut found, |symbol, usual, count| {
         let usual = &usual.name;
         format!(
             "`{}` differs only in case from `{usual}`, written so in {}: players that ignore case read one name, \
@@ -65,14 +65,19 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 variables.push(symbol);
             }
         });
-        report(variables, &mut found, |symbol, usual, _| {
-            let usual = &usual.name;
-            format!(
-                "`{}` and `{usual}` differ only in case in this rule: players read them as one variable or as two; \
+        report(
+            variables,
+            |_| false,
+            &mut found,
+            |symbol, usual, _| {
+                let usual = &usual.name;
+                format!(
+                    "`{}` and `{usual}` differ only in case in this rule: players read them as one variable or as two; \
                  write `{usual}` everywhere in the rule",
-                symbol.name
-            )
-        });
+                    symbol.name
+                )
+            },
+        );
     }
     found.sort_by_key(|diagnostic| diagnostic.range);
     out.extend(found);
@@ -82,38 +87,31 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
 /// each occurrence of a spelling other than the usual one (the most frequent, the first written
 /// among equals), with a label on the first occurrence of the usual one.
 fn report(
-    mut symbols: Vec<&Symbol>,
+    symbols: Vec<&Symbol>,
+    exempt: impl Fn(&str) -> bool,
     found: &mut Vec<Diagnostic>,
     message: impl Fn(&Symbol, &Symbol, usize) -> String,
 ) {
-    symbols.sort_by_key(|symbol| symbol.range);
-    let mut groups: HashMap<String, Vec<&Symbol>> = HashMap::new();
-    let mut order = Vec::new();
-    for symbol in symbols {
-        let key = symbol.name.to_lowercase();
-        let group = groups.entry(key.clone()).or_default();
-        if group.is_empty() {
-            order.push(key);
+    // Distinct spellings first (a file has few), with their count and first occurrence: only
+    // they are lower-cased, not every occurrence.
+    let mut spellings: HashMap<&str, (usize, &Symbol)> = HashMap::new();
+    for &symbol in &symbols {
+        let entry = spellings.entry(&symbol.name).or_insert((0, symbol));
+        entry.0 += 1;
+        if symbol.range < entry.1.range {
+            entry.1 = symbol;
         }
-        group.push(symbol);
     }
-    for key in order {
-        let group = &groups[&key];
-        // (spelling, count, first occurrence), in order of first occurrence.
-        let mut spellings: Vec<(&str, usize, &Symbol)> = Vec::new();
-        for symbol in group {
-            match spellings
-                .iter_mut()
-                .find(|(spelling, _, _)| *spelling == &*symbol.name)
-            {
-                Some((_, count, _)) => *count += 1,
-                None => spellings.push((&symbol.name, 1, symbol)),
-            }
-        }
-        if spellings.len() < 2 {
-            continue;
-        }
-        let (usual, count, first) = spellings
+    let mut groups: HashMap<String, Vec<(&str, usize, &Symbol)>> = HashMap::new();
+    for (&spelling, &(count, first)) in spellings.iter().filter(|(spelling, _)| !exempt(spelling)) {
+        groups
+            .entry(spelling.to_lowercase())
+            .or_default()
+            .push((spelling, count, first));
+    }
+    for group in groups.values_mut().filter(|group| group.len() > 1) {
+        group.sort_by_key(|(_, _, first)| first.range);
+        let (usual, count, first) = group
             .iter()
             .copied()
             .reduce(|best, candidate| {
@@ -124,7 +122,12 @@ fn report(
                 }
             })
             .expect("at least two spellings");
-        for symbol in group.iter().filter(|symbol| &*symbol.name != usual) {
+        for symbol in symbols.iter().filter(|symbol| {
+            &*symbol.name != usual
+                && group
+                    .iter()
+                    .any(|(spelling, _, _)| *spelling == &*symbol.name)
+        }) {
             found.push(
                 Diagnostic::new(
                     &INCONSISTENT_CASE,

@@ -25,11 +25,25 @@ Fix: rename the symbol using letters, digits, `_` and `-`.",
 
 pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for rule in context.rules {
+        // Only the symbols with an unusual character are kept: most games have none.
         let mut symbols: Vec<&Symbol> = Vec::new();
-        rule.for_each_sentence(&mut |sentence| symbols.push(&sentence.name));
-        rule.for_each_term(&mut |term| match term {
-            Term::Constant(symbol) | Term::Variable(symbol) => symbols.push(symbol),
-            Term::Function(function) => symbols.push(&function.name),
+        let keep = |symbol: &Symbol| {
+            let name = symbol.name.strip_prefix('?').unwrap_or(&symbol.name);
+            name.chars().any(is_unusual)
+        };
+        rule.for_each_sentence(&mut |sentence| {
+            if keep(&sentence.name) {
+                symbols.push(&sentence.name);
+            }
+        });
+        rule.for_each_term(&mut |term| {
+            let symbol = match term {
+                Term::Constant(symbol) | Term::Variable(symbol) => symbol,
+                Term::Function(function) => &function.name,
+            };
+            if keep(symbol) {
+                symbols.push(symbol);
+            }
         });
         symbols.sort_by_key(|symbol| symbol.range);
         for symbol in symbols {

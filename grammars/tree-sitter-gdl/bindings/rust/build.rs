@@ -1,10 +1,11 @@
-//! Compiles the two generated parsers, each with its external scanner:
-//! `kif/src` (the prefix KIF grammar, C symbol `tree_sitter_gdl`) and
-//! `infix/src` (the infix Gamemaster grammar, C symbol `tree_sitter_hrf`).
+//! Compiles the generated parsers: `kif/src` (the prefix KIF grammar, C symbol
+//! `tree_sitter_gdl`, with its error-recovery scanner), `kif-fast/src` (the same grammar without
+//! the scanner, `tree_sitter_gdl_fast`: see kif/grammar.js) and `infix/src` (the infix Gamemaster
+//! grammar, `tree_sitter_hrf`, with its scanner).
 
 use std::path::Path;
 
-fn compile(dir: &str, lib_name: &str) {
+fn compile(dir: &str, lib_name: &str, with_scanner: bool) {
     let src_dir = Path::new(dir).join("src");
 
     let mut c_config = cc::Build::new();
@@ -18,7 +19,12 @@ fn compile(dir: &str, lib_name: &str) {
     #[cfg(target_env = "msvc")]
     c_config.flag("-utf-8");
 
-    for file in ["parser.c", "scanner.c"] {
+    let files: &[&str] = if with_scanner {
+        &["parser.c", "scanner.c"]
+    } else {
+        &["parser.c"]
+    };
+    for file in files {
         let path = src_dir.join(file);
         c_config.file(&path);
         println!("cargo:rerun-if-changed={}", path.display());
@@ -34,6 +40,7 @@ fn compile(dir: &str, lib_name: &str) {
 }
 
 fn main() {
-    compile("kif", "tree-sitter-gdl-kif");
-    compile("infix", "tree-sitter-gdl-infix");
+    compile("kif", "tree-sitter-gdl-kif", true);
+    compile("kif-fast", "tree-sitter-gdl-kif-fast", false);
+    compile("infix", "tree-sitter-gdl-infix", true);
 }
