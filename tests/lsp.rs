@@ -268,7 +268,7 @@ async fn gdl_navigation_hover_rename_and_tokens() {
     );
 
     // A variable renames within its rule only.
-    let variable = position_of(&text, "(<= (line ?f) (row ?m ?f))", 0);
+    let variable = position_of(&text, "(<= (line ?f)\n    (row ?m ?f))", 0);
     let rename = client
         .request(
             "textDocument/rename",
@@ -278,11 +278,11 @@ async fn gdl_navigation_hover_rename_and_tokens() {
         .await;
     let edits = rename["result"]["changes"][uri].as_array().unwrap();
     assert_eq!(edits.len(), 2, "{rename}");
-    assert!(
-        edits
-            .iter()
-            .all(|edit| edit["range"]["start"]["line"] == variable.0)
-    );
+    let rule_lines = [variable.0, variable.0 + 1];
+    assert!(edits.iter().all(|edit| {
+        let line = edit["range"]["start"]["line"].as_u64().unwrap() as u32;
+        rule_lines.contains(&line)
+    }));
 
     // Semantic tokens decode back onto the names of the text.
     let tokens = client
@@ -318,6 +318,13 @@ async fn gdl_navigation_hover_rename_and_tokens() {
         "{decoded:?}"
     );
 
+    // The hover on a relation in a rule also reads the rule in English.
+    let hover = client
+        .request("textDocument/hover", at(uri, (line_use.0, line_use.1 + 1)))
+        .await;
+    let markdown = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(markdown.contains("*This rule reads:* "), "{markdown}");
+
     // Multi-line rules fold.
     let folds = client
         .request(
@@ -326,5 +333,39 @@ async fn gdl_navigation_hover_rename_and_tokens() {
         )
         .await;
     assert!(folds["result"].as_array().unwrap().len() > 10);
+    client.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn formatting_is_one_edit_and_then_nothing() {
+    let text =
+        std::fs::read_to_string(support::project_root().join("tests/fixtures/format/messy.kif"))
+            .unwrap();
+    let uri = "file:///workspace/messy.kif";
+    let mut client = LspClient::start();
+    client.initialize().await;
+    open(&mut client, uri, "gdl", &text).await;
+    client.diagnostics_for(uri, 1).await;
+    let params =
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}});
+    let response = client
+        .request("textDocument/formatting", params.clone())
+        .await;
+    let edits = response["result"]
+        .as_array()
+        .expect("edits for a messy file");
+    assert_eq!(edits.len(), 1);
+    let formatted = edits[0]["newText"].as_str().unwrap().to_owned();
+    assert_ne!(formatted, text);
+    // Apply it: a second formatting request has nothing to change.
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": formatted}]}),
+        )
+        .await;
+    client.diagnostics_for(uri, 2).await;
+    let response = client.request("textDocument/formatting", params).await;
+    assert_eq!(response["result"], Value::Null);
     client.shutdown().await;
 }

@@ -33,4 +33,27 @@ pub fn analyse_text(syntax: Syntax, text: &str) {
     for symbol in document_symbols(&db, file) {
         assert!(symbol.range.end <= text.len(), "{symbol:?}");
     }
+    for range in crate::ide::folding_ranges(&db, file) {
+        assert!(range.end <= text.len(), "{range:?}");
+    }
+    for token in crate::ide::semantic_tokens(&db, file) {
+        assert!(token.range.end <= text.len(), "{token:?}");
+    }
+    if matches!(syntax, Syntax::GdlKif | Syntax::GdlInfix) {
+        for section in &crate::gdl::gdl_explanation(&db, file).sections {
+            for item in &section.items {
+                assert!(
+                    item.ranges.iter().all(|range| range.end <= text.len()),
+                    "{item:?}"
+                );
+            }
+        }
+        // Every offset a cursor can be at: hovers and navigation answer without panicking.
+        for offset in (0..=text.len()).filter(|&offset| text.is_char_boundary(offset)) {
+            let _ = crate::ide::hover(&db, file, offset);
+            let _ = crate::ide::references(&db, file, offset);
+        }
+        let _ = crate::gdl::format_gdl(&db, file, Syntax::GdlKif);
+        let _ = crate::gdl::format_gdl(&db, file, Syntax::GdlInfix);
+    }
 }

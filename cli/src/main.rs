@@ -5,6 +5,7 @@
 
 mod check;
 mod explain;
+mod fmt;
 mod inputs;
 mod report;
 
@@ -34,9 +35,32 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
         color: ColorChoice,
     },
-    /// Print the long explanation of a diagnostic code (e.g. `syntax/missing-token`); with no
-    /// code, list every code.
-    Explain { code: Option<String> },
+    /// Print a game's rules in plain English (`ludeme explain ticTacToe.kif`), or the long
+    /// explanation of a diagnostic code (e.g. `syntax/missing-token`); with neither, list every
+    /// code.
+    Explain {
+        /// A game file (.kif, .gdl, .hrf) or a diagnostic code.
+        target: Option<String>,
+        /// Plain text with section headings, or the structured form as JSON.
+        #[arg(long, value_enum, default_value_t = explain::ExplainFormat::Human)]
+        format: explain::ExplainFormat,
+    },
+    /// Rewrite GDL files (.kif, .gdl, .hrf) in the canonical layout, keeping every comment; with
+    /// `--to`, convert them between prefix KIF and infix.
+    Fmt {
+        /// Files or folders; folders are searched for game files (only GDL files are formatted).
+        #[arg(default_value = ".")]
+        paths: Vec<PathBuf>,
+        /// Write nothing; list the files that would change and exit 1 if there are any.
+        #[arg(long, conflicts_with = "stdout")]
+        check: bool,
+        /// Convert to this syntax: `name.kif` becomes `name.hrf` beside it, or the reverse.
+        #[arg(long, value_enum)]
+        to: Option<fmt::Target>,
+        /// Print the result instead of writing files.
+        #[arg(long)]
+        stdout: bool,
+    },
     /// Run the language server on standard input and output.
     Lsp,
 }
@@ -86,7 +110,20 @@ fn main() -> ExitCode {
             format,
             color,
         } => check::run(&paths, format, color),
-        Command::Explain { code } => explain::run(code.as_deref()),
+        Command::Explain { target, format } => explain::run(target.as_deref(), format),
+        Command::Fmt {
+            paths,
+            check,
+            to,
+            stdout,
+        } => {
+            let mode = match (check, stdout) {
+                (true, _) => fmt::Mode::Check,
+                (false, true) => fmt::Mode::Stdout,
+                (false, false) => fmt::Mode::Write,
+            };
+            fmt::run(&paths, mode, to)
+        }
         Command::Lsp => match ludeme_lsp::run_stdio() {
             Ok(()) => exit::CLEAN,
             Err(error) => {

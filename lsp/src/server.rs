@@ -253,6 +253,7 @@ impl LanguageServer for Backend {
                     work_done_progress_options: WorkDoneProgressOptions::default(),
                 })),
                 folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+                document_formatting_provider: Some(OneOf::Left(true)),
                 semantic_tokens_provider: Some(
                     SemanticTokensServerCapabilities::SemanticTokensOptions(
                         SemanticTokensOptions {
@@ -442,6 +443,23 @@ impl LanguageServer for Backend {
             })),
             Some(Err(why)) => Err(Error::invalid_params(why)),
         }
+    }
+
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        let edits = self
+            .query(&params.text_document.uri, |snapshot| {
+                let syntax = snapshot.file.syntax(&snapshot.db);
+                // A file with errors is left as it is: formatting never loses text.
+                let formatted =
+                    analysis::gdl::format_gdl(&snapshot.db, snapshot.file, syntax).ok()?;
+                let text = snapshot.file.text(&snapshot.db);
+                (formatted != **text).then(|| {
+                    let whole = analysis::TextRange::new(0, text.len());
+                    vec![TextEdit::new(snapshot.document.range(whole), formatted)]
+                })
+            })
+            .await?;
+        Ok(edits.flatten())
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {

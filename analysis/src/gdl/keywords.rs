@@ -215,6 +215,18 @@ pub const GOAL: &str = "goal";
 /// The highest goal value; goal values are integers from 0 to this.
 pub const MAX_GOAL_VALUE: u32 = 100;
 
+/// The other keyword relations by name, for code that reads rules by what their head means (the
+/// English renderer).
+pub const INIT: &str = "init";
+pub const TRUE: &str = "true";
+pub const DOES: &str = "does";
+pub const NEXT: &str = "next";
+pub const LEGAL: &str = "legal";
+pub const TERMINAL: &str = "terminal";
+pub const BASE: &str = "base";
+pub const INPUT: &str = "input";
+pub const SEES: &str = "sees";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,7 +239,9 @@ mod tests {
             NEVER_IN_BODY,
             ONLY_FACTS,
             ROLE_FIRST,
-            &[GOAL],
+            &[
+                GOAL, ROLE, INIT, TRUE, DOES, NEXT, LEGAL, TERMINAL, BASE, INPUT, SEES,
+            ],
         ];
         for name in lists.iter().flat_map(|list| list.iter()) {
             assert!(

@@ -1,12 +1,16 @@
 //! Stanford GDL: the rule model shared by both syntaxes, its lowering, and the static checks.
 
 pub mod checks;
+pub mod english;
+pub mod format;
 pub mod keywords;
 mod lower;
 pub mod model;
 pub mod occurrences;
 
 pub use checks::gdl_diagnostics;
+pub use english::{GameExplanation, explain_rule, gdl_explanation};
+pub use format::{FormatError, format_gdl, format_gdl_text, gdl_formatted};
 pub use lower::{Lowered, gdl_rules};
 
 use crate::rules::Rule;

@@ -156,10 +156,19 @@ pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
             );
         }
     }
+    append_rule_reading(db, file, offset, &mut markdown);
     Some(Hover {
         range: target.range,
         markdown,
     })
+}
+
+/// Adds the English reading of the rule under the cursor, for a designer checking that the rule
+/// says what they meant.
+fn append_rule_reading(db: &dyn Db, file: SourceFile, offset: usize, markdown: &mut String) {
+    if let Some((_, sentence)) = crate::gdl::english::explain_rule_at(db, file, offset) {
+        let _ = write!(markdown, "\n\n---\n\n*This rule reads:* {sentence}");
+    }
 }
 
 fn capitalise(text: &str) -> String {

@@ -33,17 +33,6 @@ pub fn compound(compound: &Compound) -> String {
     out
 }
 
-/// The arguments of a compound as a tuple, `(M, N)`; the single argument alone when there is one
-/// and `bare_single` is set.
-pub fn tuple(args: &[Term], bare_single: bool) -> String {
-    if bare_single && let [only] = args {
-        return term(only);
-    }
-    let mut out = String::new();
-    write_tuple(args, 0, &mut out);
-    out
-}
-
 /// `name (arguments)` for a head and some of its arguments (used for `cell (M, N)` in
 /// "cell (M, N) is b", where the last argument is read as the value).
 pub fn name_with(name: &str, args: &[Term]) -> String {
@@ -97,14 +86,17 @@ pub fn is_ground(term: &Term) -> bool {
 }
 
 /// Joins items as English lists: `a`, `a and b`, `a, b and c`; with an Oxford comma when an item
-/// holds an `and` of its own, so that the last item reads as one.
+/// holds an `and` or `or` of its own or starts with `neither`, so that the last item reads as one.
 pub fn join_list(items: &[String], conjunction: &str) -> String {
     match items {
         [] => String::new(),
         [only] => only.clone(),
         [init @ .., last] => {
             let nested = items.iter().any(|item| {
-                item.contains(" and ") || item.contains(" or ") || item.contains(" nor ")
+                item.contains(" and ")
+                    || item.contains(" or ")
+                    || item.starts_with("neither ")
+                    || item.starts_with("none of ")
             });
             let mut out = init.join(", ");
             if nested {
@@ -116,5 +108,30 @@ pub fn join_list(items: &[String], conjunction: &str) -> String {
             out.push_str(last);
             out
         }
+    }
+}
+
+/// Whether `text` has a comma outside parentheses: a list, rather than one condition.
+pub fn has_list_comma(text: &str) -> bool {
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Joins items with "and" as [`join_list`] does, or with semicolons when an item is itself a
+/// list: "a; b, c and d; and e".
+pub fn join_and_lists(items: &[String]) -> String {
+    if items.len() > 1 && items.iter().any(|item| has_list_comma(item)) {
+        let (init, last) = items.split_at(items.len() - 1);
+        format!("{}; and {}", init.join("; "), last[0])
+    } else {
+        join_list(items, "and")
     }
 }

@@ -28,14 +28,16 @@ pub struct Vocabulary {
 impl Vocabulary {
     /// Decides each fluent's form from the initial state. A fluent `(f a1 … ak v)` reads as
     /// "f (a1, …, ak) is v" when, in the `init` facts, the first arguments determine the last one
-    /// (one value per cell), and the values are drawn from other names than the first
-    /// arguments (pieces versus coordinates; `(at 1 2)` stays "at (1, 2) holds"). A one-argument
+    /// (one value per cell), some value is shared by several cells, and the values do not look
+    /// like one more coordinate: they are not
+    /// all names used in another place (`(at robot 1 1)`), nor numbers beside a place of numbers
+    /// (`(at 3 4)` stays "at (3, 4) holds"). A one-argument
     /// fluent reads as "control is x" when it starts with exactly one value. Fluents absent from
     /// the initial state read in the holds form: nothing shows they are functions.
     pub fn new(rules: &RuleSet) -> Self {
         let mut instances: HashMap<(Name, usize), Vec<Vec<String>>> = HashMap::new();
         for rule in &rules.rules {
-            if !rule.is_fact() || !is_keyword(&rule.head.name.name, INIT) {
+            if !rule.is_fact() || !is_keyword(&rule.head.name.name, keywords::INIT) {
                 continue;
             }
             let [Term::Function(fluent)] = rule.head.args.as_slice() else {
@@ -66,8 +68,6 @@ impl Vocabulary {
     }
 }
 
-const INIT: &str = "init";
-
 /// Whether `name` is the keyword relation `keyword`, in any case (as the reference validator
 /// reads keywords).
 pub fn is_keyword(name: &str, keyword: &str) -> bool {
@@ -90,22 +90,31 @@ fn reads_as_value(tuples: &[Vec<String>]) -> bool {
         return tuples.iter().all(|tuple| &tuple[0] == first);
     }
     let mut value_of: HashMap<&[String], &String> = HashMap::new();
-    let mut values: HashSet<&String> = HashSet::new();
-    let mut keys: HashSet<&String> = HashSet::new();
     for tuple in tuples {
         let (value, prefix) = tuple.split_last().expect("arity above one");
-        if let Some(&previous) = value_of.get(prefix) {
-            if previous != value {
-                return false;
+        match value_of.get(prefix) {
+            Some(&previous) if previous != value => return false,
+            Some(_) => {}
+            None => {
+                value_of.insert(prefix, value);
             }
-        } else {
-            value_of.insert(prefix, value);
         }
-        values.insert(value);
-        keys.extend(prefix);
     }
-    let all_numbers = values.iter().chain(keys.iter()).all(|name| is_number(name));
-    values.is_disjoint(&keys) && !all_numbers
+    let values: HashSet<&String> = tuples.iter().map(|tuple| &tuple[arity - 1]).collect();
+    // A value shared by several cells (`b` for blank) shows the last place is a value; one
+    // fact alone, `(porder p5 p3 p6 p1 p4 p2)`, shows nothing.
+    if values.len() == value_of.len() {
+        return false;
+    }
+    let numeric_values = values.iter().all(|value| is_number(value));
+    (0..arity - 1).all(|place| {
+        let names: HashSet<&String> = tuples.iter().map(|tuple| &tuple[place]).collect();
+        // Values that are names of another place (`(at robot 1 1)`), or numbers beside a place
+        // of numbers (`(at 3 4)`), are coordinates rather than values.
+        let coordinates = values.is_subset(&names)
+            || (numeric_values && names.iter().all(|name| is_number(name)));
+        !coordinates
+    })
 }
 
 pub fn is_number(name: &str) -> bool {

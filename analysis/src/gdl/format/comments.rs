@@ -130,7 +130,13 @@ pub(super) fn layout<'r>(rules: &'r RuleSet, comments: Vec<Comment>, text: &str)
     }
 
     let blank_between = |end: Option<usize>, start: usize| {
-        end.is_some_and(|end| text.get(end..start).unwrap_or_default().matches('\n').count() >= 2)
+        end.is_some_and(|end| {
+            text.get(end..start)
+                .unwrap_or_default()
+                .matches('\n')
+                .count()
+                >= 2
+        })
     };
     let mut entries: Vec<Entry<'r>> = Vec::new();
     let mut last_end: Option<usize> = None;
@@ -200,7 +206,11 @@ fn place_top_comment(
 
 /// The comments inside one rule: those that move before it, those printed inside it, and those
 /// that move after it.
-fn attach(rule: &Rule, comments: Vec<Comment>, text: &str) -> (Vec<Comment>, RuleComments, Vec<Comment>) {
+fn attach(
+    rule: &Rule,
+    comments: Vec<Comment>,
+    text: &str,
+) -> (Vec<Comment>, RuleComments, Vec<Comment>) {
     let mut before = Vec::new();
     let mut after = Vec::new();
     let mut attached = RuleComments::new(rule.body.len());

@@ -1,20 +1,32 @@
-//! The canonical prefix KIF layout.
+//! The canonical prefix KIF layout, the one the GGP repository's games are written in:
 //!
 //! ```text
 //! (role xplayer)
-//! (<= (legal ?p (mark ?m ?n)) (true (cell ?m ?n b)) (true (control ?p)))
+//! (<= (legal ?p (mark ?m ?n))
+//!     (true (cell ?m ?n b))
+//!     (true (control ?p)))
+//! (<= terminal
+//!     (not open))
 //! (<= (next (cell ?m ?n b))
 //!     (true (cell ?m ?n b))
 //!     (does ?r (mark ?j ?k))
-//!     (or (distinct ?m ?j)
-//!         (distinct ?n ?k)))
+//!     (or (distinct ?m ?j) (distinct ?n ?k)))
 //! ```
 //!
-//! Facts are written on one line. A rule is written on one line when it fits in
-//! [`WIDTH`](super::WIDTH) columns and no comment must go inside it; otherwise `(<= head` stands
-//! on the first line and each body literal on its own line, indented four spaces, with the
-//! closing parentheses on the last literal's line. An `or` that does not fit puts each disjunct on
-//! its own line, aligned after `(or `. Terms are never broken.
+//! Facts are written on one line. A rule is never written on one line, however short: `(<= head`
+//! stands on the first line and each body literal on its own line, indented four spaces, with the
+//! closing parentheses on the last literal's line. (92 % of the rules of the 351 games of the GGP
+//! corpus are written so, one-literal rules included; the infix syntax, where short rules are
+//! usually written on one line, keeps them so.) An `or` that does not fit in
+//! [`WIDTH`](super::WIDTH) columns puts each disjunct on its own line, aligned after `(or `:
+//!
+//! ```text
+//!     (or (distinct ?x ?x2)
+//!         (distinct ?y ?y2)
+//!         (true (frozen ?x ?y))))
+//! ```
+//!
+//! Terms are never broken. A rule without a body stays `(<= head)`.
 
 use super::comments::{Comment, RuleComments};
 use super::names::NameMap;
@@ -40,30 +52,24 @@ impl Kif {
                 head
             });
         } else {
-            let literals: Vec<String> = rule.body.iter().map(|l| self.literal(l)).collect();
-            let one_line = format!("(<= {head} {})", literals.join(" "));
-            if !comments.inside() && width(&one_line) <= WIDTH {
-                lines.push(one_line);
-            } else {
-                let mut first = format!("(<= {head}");
-                trail(&mut first, comments.head.as_ref());
-                lines.push(first);
-                let indent = " ".repeat(INDENT);
-                let last = rule.body.len() - 1;
-                for (index, literal) in rule.body.iter().enumerate() {
-                    for comment in &comments.leading[index] {
-                        lines.push(format!("{indent}{}", comment.render(MARKER)));
-                    }
-                    let suffix = if index == last { 1 } else { 0 };
-                    let mut literal_lines = self.literal_lines(literal, INDENT, suffix);
-                    literal_lines[0].insert_str(0, &indent);
-                    let end = literal_lines.last_mut().expect("at least one line");
-                    if index == last {
-                        end.push(')');
-                    }
-                    trail(end, comments.trailing[index].as_ref());
-                    lines.extend(literal_lines);
+            let mut first = format!("(<= {head}");
+            trail(&mut first, comments.head.as_ref());
+            lines.push(first);
+            let indent = " ".repeat(INDENT);
+            let last = rule.body.len() - 1;
+            for (index, literal) in rule.body.iter().enumerate() {
+                for comment in &comments.leading[index] {
+                    lines.push(format!("{indent}{}", comment.render(MARKER)));
                 }
+                let suffix = if index == last { 1 } else { 0 };
+                let mut literal_lines = self.literal_lines(literal, INDENT, suffix);
+                literal_lines[0].insert_str(0, &indent);
+                let end = literal_lines.last_mut().expect("at least one line");
+                if index == last {
+                    end.push(')');
+                }
+                trail(end, comments.trailing[index].as_ref());
+                lines.extend(literal_lines);
             }
         }
         let last_commented = comments.trailing.last().is_some_and(Option::is_some);

@@ -112,10 +112,10 @@ impl NameMap {
         problems.finish()
     }
 
-    fn check_kif_to_infix(self, rules: &RuleSet, problems: &mut Problems) {
+    fn check_kif_to_infix<'a>(self, rules: &'a RuleSet, problems: &mut Problems) {
         // Constants: spellable, and no two written the same.
         let mut spellings: HashMap<String, BTreeMap<&str, TextRange>> = HashMap::new();
-        let mut constant = |symbol: &Symbol| {
+        let mut constant = |symbol: &'a Symbol| {
             let spelled = self.constant(&symbol.name);
             if !is_infix_constant(&spelled) {
                 problems.add(
@@ -160,7 +160,7 @@ impl NameMap {
         // Variables: spellable, and no two of one rule written the same.
         for rule in &rules.rules {
             let mut in_rule: HashMap<String, BTreeMap<&str, TextRange>> = HashMap::new();
-            let mut variable = |symbol: &Symbol| {
+            let mut variable = |symbol: &'a Symbol| {
                 let spelled = self.variable(&symbol.name);
                 if !is_infix_variable(&spelled) {
                     problems.add(

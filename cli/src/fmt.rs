@@ -1,0 +1,284 @@
+//! `ludeme fmt`: rewrite GDL files in the canonical layout, or convert them between prefix KIF and
+//! infix.
+//!
+//! - `ludeme fmt PATH...` rewrites each GDL file (`.kif`, `.gdl`, `.hrf`) in place;
+//! - `--check` writes nothing, lists the files that would change and exits 1 if there are any;
+//! - `--to kif|infix` converts: `name.kif` → `name.hrf` beside it (or the reverse); a file already
+//!   in the target syntax is formatted in place;
+//! - `--stdout` prints the result instead of writing it.
+//!
+//! EGGG and Ludi files are skipped with a note. Exit 2 when a file cannot be read or written,
+//! cannot be formatted (syntax or lowering errors: nothing is written for it), or cannot be
+//! converted (a name the target syntax cannot spell); otherwise 1 when `--check` found files to
+//! change; otherwise 0.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use clap::ValueEnum;
+use ludeme_analysis::gdl::FormatError;
+use ludeme_analysis::gdl::format::Unconvertible;
+use ludeme_analysis::{RootDatabase, SourceFile, Syntax, decode_source};
+use rayon::prelude::*;
+
+use crate::exit;
+use crate::inputs::collect_game_files;
+
+/// The syntax `--to` converts to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Target {
+    /// Prefix KIF (`.kif`): `(<= (legal ?p ...) ...)`.
+    Kif,
+    /// The infix form of the Stanford Gamemaster (`.hrf`): `legal(P, ...) :- ...`.
+    Infix,
+}
+
+impl Target {
+    fn syntax(self) -> Syntax {
+        match self {
+            Target::Kif => Syntax::GdlKif,
+            Target::Infix => Syntax::GdlInfix,
+        }
+    }
+}
+
+/// What the command does with the results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Write,
+    Check,
+    Stdout,
+}
+
+/// What became of one file.
+enum Outcome {
+    /// Not a GDL file.
+    Skipped,
+    /// The formatted text, where it goes, and whether that differs from what is there.
+    Formatted {
+        output: PathBuf,
+        text: String,
+        changed: bool,
+    },
+    /// In the target syntax already, and replaced by the conversion of another file.
+    Replaced,
+    /// Why the file was not formatted (printed as `ludeme fmt: PATH: MESSAGE`).
+    Failed(String),
+}
+
+pub fn run(paths: &[PathBuf], mode: Mode, to: Option<Target>) -> u8 {
+    let (files, problems) = collect_game_files(paths);
+    let db = Mutex::new(RootDatabase::default());
+    let new_handle = || db.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let outcomes: Vec<Outcome> = files
+        .par_iter()
+        .map_init(new_handle, |db, path| format_file(db, path, to))
+        .collect();
+    std::mem::forget(db);
+
+    let mut failed = !problems.is_empty();
+    for problem in &problems {
+        eprintln!(
+            "ludeme fmt: {}: {}",
+            problem.path.display(),
+            problem.message
+        );
+    }
+    // With `--to`, a file already in the target syntax that some other file converts onto
+    // (`game.hrf` beside `game.kif`) is replaced by the conversion, not formatted in place.
+    let converted_onto: HashSet<PathBuf> = files
+        .iter()
+        .zip(&outcomes)
+        .filter_map(|(path, outcome)| match outcome {
+            Outcome::Formatted { output, .. } if output != path => Some(output.clone()),
+            _ => None,
+        })
+        .collect();
+    let outcomes: Vec<Outcome> = files
+        .iter()
+        .zip(outcomes)
+        .map(|(path, outcome)| match outcome {
+            Outcome::Formatted { output, .. }
+                if output == *path && converted_onto.contains(path) =>
+            {
+                Outcome::Replaced
+            }
+            outcome => outcome,
+        })
+        .collect();
+    let formatted = outcomes
+        .iter()
+        .filter(|outcome| matches!(outcome, Outcome::Formatted { .. }))
+        .count();
+    let (mut changed, mut skipped) = (0, 0);
+    for (path, outcome) in files.iter().zip(outcomes) {
+        match outcome {
+            // Counted, and named once in the summary: a folder of games may hold many.
+            Outcome::Skipped => skipped += 1,
+            Outcome::Replaced => {}
+            Outcome::Failed(message) => {
+                failed = true;
+                eprintln!("ludeme fmt: {}: {message}", path.display());
+            }
+            Outcome::Formatted {
+                output,
+                text,
+                changed: differs,
+            } => {
+                changed += usize::from(differs);
+                match mode {
+                    Mode::Stdout => {
+                        if formatted > 1 {
+                            println!("==> {} <==", output.display());
+                        }
+                        print!("{text}");
+                    }
+                    Mode::Check if differs => {
+                        if output == *path {
+                            println!("would reformat {}", path.display());
+                        } else {
+                            println!("would write {} (from {})", output.display(), path.display());
+                        }
+                    }
+                    Mode::Check => {}
+                    Mode::Write if differs => {
+                        if let Err(error) = std::fs::write(&output, &text) {
+                            failed = true;
+                            changed -= 1;
+                            eprintln!("ludeme fmt: {}: cannot write it: {error}", output.display());
+                        }
+                    }
+                    Mode::Write => {}
+                }
+            }
+        }
+    }
+    if mode != Mode::Stdout {
+        let verb = match (mode, to.is_some()) {
+            (Mode::Check, _) => "would change",
+            (_, true) => "written",
+            (_, false) => "reformatted",
+        };
+        let mut summary = format!(
+            "ludeme fmt: {changed} file{} {verb}, {} unchanged",
+            plural(changed),
+            formatted - changed.min(formatted)
+        );
+        if skipped > 0 {
+            summary += &format!(
+                ", {skipped} skipped (only GDL files, .kif .gdl .hrf, are formatted for now)"
+            );
+        }
+        eprintln!("{summary}");
+    }
+    if failed {
+        exit::FAILURE
+    } else if mode == Mode::Check && changed > 0 {
+        exit::PROBLEMS_FOUND
+    } else {
+        exit::CLEAN
+    }
+}
+
+fn plural(count: usize) -> &'static str {
+    if count == 1 { "" } else { "s" }
+}
+
+fn format_file(db: &RootDatabase, path: &Path, to: Option<Target>) -> Outcome {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) => return Outcome::Failed(format!("cannot read it: {error}")),
+    };
+    let text = match decode_source(&bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            return Outcome::Failed(format!("not formatted: {}", error.diagnostic().message));
+        }
+    };
+    let source = match Syntax::detect(path, text) {
+        Some(syntax @ (Syntax::GdlKif | Syntax::GdlInfix)) => syntax,
+        _ => return Outcome::Skipped,
+    };
+    let target = to.map_or(source, Target::syntax);
+    let file = SourceFile::new(db, path.to_path_buf(), source, Arc::from(text), None);
+    let formatted = match ludeme_analysis::gdl::format_gdl(db, file, target) {
+        Ok(formatted) => formatted,
+        Err(FormatError::Unconvertible(problems)) => {
+            return Outcome::Failed(unconvertible_message(&problems, text, target));
+        }
+        Err(error) => return Outcome::Failed(error.to_string()),
+    };
+    if target == source {
+        let changed = formatted != text;
+        return Outcome::Formatted {
+            output: path.to_path_buf(),
+            text: formatted,
+            changed,
+        };
+    }
+    let output = path.with_extension(match target {
+        Syntax::GdlInfix => "hrf",
+        _ => "kif",
+    });
+    let changed = match std::fs::read(&output) {
+        Ok(existing) => existing != formatted.as_bytes(),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => true,
+        Err(error) => {
+            return Outcome::Failed(format!(
+                "cannot read {}, the file the conversion would replace: {error}",
+                output.display()
+            ));
+        }
+    };
+    Outcome::Formatted {
+        output,
+        text: formatted,
+        changed,
+    }
+}
+
+/// The names a conversion cannot spell, with where they are written.
+fn unconvertible_message(problems: &[Unconvertible], text: &str, target: Syntax) -> String {
+    let target = match target {
+        Syntax::GdlInfix => "infix",
+        _ => "KIF",
+    };
+    let mut message = format!(
+        "cannot convert to {target}: {} name{} cannot be written in {target}:",
+        problems.len(),
+        plural(problems.len())
+    );
+    for problem in problems {
+        let places: Vec<String> = problem
+            .ranges
+            .iter()
+            .take(3)
+            .map(|range| {
+                let (line, column) = line_column(text, range.start);
+                format!("{line}:{column}")
+            })
+            .collect();
+        let more = problem.ranges.len().saturating_sub(places.len());
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        message += &format!(
+            "\n  `{}` at {}{more}: {}",
+            problem.name,
+            places.join(", "),
+            problem.reason
+        );
+    }
+    message
+}
+
+/// The 1-based line and column (in characters) of a byte offset.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
