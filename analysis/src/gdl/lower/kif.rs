@@ -1,144 +1,207 @@
 //! Lowering of prefix KIF: `(<= head body...)` rules, lists, constants, `?variables`.
+//!
+//! This runs over every form of every game a batch check reads, so it walks the tree with one
+//! reusable cursor and compares node kinds by id, not by name.
 
-use tree_sitter::Node;
+use smallvec::SmallVec;
+use tree_sitter::{Language, Node, TreeCursor};
 
 use super::{
     CONNECTIVE_ARITY, Lowered, Lowerer, MALFORMED_RULE, MISPLACED_RULE, NEGATED_NON_SENTENCE,
-    NOT_A_SENTENCE, NOT_A_TERM, items,
+    NOT_A_SENTENCE, NOT_A_TERM,
 };
 use crate::gdl::model::{Compound, Literal, Rule, RuleSet, Sentence, Term};
 
 pub fn lower(root: Node<'_>, text: &str) -> Lowered {
-    let mut lowerer = KifLowering(Lowerer::new(text));
+    let mut lowerer = KifLowering {
+        common: Lowerer::new(text),
+        kinds: Kinds::of(&root.language()),
+        cursor: root.walk(),
+    };
     let mut rules = Vec::new();
-    for item in items(root) {
+    for item in lowerer.items(root) {
         if let Some(rule) = lowerer.top_level(item) {
             rules.push(rule);
         }
     }
     Lowered {
         rules: RuleSet { rules },
-        diagnostics: lowerer.0.diagnostics,
+        diagnostics: lowerer.common.diagnostics,
     }
 }
 
-/// A list's elements: (its head node, the argument nodes); the head is `None` when the first
-/// element is not a constant or number (or the list is empty) — exactly when the grammar gives
-/// the list a `head` field. One pass over the children: this runs for every form of every game.
-fn split_list(list: Node<'_>) -> (Option<Node<'_>>, Vec<Node<'_>>) {
-    let mut elements = items(list);
-    let has_head = elements
-        .first()
-        .is_some_and(|first| matches!(first.kind(), "constant" | "number"));
-    if has_head {
-        let head = elements.remove(0);
-        (Some(head), elements)
-    } else {
-        (None, elements)
+/// The ids of the node kinds lowering tells apart, in the grammar the tree comes from (the fast
+/// and the recovering KIF grammars number their kinds differently).
+struct Kinds {
+    rule: u16,
+    list: u16,
+    constant: u16,
+    variable: u16,
+    number: u16,
+}
+
+impl Kinds {
+    fn of(language: &Language) -> Self {
+        let id = |kind: &str| language.id_for_node_kind(kind, true);
+        Kinds {
+            rule: id("rule"),
+            list: id("list"),
+            constant: id("constant"),
+            variable: id("variable"),
+            number: id("number"),
+        }
     }
 }
+
+/// A form's elements: few, so kept on the stack.
+type Elements<'tree> = SmallVec<[Node<'tree>; 8]>;
 
 /// The KIF-specific half of lowering; the shared state is in [`Lowerer`].
-struct KifLowering<'t>(Lowerer<'t>);
+struct KifLowering<'t, 'tree> {
+    common: Lowerer<'t>,
+    kinds: Kinds,
+    /// One cursor for the whole file: creating one per node would allocate every time.
+    cursor: TreeCursor<'tree>,
+}
 
-impl<'t> std::ops::Deref for KifLowering<'t> {
+impl<'t> std::ops::Deref for KifLowering<'t, '_> {
     type Target = Lowerer<'t>;
     fn deref(&self) -> &Lowerer<'t> {
-        &self.0
+        &self.common
     }
 }
 
-impl std::ops::DerefMut for KifLowering<'_> {
+impl std::ops::DerefMut for KifLowering<'_, '_> {
     fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.0
+        &mut self.common
     }
 }
 
-impl KifLowering<'_> {
-    fn top_level(&mut self, node: Node<'_>) -> Option<Rule> {
-        match node.kind() {
-            "rule" => {
-                let Some(head_node) = node.child_by_field_name("head") else {
-                    self.report(
-                        &MALFORMED_RULE,
-                        node,
-                        "this rule has no head: write `(<= head literal ...)`".to_owned(),
-                    );
-                    return None;
-                };
-                let head = self.sentence(head_node)?;
-                let mut cursor = node.walk();
-                let body_nodes: Vec<Node<'_>> = node
-                    .children_by_field_name("body", &mut cursor)
-                    .filter(|child| !child.is_extra() && !child.is_error() && !child.is_missing())
-                    .collect();
-                let body = body_nodes
-                    .into_iter()
-                    .filter_map(|literal| self.literal(literal))
-                    .collect();
-                Some(Rule {
-                    head,
-                    body,
-                    written_as_rule: true,
-                    range: Lowerer::range(node),
-                })
+impl<'tree> KifLowering<'_, 'tree> {
+    /// The named children of `node` that are not comments or error nodes (errors are reported
+    /// as syntax diagnostics already).
+    fn items(&mut self, node: Node<'tree>) -> Elements<'tree> {
+        let mut elements = Elements::new();
+        self.cursor.reset(node);
+        if self.cursor.goto_first_child() {
+            loop {
+                let child = self.cursor.node();
+                if child.is_named() && !child.is_extra() && !child.is_error() && !child.is_missing()
+                {
+                    elements.push(child);
+                }
+                if !self.cursor.goto_next_sibling() {
+                    break;
+                }
             }
-            _ => {
-                let head = self.sentence(node)?;
-                Some(Rule {
-                    head,
-                    body: Vec::new(),
-                    written_as_rule: false,
-                    range: Lowerer::range(node),
-                })
-            }
+        }
+        elements
+    }
+
+    fn is_atom(&self, node: Node<'_>) -> bool {
+        let kind = node.kind_id();
+        kind == self.kinds.constant || kind == self.kinds.number
+    }
+
+    /// A list's elements: (its head node, the argument nodes); the head is `None` when the first
+    /// element is not a constant or number (or the list is empty) — exactly when the grammar
+    /// gives the list a `head` field.
+    fn split_list(&mut self, list: Node<'tree>) -> (Option<Node<'tree>>, Elements<'tree>) {
+        let mut elements = self.items(list);
+        if elements.first().is_some_and(|&first| self.is_atom(first)) {
+            let head = elements.remove(0);
+            (Some(head), elements)
+        } else {
+            (None, elements)
         }
     }
 
+    fn top_level(&mut self, node: Node<'tree>) -> Option<Rule> {
+        if node.kind_id() != self.kinds.rule {
+            let head = self.sentence(node)?;
+            return Some(Rule {
+                head,
+                body: Vec::new(),
+                written_as_rule: false,
+                range: Lowerer::range(node),
+            });
+        }
+        // A rule's named elements are its head and then its body (`<=` is anonymous).
+        let elements = self.items(node);
+        let Some((&head_node, body_nodes)) = elements.split_first() else {
+            self.report(
+                &MALFORMED_RULE,
+                node,
+                "this rule has no head: write `(<= head literal ...)`".to_owned(),
+            );
+            return None;
+        };
+        let head = self.sentence(head_node)?;
+        let body = body_nodes
+            .iter()
+            .filter_map(|&literal| self.literal(literal))
+            .collect();
+        Some(Rule {
+            head,
+            body,
+            written_as_rule: true,
+            range: Lowerer::range(node),
+        })
+    }
+
     /// A sentence: a relation constant, or a list starting with one.
-    fn sentence(&mut self, node: Node<'_>) -> Option<Sentence> {
-        match node.kind() {
-            "constant" | "number" => {
-                let name = self.text_of(node);
-                Some(Compound {
-                    name: self.symbol(node, name),
-                    args: Vec::new(),
-                    range: Lowerer::range(node),
-                    empty_parentheses: false,
-                })
-            }
-            "list" => match split_list(node) {
-                (Some(head), arguments) => self.compound(node, head, &arguments),
-                (None, _) => {
-                    let message = format!(
-                        "`{}` is not a sentence: a sentence starts with a relation name",
-                        self.quote(node)
-                    );
-                    self.report(&NOT_A_SENTENCE, node, message);
-                    None
-                }
-            },
-            "variable" => {
+    fn sentence(&mut self, node: Node<'tree>) -> Option<Sentence> {
+        let kind = node.kind_id();
+        if self.is_atom(node) {
+            let name = self.text_of(node);
+            return Some(Compound {
+                name: self.symbol(node, name),
+                args: Vec::new(),
+                range: Lowerer::range(node),
+                empty_parentheses: false,
+            });
+        }
+        if kind == self.kinds.list {
+            let (head, arguments) = self.split_list(node);
+            return self.list_sentence(node, head, &arguments);
+        }
+        if kind == self.kinds.variable {
+            let message = format!(
+                "the variable `{}` stands where a sentence must: GDL cannot quantify over relations",
+                self.quote(node)
+            );
+            self.report(&NOT_A_SENTENCE, node, message);
+        } else if kind == self.kinds.rule {
+            self.misplaced_rule(node);
+        }
+        None
+    }
+
+    /// A sentence written as a list, from its already split elements.
+    fn list_sentence(
+        &mut self,
+        node: Node<'tree>,
+        head: Option<Node<'tree>>,
+        arguments: &[Node<'tree>],
+    ) -> Option<Sentence> {
+        match head {
+            Some(head) => self.compound(node, head, arguments),
+            None => {
                 let message = format!(
-                    "the variable `{}` stands where a sentence must: GDL cannot quantify over relations",
+                    "`{}` is not a sentence: a sentence starts with a relation name",
                     self.quote(node)
                 );
                 self.report(&NOT_A_SENTENCE, node, message);
                 None
             }
-            "rule" => {
-                self.misplaced_rule(node);
-                None
-            }
-            _ => None,
         }
     }
 
     fn compound(
         &mut self,
-        node: Node<'_>,
-        head: Node<'_>,
-        arguments: &[Node<'_>],
+        node: Node<'tree>,
+        head: Node<'tree>,
+        arguments: &[Node<'tree>],
     ) -> Option<Compound> {
         let args: Option<Vec<Term>> = arguments
             .iter()
@@ -152,11 +215,16 @@ impl KifLowering<'_> {
         })
     }
 
-    fn term(&mut self, node: Node<'_>) -> Option<Term> {
-        match node.kind() {
-            "constant" | "number" => Some(Term::Constant(self.symbol(node, self.text_of(node)))),
-            "variable" => Some(Term::Variable(self.symbol(node, self.text_of(node)))),
-            "list" => match split_list(node) {
+    fn term(&mut self, node: Node<'tree>) -> Option<Term> {
+        let kind = node.kind_id();
+        if self.is_atom(node) {
+            return Some(Term::Constant(self.symbol(node, self.text_of(node))));
+        }
+        if kind == self.kinds.variable {
+            return Some(Term::Variable(self.symbol(node, self.text_of(node))));
+        }
+        if kind == self.kinds.list {
+            return match self.split_list(node) {
                 (Some(head), arguments) => {
                     self.compound(node, head, &arguments).map(Term::Function)
                 }
@@ -168,30 +236,29 @@ impl KifLowering<'_> {
                     self.report(&NOT_A_TERM, node, message);
                     None
                 }
-            },
-            "rule" => {
-                self.misplaced_rule(node);
-                None
-            }
-            _ => None,
+            };
         }
+        if kind == self.kinds.rule {
+            self.misplaced_rule(node);
+        }
+        None
     }
 
-    fn literal(&mut self, node: Node<'_>) -> Option<Literal> {
+    fn literal(&mut self, node: Node<'tree>) -> Option<Literal> {
+        if node.kind_id() != self.kinds.list {
+            return self.sentence(node).map(Literal::Sentence);
+        }
+        let (head, arguments) = self.split_list(node);
         // Connectives are recognised in any case (`NOT`, `Distinct`), as GDL symbols are
         // case-insensitive and the reference validator accepts them.
-        let connective = match (node.kind(), split_list(node)) {
-            ("list", (Some(head), arguments)) => {
-                Some((self.text_of(head).to_ascii_lowercase(), arguments))
-            }
-            _ => None,
-        };
-        let connective = connective
-            .as_ref()
-            .map(|(name, arguments)| (name.as_str(), arguments.as_slice()));
+        let connective = head.map(|head| self.text_of(head)).and_then(|name| {
+            ["not", "distinct", "or"]
+                .into_iter()
+                .find(|connective| name.eq_ignore_ascii_case(connective))
+        });
         match connective {
-            Some(("not", arguments)) => {
-                let [inner] = arguments[..] else {
+            Some("not") => {
+                let [inner_node] = arguments[..] else {
                     return self.connective_arity(
                         node,
                         "not",
@@ -199,7 +266,6 @@ impl KifLowering<'_> {
                         arguments.len(),
                     );
                 };
-                let inner_node = inner;
                 let inner = self.literal(inner_node)?;
                 if !matches!(inner, Literal::Sentence(_)) {
                     let message = format!(
@@ -213,7 +279,7 @@ impl KifLowering<'_> {
                     range: Lowerer::range(node),
                 })
             }
-            Some(("distinct", arguments)) => {
+            Some("distinct") => {
                 let [left, right] = arguments[..] else {
                     return self.connective_arity(
                         node,
@@ -229,7 +295,7 @@ impl KifLowering<'_> {
                     range: Lowerer::range(node),
                 })
             }
-            Some(("or", arguments)) => {
+            Some(_) => {
                 if arguments.is_empty() {
                     return self.connective_arity(node, "or", "at least one literal", 0);
                 }
@@ -242,7 +308,9 @@ impl KifLowering<'_> {
                     range: Lowerer::range(node),
                 })
             }
-            _ => self.sentence(node).map(Literal::Sentence),
+            None => self
+                .list_sentence(node, head, &arguments)
+                .map(Literal::Sentence),
         }
     }
 
