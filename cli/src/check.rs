@@ -15,8 +15,11 @@ pub fn run(paths: &[PathBuf], format: Format, color: ColorChoice) -> u8 {
     // Each worker thread gets its own handle on one database (handles are Send, not Sync).
     let db = Mutex::new(RootDatabase::default());
     let new_handle = || db.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    // One task per file, so that the two or three big games of a folder do not end up queued
+    // behind each other on one thread while the others sit idle.
     let outcomes: Vec<Result<FileReport, InputProblem>> = files
         .par_iter()
+        .with_max_len(1)
         .map_init(new_handle, |db, path| check_file(db, path))
         .collect();
     // The database holds every file's syntax tree; freeing them one by one would take a tenth of
