@@ -3,17 +3,11 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
-fn ludeme(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ludeme"))
-        .args(args)
-        .current_dir(support::project_root())
-        .output()
-        .expect("the ludeme binary runs")
-}
+use support::ludeme;
 
 fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
@@ -95,16 +89,7 @@ fn five_mistakes_give_five_diagnostics_at_the_right_lines() {
         let mut actual: Vec<(usize, String)> = diagnostics
             .iter()
             .filter(|d| d["code"].as_str().unwrap().starts_with("syntax/"))
-            .map(|d| {
-                (
-                    d["range"]["start"]["line"].as_u64().unwrap() as usize,
-                    format!(
-                        "{}: {}",
-                        d["severity"].as_str().unwrap(),
-                        d["code"].as_str().unwrap()
-                    ),
-                )
-            })
+            .map(support::line_and_code)
             .collect();
         actual.sort();
         assert_eq!(actual, expected, "{}:\n{diagnostics:#?}", file.display());

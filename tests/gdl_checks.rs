@@ -48,16 +48,7 @@ fn every_fixture_gets_exactly_its_annotated_diagnostics() {
         expected.sort();
         let mut actual: Vec<(usize, String)> = check_json(file)
             .iter()
-            .map(|d| {
-                (
-                    d["range"]["start"]["line"].as_u64().unwrap() as usize,
-                    format!(
-                        "{}: {}",
-                        d["severity"].as_str().unwrap(),
-                        d["code"].as_str().unwrap()
-                    ),
-                )
-            })
+            .map(support::line_and_code)
             .collect();
         actual.sort();
         if actual != expected {

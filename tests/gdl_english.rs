@@ -4,20 +4,13 @@
 
 mod support;
 
-use std::process::{Command, Output};
 use std::sync::Arc;
 
 use ludeme_analysis::gdl::english::{SectionKind, gdl_explanation};
 use ludeme_analysis::{RootDatabase, SourceFile, Syntax};
 use serde_json::Value;
 
-fn ludeme(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ludeme"))
-        .args(args)
-        .current_dir(support::project_root())
-        .output()
-        .expect("the ludeme binary runs")
-}
+use support::ludeme;
 
 /// The English of a game, as `ludeme explain` prints it; the command must succeed.
 fn explain(path: &str) -> String {

@@ -12,7 +12,7 @@ mod support;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::{Arc, OnceLock};
 
 use ludeme_analysis::gdl::model::{Compound, Literal, Rule, Term};
@@ -593,11 +593,7 @@ fn files_with_errors_are_refused() {
 // The command line.
 
 fn ludeme(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ludeme"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("ludeme runs")
+    support::ludeme_in(args, dir)
 }
 
 fn stdout_of(output: &Output) -> String {

@@ -5,6 +5,32 @@ pub mod lsp_client;
 
 use std::path::{Path, PathBuf};
 
+/// Runs the `ludeme` binary under test with `args`, from the project root.
+pub fn ludeme(args: &[&str]) -> std::process::Output {
+    ludeme_in(args, &project_root())
+}
+
+/// Runs the `ludeme` binary under test with `args`, from `dir`.
+pub fn ludeme_in(args: &[&str], dir: &Path) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_ludeme"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the ludeme binary runs")
+}
+
+/// A diagnostic of `--format json` as (start line, "severity: code"), the form annotations take.
+pub fn line_and_code(diagnostic: &serde_json::Value) -> (usize, String) {
+    (
+        diagnostic["range"]["start"]["line"].as_u64().unwrap() as usize,
+        format!(
+            "{}: {}",
+            diagnostic["severity"].as_str().unwrap(),
+            diagnostic["code"].as_str().unwrap()
+        ),
+    )
+}
+
 /// The project root.
 pub fn project_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
