@@ -162,3 +162,33 @@ fn repository_games_have_no_errors_except_real_violations() {
     assert_eq!(games, 326, "314 repository games and 12 ggplib games");
     assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
 }
+
+/// Every GDL diagnostic code has at least one test game that expects it.
+#[test]
+fn every_gdl_code_has_a_fixture() {
+    let listing = support::ludeme(&["explain"]);
+    let listing = String::from_utf8(listing.stdout).unwrap();
+    let fixtures: Vec<String> = support::files_with_extensions(
+        &support::project_root().join("tests/fixtures/gdl"),
+        &["kif", "hrf"],
+    )
+    .iter()
+    .map(|file| std::fs::read_to_string(file).unwrap())
+    .collect();
+    let codes: Vec<&str> = listing
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|code| code.starts_with("gdl/"))
+        .collect();
+    assert!(codes.len() > 25, "{listing}");
+    let missing: Vec<&&str> = codes
+        .iter()
+        .filter(|code| {
+            !fixtures.iter().any(|text| {
+                text.contains(&format!("error: {code}"))
+                    || text.contains(&format!("warning: {code}"))
+            })
+        })
+        .collect();
+    assert!(missing.is_empty(), "codes without a test game: {missing:?}");
+}

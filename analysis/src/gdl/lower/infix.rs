@@ -25,7 +25,7 @@ pub fn lower(root: Node<'_>, text: &str) -> Lowered {
                 }),
             _ => None,
         };
-        rules.extend(rule);
+        rules.extend(lowerer.keep(rule));
     }
     Lowered {
         rules: RuleSet { rules },

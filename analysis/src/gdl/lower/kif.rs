@@ -20,9 +20,8 @@ pub fn lower(root: Node<'_>, text: &str) -> Lowered {
     };
     let mut rules = Vec::new();
     for item in lowerer.items(root) {
-        if let Some(rule) = lowerer.top_level(item) {
-            rules.push(rule);
-        }
+        let rule = lowerer.top_level(item);
+        rules.extend(lowerer.keep(rule));
     }
     Lowered {
         rules: RuleSet { rules },

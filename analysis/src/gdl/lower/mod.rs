@@ -133,6 +133,10 @@ pub const RULES: &[&DiagnosticRule] = &[
 struct Lowerer<'t> {
     text: &'t str,
     diagnostics: Vec<Diagnostic>,
+    /// Whether the item being lowered had a problem. Such an item is left out of the model, so
+    /// that checks do not report what is only a consequence (a rule whose malformed literals
+    /// were dropped would look like a rule with an empty body).
+    item_had_problem: bool,
 }
 
 impl<'t> Lowerer<'t> {
@@ -140,6 +144,7 @@ impl<'t> Lowerer<'t> {
         Self {
             text,
             diagnostics: Vec::new(),
+            item_had_problem: false,
         }
     }
 
@@ -159,8 +164,16 @@ impl<'t> Lowerer<'t> {
     }
 
     fn report(&mut self, rule: &DiagnosticRule, node: tree_sitter::Node<'_>, message: String) {
+        self.item_had_problem = true;
         self.diagnostics
             .push(Diagnostic::new(rule, Self::range(node), message));
+    }
+
+    /// Keeps a lowered top-level item only if nothing in it had a problem, and starts afresh
+    /// for the next item.
+    fn keep<T>(&mut self, item: Option<T>) -> Option<T> {
+        let had_problem = std::mem::take(&mut self.item_had_problem);
+        if had_problem { None } else { item }
     }
 
     /// A short quotation of `node` for messages.
