@@ -85,6 +85,9 @@ pub struct Rule {
     pub body: Vec<Literal>,
     /// Written as a rule (`(<= head ...)`, `head :- ...`) rather than as a fact.
     pub written_as_rule: bool,
+    /// False when lowering left out a malformed part of the body (reported there); checks that
+    /// such a gap would mislead, like safety or empty bodies, skip the rule.
+    pub complete: bool,
     pub range: TextRange,
 }
 

@@ -3,7 +3,7 @@
 //!
 //! Also home to the walkers over a rule's sentences and terms that the checks of names share.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::gdl::keywords::{keyword_relation_ignoring_case, reserved_word_ignoring_case};
 use crate::gdl::model::{Compound, Name};

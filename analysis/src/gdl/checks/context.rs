@@ -1,6 +1,8 @@
 //! What every check reads: the rules, the relation table and the dependency graph of a file.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::TextRange;
 use crate::gdl::keywords;
@@ -50,7 +52,7 @@ impl<'a> Context<'a> {
         let mut context = Context {
             rules: &rule_set.rules,
             names: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
             relations: Vec::new(),
             dependencies: Vec::new(),
             roles: Vec::new(),

@@ -24,7 +24,7 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for rule in context
         .rules
         .iter()
-        .filter(|rule| rule.written_as_rule && rule.body.is_empty())
+        .filter(|rule| rule.written_as_rule && rule.complete && rule.body.is_empty())
     {
         let message = format!(
             "this rule for `{}` has no condition, so it always holds: write its head alone as a fact, \

@@ -1,7 +1,7 @@
 //! `gdl/inconsistent-case`: one name written in two capitalisations (`Cell` and `cell`), or one
 //! variable written two ways in a rule (`?X` and `?x`).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::gdl::keywords::{
     RANDOM_ROLE, keyword_relation_ignoring_case, reserved_word_ignoring_case,
@@ -94,7 +94,7 @@ fn report(
 ) {
     // Distinct spellings first (a file has few), with their count and first occurrence: only
     // they are lower-cased, not every occurrence.
-    let mut spellings: HashMap<&str, (usize, &Symbol)> = HashMap::new();
+    let mut spellings: HashMap<&str, (usize, &Symbol)> = HashMap::default();
     for &symbol in &symbols {
         let entry = spellings.entry(&symbol.name).or_insert((0, symbol));
         entry.0 += 1;
@@ -102,7 +102,7 @@ fn report(
             entry.1 = symbol;
         }
     }
-    let mut groups: HashMap<String, Vec<(&str, usize, &Symbol)>> = HashMap::new();
+    let mut groups: HashMap<String, Vec<(&str, usize, &Symbol)>> = HashMap::default();
     for (&spelling, &(count, first)) in spellings.iter().filter(|(spelling, _)| !exempt(spelling)) {
         groups
             .entry(spelling.to_lowercase())

@@ -1,6 +1,6 @@
 //! `gdl/relation-as-function`: one name used both as a relation and as a function.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::gdl::keywords::{keyword_relation_ignoring_case, reserved_word_ignoring_case};
 use crate::gdl::model::Name;
@@ -29,7 +29,7 @@ relation and the function really are different things, give them different names
 
 pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // The first use of each function name.
-    let mut functions: HashMap<&Name, TextRange> = HashMap::new();
+    let mut functions: HashMap<&Name, TextRange> = HashMap::default();
     for rule in context.rules {
         rule.for_each_function(&mut |function| {
             functions

@@ -2,7 +2,7 @@
 //! the body. Otherwise the rule stands for infinitely many instances (a variable in the head) or
 //! its meaning depends on the order of evaluation (a variable under `not` or in `distinct`).
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use super::Context;
 use crate::gdl::model::{Literal, Rule as GdlRule, Symbol};
@@ -31,15 +31,16 @@ Fix: add a positive literal that ranges over the variable's values, such as `(ro
 
 pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for rule in context.rules {
-        // Facts with variables are reported by gdl/variable-outside-rule.
-        if rule.written_as_rule {
+        // Facts with variables are reported by gdl/variable-outside-rule; in a rule with a
+        // malformed part left out, that part may have bound the variable.
+        if rule.written_as_rule && rule.complete {
             check_rule(rule, out);
         }
     }
 }
 
 fn check_rule(rule: &GdlRule, out: &mut Vec<Diagnostic>) {
-    let mut bound: HashSet<&str> = HashSet::new();
+    let mut bound: HashSet<&str> = HashSet::default();
     for literal in &rule.body {
         bind(literal, &mut bound);
     }
@@ -52,7 +53,7 @@ fn check_rule(rule: &GdlRule, out: &mut Vec<Diagnostic>) {
     for literal in &rule.body {
         collect_unbound(literal, &bound, &mut unbound);
     }
-    let mut reported: HashSet<&str> = HashSet::new();
+    let mut reported: HashSet<&str> = HashSet::default();
     for variable in unbound {
         if reported.insert(&variable.name) {
             out.push(Diagnostic::new(
@@ -78,7 +79,7 @@ fn bind<'a>(literal: &'a Literal, bound: &mut HashSet<&'a str>) {
         Literal::Or { disjuncts, .. } => {
             let mut common: Option<HashSet<&str>> = None;
             for disjunct in disjuncts {
-                let mut alternative = HashSet::new();
+                let mut alternative = HashSet::default();
                 bind(disjunct, &mut alternative);
                 common = Some(match common {
                     None => alternative,

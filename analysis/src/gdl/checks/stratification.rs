@@ -2,7 +2,7 @@
 //! has a meaning only when relations can be computed in strata, each negating only relations of
 //! earlier strata.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::Context;
 use super::context::strongly_connected_components;
@@ -44,7 +44,7 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // `(<= (goal r 100) (not (goal r 0)))` is not a cycle: no rule for `(goal r 0)` uses
     // `(goal r 100)`.
     let rules = context.rules;
-    let mut by_relation: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut by_relation: HashMap<&str, Vec<usize>> = HashMap::default();
     for (index, rule) in rules.iter().enumerate() {
         by_relation
             .entry(&rule.head.name.name)
@@ -79,7 +79,7 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         successors[edge.from].push(edge.to);
     }
     let component = strongly_connected_components(&successors);
-    let mut reported = HashSet::new();
+    let mut reported = HashSet::default();
     for edge in edges
         .iter()
         .filter(|edge| edge.negative && component[edge.from] == component[edge.to])

@@ -1,6 +1,6 @@
 //! `gdl/unproduced-relation`: a relation used in a rule body but defined by no fact or rule.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use crate::gdl::keywords::{SUPPLIED_BY_MANAGER, reserved_word_ignoring_case};
 use crate::rules::Rule;

@@ -1,6 +1,6 @@
 //! `gdl/unused-relation`: a relation defined by facts or rules but used in no rule body.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use crate::gdl::keywords::{READ_BY_MANAGER, SUPPLIED_BY_MANAGER, reserved_word_ignoring_case};
 use crate::rules::Rule;
@@ -25,7 +25,7 @@ Fix: use the relation where it was meant to be used, or delete its facts and rul
 };
 
 pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let mut used: HashSet<&str> = HashSet::new();
+    let mut used: HashSet<&str> = HashSet::default();
     for (_, literal) in context.body_literals() {
         literal.for_each_sentence(false, &mut |sentence, _| {
             used.insert(&sentence.name.name);

@@ -329,6 +329,7 @@ fn normalise_rule(rule: &Rule, names: Option<NameMap>, converting: bool) -> Rule
         } else {
             rule.written_as_rule
         },
+        complete: rule.complete,
         range: no_range,
     }
 }

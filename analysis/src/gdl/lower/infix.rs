@@ -21,11 +21,12 @@ pub fn lower(root: Node<'_>, text: &str) -> Lowered {
                     head,
                     body: Vec::new(),
                     written_as_rule: false,
+                    complete: true,
                     range: Lowerer::range(item),
                 }),
             _ => None,
         };
-        rules.extend(lowerer.keep(rule));
+        rules.extend(lowerer.finish(rule));
     }
     Lowered {
         rules: RuleSet { rules },
@@ -60,6 +61,7 @@ impl InfixLowering<'_> {
             head,
             body,
             written_as_rule: true,
+            complete: true,
             range: Lowerer::range(node),
         })
     }
@@ -203,7 +205,7 @@ impl InfixLowering<'_> {
         let terms: Vec<Node<'_>> = arguments.map(items).unwrap_or_default();
         let args: Option<Vec<Term>> = terms.iter().map(|&term| self.term(term)).collect();
         Some(Compound {
-            name: self.symbol(name_node, self.text_of(name_node)),
+            name: self.symbol(name_node),
             args: args?,
             range: Lowerer::range(node),
             empty_parentheses: arguments.is_some() && terms.is_empty(),
@@ -212,8 +214,8 @@ impl InfixLowering<'_> {
 
     fn term(&mut self, node: Node<'_>) -> Option<Term> {
         match node.kind() {
-            "constant" | "number" => Some(Term::Constant(self.symbol(node, self.text_of(node)))),
-            "variable" => Some(Term::Variable(self.symbol(node, self.text_of(node)))),
+            "constant" | "number" => Some(Term::Constant(self.symbol(node))),
+            "variable" => Some(Term::Variable(self.symbol(node))),
             "compound" => self
                 .application(
                     node,

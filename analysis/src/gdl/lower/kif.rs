@@ -21,7 +21,7 @@ pub fn lower(root: Node<'_>, text: &str) -> Lowered {
     let mut rules = Vec::new();
     for item in lowerer.items(root) {
         let rule = lowerer.top_level(item);
-        rules.extend(lowerer.keep(rule));
+        rules.extend(lowerer.finish(rule));
     }
     Lowered {
         rules: RuleSet { rules },
@@ -122,6 +122,7 @@ impl<'tree> KifLowering<'_, 'tree> {
                 head,
                 body: Vec::new(),
                 written_as_rule: false,
+                complete: true,
                 range: Lowerer::range(node),
             });
         }
@@ -144,6 +145,7 @@ impl<'tree> KifLowering<'_, 'tree> {
             head,
             body,
             written_as_rule: true,
+            complete: true,
             range: Lowerer::range(node),
         })
     }
@@ -152,9 +154,8 @@ impl<'tree> KifLowering<'_, 'tree> {
     fn sentence(&mut self, node: Node<'tree>) -> Option<Sentence> {
         let kind = node.kind_id();
         if self.is_atom(node) {
-            let name = self.text_of(node);
             return Some(Compound {
-                name: self.symbol(node, name),
+                name: self.symbol(node),
                 args: Vec::new(),
                 range: Lowerer::range(node),
                 empty_parentheses: false,
@@ -207,7 +208,7 @@ impl<'tree> KifLowering<'_, 'tree> {
             .map(|&argument| self.term(argument))
             .collect();
         Some(Compound {
-            name: self.symbol(head, self.text_of(head)),
+            name: self.symbol(head),
             args: args?,
             range: Lowerer::range(node),
             empty_parentheses: arguments.is_empty(),
@@ -217,10 +218,10 @@ impl<'tree> KifLowering<'_, 'tree> {
     fn term(&mut self, node: Node<'tree>) -> Option<Term> {
         let kind = node.kind_id();
         if self.is_atom(node) {
-            return Some(Term::Constant(self.symbol(node, self.text_of(node))));
+            return Some(Term::Constant(self.symbol(node)));
         }
         if kind == self.kinds.variable {
-            return Some(Term::Variable(self.symbol(node, self.text_of(node))));
+            return Some(Term::Variable(self.symbol(node)));
         }
         if kind == self.kinds.list {
             return match self.split_list(node) {

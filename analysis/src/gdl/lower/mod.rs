@@ -7,7 +7,7 @@
 mod infix;
 mod kif;
 
-use crate::gdl::model::{Name, RuleSet, Symbol};
+use crate::gdl::model::{Name, Rule, RuleSet, Symbol};
 use crate::rules::Rule as DiagnosticRule;
 use crate::{Db, Diagnostic, Severity, SourceFile, Syntax, TextRange, parse};
 
@@ -133,10 +133,12 @@ pub const RULES: &[&DiagnosticRule] = &[
 struct Lowerer<'t> {
     text: &'t str,
     diagnostics: Vec<Diagnostic>,
-    /// Whether the item being lowered had a problem. Such an item is left out of the model, so
+    /// Whether the item being lowered had a problem: its rule is then marked incomplete, so
     /// that checks do not report what is only a consequence (a rule whose malformed literals
-    /// were dropped would look like a rule with an empty body).
+    /// were left out would look like a rule with an empty body).
     item_had_problem: bool,
+    /// The names met so far, each allocated once.
+    names: rustc_hash::FxHashMap<&'t str, Name>,
 }
 
 impl<'t> Lowerer<'t> {
@@ -145,6 +147,7 @@ impl<'t> Lowerer<'t> {
             text,
             diagnostics: Vec::new(),
             item_had_problem: false,
+            names: rustc_hash::FxHashMap::default(),
         }
     }
 
@@ -156,9 +159,16 @@ impl<'t> Lowerer<'t> {
         self.text.get(node.byte_range()).unwrap_or_default()
     }
 
-    fn symbol(&self, node: tree_sitter::Node<'_>, name: &str) -> Symbol {
+    /// The symbol written at `node`; every occurrence of a name shares one allocation.
+    fn symbol(&mut self, node: tree_sitter::Node<'_>) -> Symbol {
+        let name = self.text_of(node);
+        let name = self
+            .names
+            .entry(name)
+            .or_insert_with(|| Name::from(name))
+            .clone();
         Symbol {
-            name: Name::from(name),
+            name,
             range: Self::range(node),
         }
     }
@@ -169,11 +179,14 @@ impl<'t> Lowerer<'t> {
             .push(Diagnostic::new(rule, Self::range(node), message));
     }
 
-    /// Keeps a lowered top-level item only if nothing in it had a problem, and starts afresh
-    /// for the next item.
-    fn keep<T>(&mut self, item: Option<T>) -> Option<T> {
+    /// Marks a lowered top-level rule incomplete if a part of it had a problem, and starts
+    /// afresh for the next item.
+    fn finish(&mut self, rule: Option<Rule>) -> Option<Rule> {
         let had_problem = std::mem::take(&mut self.item_had_problem);
-        if had_problem { None } else { item }
+        rule.map(|rule| Rule {
+            complete: !had_problem,
+            ..rule
+        })
     }
 
     /// A short quotation of `node` for messages.
