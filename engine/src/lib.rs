@@ -5,6 +5,9 @@
 //! written once. Engines are plain Rust: no salsa, no editor types; the analysis layer builds
 //! them from its lowered models and drives them under budgets.
 
+pub mod gdl;
+pub mod playout;
+
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -37,4 +40,12 @@ pub trait Game {
 
     /// The goal value of each role in `state` (indexed by role).
     fn goals(&self, state: &Self::State) -> Vec<Reward>;
+
+    /// Why the engine stopped answering, if it did. Engines that work under budgets (the GDL
+    /// interpreter) cannot return an error through the methods above; after a failure they
+    /// answer "terminal, no moves" and say why here, so that players and playouts can tell a
+    /// real end of game from a give-up.
+    fn failure(&self) -> Option<String> {
+        None
+    }
 }

@@ -1,6 +1,7 @@
 //! Stanford GDL: the rule model shared by both syntaxes, its lowering, and the static checks.
 
 pub mod checks;
+pub mod engine;
 pub mod english;
 pub mod format;
 pub mod keywords;

@@ -1,0 +1,85 @@
+//! From the lowered rule model to the engine's input form: the analysis layer owns parsing and
+//! static checks, the engine only runs games (DESIGN.md: text → parse → lower → analyses →
+//! engines).
+
+use ludeme_engine::gdl::{
+    Atom, Budget, GdlError, Interpreter, Literal, Program, ProgramBuilder, Rule, Term,
+};
+
+use super::model::{self, RuleSet};
+use crate::{Db, Severity, SourceFile};
+
+/// The engine program of a rule set. Names are kept as written; KIF variables keep their `?`
+/// and infix variables their capital, which is what tells them apart in the model already.
+pub fn program_of(rules: &RuleSet) -> Result<Program, GdlError> {
+    let mut builder = ProgramBuilder::new();
+    for rule in &rules.rules {
+        let head = atom(&mut builder, &rule.head);
+        let body = rule
+            .body
+            .iter()
+            .map(|literal| convert_literal(&mut builder, literal))
+            .collect();
+        builder.add_rule(Rule { head, body });
+    }
+    builder.build()
+}
+
+/// Why a file cannot be run, or its interpreter: files with static errors are refused (their
+/// rules may be missing parts the lowering left out).
+pub fn interpreter_for(
+    db: &dyn Db,
+    file: SourceFile,
+    budget: Budget,
+) -> Result<Interpreter, GdlError> {
+    let errors = super::gdl_diagnostics(db, file)
+        .iter()
+        .chain(crate::syntax_diagnostics(db, file))
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    if errors > 0 {
+        return Err(GdlError::Build(format!(
+            "the game has {errors} static error(s); `ludeme check` lists them"
+        )));
+    }
+    let program = program_of(&super::gdl_rules(db, file).rules)?;
+    Interpreter::new(program, budget)
+}
+
+fn atom(builder: &mut ProgramBuilder, sentence: &model::Sentence) -> Atom {
+    Atom {
+        relation: builder.symbol(&sentence.name.name),
+        args: sentence.args.iter().map(|arg| term(builder, arg)).collect(),
+    }
+}
+
+/// Converts a term. Recursion follows the nesting of the written term, which the lowering
+/// produced by recursion of the same depth.
+fn term(builder: &mut ProgramBuilder, term_: &model::Term) -> Term {
+    match term_ {
+        model::Term::Constant(symbol) => Term::Const(builder.symbol(&symbol.name)),
+        model::Term::Variable(symbol) => Term::Var(builder.symbol(&symbol.name)),
+        model::Term::Function(compound) => Term::Func(
+            builder.symbol(&compound.name.name),
+            compound.args.iter().map(|arg| term(builder, arg)).collect(),
+        ),
+    }
+}
+
+fn convert_literal(builder: &mut ProgramBuilder, literal: &model::Literal) -> Literal {
+    match literal {
+        model::Literal::Sentence(sentence) => Literal::Atom(atom(builder, sentence)),
+        model::Literal::Not { inner, .. } => {
+            Literal::Not(Box::new(convert_literal(builder, inner)))
+        }
+        model::Literal::Distinct { left, right, .. } => {
+            Literal::Distinct(term(builder, left), term(builder, right))
+        }
+        model::Literal::Or { disjuncts, .. } => Literal::Or(
+            disjuncts
+                .iter()
+                .map(|d| convert_literal(builder, d))
+                .collect(),
+        ),
+    }
+}

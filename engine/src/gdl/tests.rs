@@ -1,0 +1,293 @@
+//! Unit tests of the program builder and the interpreter. Programs are written in KIF and read by
+//! a tiny test-only reader (the real front end is the analysis layer's parser and lowering).
+
+use super::*;
+use crate::Game;
+use crate::playout::random_playouts;
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+
+enum Sexp {
+    Atom(String),
+    List(Vec<Sexp>),
+}
+
+fn read(text: &str) -> Vec<Sexp> {
+    let mut stack: Vec<Vec<Sexp>> = vec![Vec::new()];
+    let mut token = String::new();
+    let flush = |token: &mut String, stack: &mut Vec<Vec<Sexp>>| {
+        if !token.is_empty() {
+            stack
+                .last_mut()
+                .unwrap()
+                .push(Sexp::Atom(std::mem::take(token)));
+        }
+    };
+    for line in text.lines() {
+        let line = line.split(';').next().unwrap();
+        for c in line.chars() {
+            match c {
+                '(' => {
+                    flush(&mut token, &mut stack);
+                    stack.push(Vec::new());
+                }
+                ')' => {
+                    flush(&mut token, &mut stack);
+                    let list = stack.pop().unwrap();
+                    stack.last_mut().unwrap().push(Sexp::List(list));
+                }
+                c if c.is_whitespace() => flush(&mut token, &mut stack),
+                c => token.push(c),
+            }
+        }
+        flush(&mut token, &mut stack);
+    }
+    stack.pop().unwrap()
+}
+
+fn term(b: &mut ProgramBuilder, s: &Sexp) -> Term {
+    match s {
+        Sexp::Atom(a) if a.starts_with('?') => Term::Var(b.symbol(a)),
+        Sexp::Atom(a) => Term::Const(b.symbol(a)),
+        Sexp::List(items) => {
+            let Sexp::Atom(name) = &items[0] else {
+                panic!("function name")
+            };
+            let f = b.symbol(name);
+            Term::Func(f, items[1..].iter().map(|i| term(b, i)).collect())
+        }
+    }
+}
+
+fn atom(b: &mut ProgramBuilder, s: &Sexp) -> Atom {
+    match term(b, s) {
+        Term::Const(relation) => Atom {
+            relation,
+            args: Vec::new(),
+        },
+        Term::Func(relation, args) => Atom { relation, args },
+        Term::Var(_) => panic!("a variable is not a sentence"),
+    }
+}
+
+fn literal(b: &mut ProgramBuilder, s: &Sexp) -> Literal {
+    if let Sexp::List(items) = s
+        && let Sexp::Atom(head) = &items[0]
+    {
+        match head.as_str() {
+            "not" => return Literal::Not(Box::new(literal(b, &items[1]))),
+            "or" => return Literal::Or(items[1..].iter().map(|i| literal(b, i)).collect()),
+            "distinct" => return Literal::Distinct(term(b, &items[1]), term(b, &items[2])),
+            _ => {}
+        }
+    }
+    Literal::Atom(atom(b, s))
+}
+
+fn program(text: &str) -> Result<Program, GdlError> {
+    let mut b = ProgramBuilder::new();
+    for form in read(text) {
+        let rule = match &form {
+            Sexp::List(items) if matches!(&items[0], Sexp::Atom(a) if a == "<=") => {
+                let head = atom(&mut b, &items[1]);
+                let body = items[2..].iter().map(|i| literal(&mut b, i)).collect();
+                Rule { head, body }
+            }
+            _ => Rule {
+                head: atom(&mut b, &form),
+                body: Vec::new(),
+            },
+        };
+        b.add_rule(rule);
+    }
+    b.build()
+}
+
+fn interpreter(text: &str) -> Interpreter {
+    Interpreter::new(program(text).expect("builds"), Budget::default()).expect("runs")
+}
+
+/// The facts of a one-role game's state after no move, as text: a handy probe of derived views.
+fn rendered(game: &Interpreter, terms: &[Ground]) -> Vec<String> {
+    terms.iter().map(|t| game.render(t)).collect()
+}
+
+const TIC_TAC_TOE: &str = include_str!("../../../corpus/gdl/ticTacToe.kif");
+
+fn ttt_move(game: &Interpreter, text: &str) -> Ground {
+    let state = game.initial_state();
+    (0..game.roles().len())
+        .flat_map(|r| game.legal_moves(&state, r))
+        .find(|m| game.render(m) == text)
+        .expect("a legal move of the initial state")
+}
+
+#[test]
+fn tic_tac_toe_initial_state_and_moves() {
+    let game = interpreter(TIC_TAC_TOE);
+    assert_eq!(game.roles(), ["xplayer", "oplayer"]);
+    let state = game.initial_state();
+    let mut expected: Vec<String> = (1..=3)
+        .flat_map(|m| (1..=3).map(move |n| format!("(cell {m} {n} b)")))
+        .collect();
+    expected.push("(control xplayer)".to_owned());
+    let mut actual = rendered(&game, &state);
+    actual.sort();
+    expected.sort();
+    assert_eq!(actual, expected);
+    assert!(!game.is_terminal(&state));
+    assert_eq!(game.legal_moves(&state, 0).len(), 9);
+    assert_eq!(rendered(&game, &game.legal_moves(&state, 1)), ["noop"]);
+    let mark = ttt_move(&game, "(mark 2 2)");
+    let noop = ttt_move(&game, "noop");
+    let next = game.next_state(&state, &[mark, noop]);
+    let shown = rendered(&game, &next);
+    assert!(shown.contains(&"(cell 2 2 x)".to_owned()));
+    assert!(shown.contains(&"(control oplayer)".to_owned()));
+    assert!(!shown.contains(&"(cell 2 2 b)".to_owned()));
+    assert_eq!(next.len(), 10);
+}
+
+#[test]
+fn random_tic_tac_toe_playouts_end_with_consistent_goals() {
+    let game = interpreter(TIC_TAC_TOE);
+    let mut rng = SmallRng::seed_from_u64(7);
+    let stats = random_playouts(&game, &mut rng, 50, 20);
+    assert_eq!(stats.completed, 50);
+    // Zero-sum: one wins and the other loses, or both draw.
+    for (value, count) in &stats.outcomes[0] {
+        let partner = 100 - value;
+        assert_eq!(stats.outcomes[1].get(&partner), Some(count));
+    }
+    assert!(stats.average_plies() >= 5.0 && stats.average_plies() <= 9.0);
+}
+
+#[test]
+fn recursion_reaches_the_transitive_closure() {
+    let mut text = String::from(
+        "(role r) (<= (reach ?x ?y) (edge ?x ?y)) (<= (reach ?x ?z) (edge ?x ?y) (reach ?y ?z))
+         (<= (legal r (go ?y)) (true (at ?x)) (reach ?x ?y)) (init (at n0))",
+    );
+    for i in 0..30 {
+        text.push_str(&format!(" (edge n{i} n{})", i + 1));
+    }
+    let game = interpreter(&text);
+    let state = game.initial_state();
+    // From n0 every one of n1..n30 is reachable.
+    assert_eq!(game.legal_moves(&state, 0).len(), 30);
+}
+
+#[test]
+fn or_not_and_distinct_follow_their_logic() {
+    let game = interpreter(
+        "(role r) (init (a 1)) (init (b 2)) (v 1) (v 2) (v 3)
+         (<= (legal r (either ?x)) (v ?x) (or (true (a ?x)) (true (b ?x))))
+         (<= (legal r (neither ?x)) (v ?x) (not (or (true (a ?x)) (true (b ?x)))))
+         (<= (legal r (same ?x ?y)) (v ?x) (v ?y) (not (distinct ?x ?y)))
+         (<= (legal r (lower ?x)) (v ?x) (distinct ?x 3) (not (true (a ?x))))",
+    );
+    let state = game.initial_state();
+    let moves = rendered(&game, &game.legal_moves(&state, 0));
+    let mut moves = moves;
+    moves.sort();
+    assert_eq!(
+        moves,
+        [
+            "(either 1)",
+            "(either 2)",
+            "(lower 2)",
+            "(neither 3)",
+            "(same 1 1)",
+            "(same 2 2)",
+            "(same 3 3)"
+        ]
+    );
+}
+
+#[test]
+fn negation_reads_a_complete_lower_stratum() {
+    // `blocked` is recursive; `free` negates it and must see its fixpoint, not a partial one.
+    let game = interpreter(
+        "(role r) (cell 1) (cell 2) (cell 3) (cell 4) (wall 1)
+         (adj 1 2) (adj 2 3) (adj 3 4)
+         (<= (blocked ?x) (wall ?x))
+         (<= (blocked ?y) (blocked ?x) (adj ?x ?y) (distinct ?y 4))
+         (<= (legal r (free ?x)) (cell ?x) (not (blocked ?x)))",
+    );
+    let state = game.initial_state();
+    assert_eq!(rendered(&game, &game.legal_moves(&state, 0)), ["(free 4)"]);
+}
+
+#[test]
+fn unstratified_and_unsafe_rules_are_refused() {
+    let error = program("(role r) (<= p (not q)) (<= q (not p))").unwrap_err();
+    assert!(
+        matches!(error, GdlError::Build(ref m) if m.contains("not stratified")),
+        "{error}"
+    );
+    let error = program("(role r) (<= (p ?x) (not (q ?x)))").unwrap_err();
+    assert!(matches!(error, GdlError::Build(ref m) if m.contains("unsafe") && m.contains("?x")));
+    let error = program("(role r) (<= (true a) (b))").unwrap_err();
+    assert!(matches!(error, GdlError::Build(_)));
+}
+
+#[test]
+fn runaway_recursion_stops_with_a_budget_error() {
+    // The naturals via function terms never end: the term depth limit stops them.
+    let deep = program("(role r) (nat 0) (<= (nat (s ?x)) (nat ?x))").unwrap();
+    let error = Interpreter::new(deep, Budget::default()).unwrap_err();
+    assert!(
+        matches!(error, GdlError::Budget(ref m) if m.contains("levels deep")),
+        "{error}"
+    );
+    // Wide growth: the fact budget stops it.
+    let wide = program("(role r) (n 0) (<= (n (s ?x ?y)) (n ?x) (n ?y))").unwrap();
+    let budget = Budget {
+        max_facts: 10_000,
+        ..Budget::default()
+    };
+    let error = Interpreter::new(wide, budget).unwrap_err();
+    assert!(matches!(error, GdlError::Budget(_)), "{error}");
+}
+
+#[test]
+fn a_budget_error_during_play_ends_the_playout_with_its_message() {
+    let mut text = String::from(
+        "(role r) (init (at n0)) (<= (reach ?x ?y) (true (edge ?x ?y)))
+         (<= (reach ?x ?z) (true (edge ?x ?y)) (reach ?y ?z))
+         (<= (legal r (go ?y)) (true (at ?x)) (reach ?x ?y))
+         (<= (next (at ?y)) (does r (go ?y)))",
+    );
+    for i in 0..40 {
+        text.push_str(&format!(" (init (edge n{i} n{}))", i + 1));
+    }
+    let budget = Budget {
+        max_steps: 500,
+        ..Budget::default()
+    };
+    let game = Interpreter::new(program(&text).unwrap(), budget).unwrap();
+    let mut rng = SmallRng::seed_from_u64(1);
+    let stats = random_playouts(&game, &mut rng, 3, 10);
+    assert_eq!(stats.failures, 1);
+    assert!(stats.first_failure.unwrap().contains("join steps"));
+    assert!(matches!(game.error(), Some(GdlError::Budget(_))));
+}
+
+#[test]
+fn roles_keep_their_written_order_and_random_is_the_chance_role() {
+    let game = interpreter("(role white) (role random) (role black)");
+    assert_eq!(game.roles(), ["white", "random", "black"]);
+    assert!(game.is_random(1) && !game.is_random(0));
+}
+
+#[test]
+fn negation_between_instances_of_one_relation_is_accepted() {
+    // Stratified only once head constants count: goal 100 reads goal 0, never the reverse.
+    let game = interpreter(
+        "(role robot) (init (score 3))
+         (<= (goal robot 0) (true (score 3)))
+         (<= (goal robot 100) (not (goal robot 0)))",
+    );
+    assert_eq!(game.goals(&game.initial_state()), [0]);
+    assert_eq!(game.goals(&Vec::new()), [100]);
+}

@@ -1,0 +1,179 @@
+//! Random playouts over any [`Game`]: the building block of Monte-Carlo players, simulation
+//! checks and `ludeme bench`.
+
+use std::collections::BTreeMap;
+
+use rand::{Rng, RngExt};
+
+use crate::{Game, Reward, RoleIndex};
+
+/// How a playout ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayoutEnd {
+    /// A terminal state: the goals are the game's.
+    Terminal,
+    /// `max_plies` joint moves were played without reaching a terminal state.
+    PlyLimit,
+    /// A role had no legal move in a non-terminal state (a faulty game).
+    NoLegalMove(RoleIndex),
+    /// The engine gave up (a budget ran out, or the game misbehaved); the message says why.
+    Failure(String),
+}
+
+/// The result of one playout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Playout {
+    /// Joint moves played.
+    pub plies: usize,
+    pub end: PlayoutEnd,
+    /// The goals of the terminal state (only when `end` is [`PlayoutEnd::Terminal`]).
+    pub goals: Option<Vec<Reward>>,
+}
+
+/// A joint move with every role's move drawn uniformly from its legal moves, or the first role
+/// without a legal move.
+pub fn random_joint_move<G: Game, R: Rng + ?Sized>(
+    game: &G,
+    state: &G::State,
+    rng: &mut R,
+) -> Result<Vec<G::Move>, RoleIndex> {
+    let mut joint = Vec::with_capacity(game.roles().len());
+    for role in 0..game.roles().len() {
+        let mut moves = game.legal_moves(state, role);
+        if moves.is_empty() {
+            return Err(role);
+        }
+        let pick = rng.random_range(0..moves.len());
+        joint.push(moves.swap_remove(pick));
+    }
+    Ok(joint)
+}
+
+/// Plays uniformly random joint moves from `state` until a terminal state or `max_plies`.
+pub fn random_playout<G: Game, R: Rng + ?Sized>(
+    game: &G,
+    state: &G::State,
+    rng: &mut R,
+    max_plies: usize,
+) -> Playout {
+    let mut state = state.clone();
+    let mut plies = 0;
+    let end = loop {
+        let terminal = game.is_terminal(&state);
+        if let Some(message) = game.failure() {
+            break PlayoutEnd::Failure(message);
+        }
+        if terminal {
+            break PlayoutEnd::Terminal;
+        }
+        if plies >= max_plies {
+            break PlayoutEnd::PlyLimit;
+        }
+        let joint = random_joint_move(game, &state, rng);
+        if let Some(message) = game.failure() {
+            break PlayoutEnd::Failure(message);
+        }
+        match joint {
+            Ok(joint) => state = game.next_state(&state, &joint),
+            Err(role) => break PlayoutEnd::NoLegalMove(role),
+        }
+        plies += 1;
+    };
+    let mut goals = None;
+    if end == PlayoutEnd::Terminal {
+        let values = game.goals(&state);
+        if let Some(message) = game.failure() {
+            return Playout {
+                plies,
+                end: PlayoutEnd::Failure(message),
+                goals: None,
+            };
+        }
+        goals = Some(values);
+    }
+    Playout { plies, end, goals }
+}
+
+/// Totals over many playouts.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlayoutStats {
+    pub playouts: u64,
+    /// Playouts that reached a terminal state.
+    pub completed: u64,
+    /// Plies over the completed playouts.
+    pub completed_plies: u64,
+    /// Per role, how often each goal value ended a completed playout.
+    pub outcomes: Vec<BTreeMap<Reward, u64>>,
+    pub ply_limits: u64,
+    pub no_legal_move: u64,
+    /// The first failure message met, with how many playouts failed.
+    pub failures: u64,
+    pub first_failure: Option<String>,
+}
+
+impl PlayoutStats {
+    pub fn new(roles: usize) -> Self {
+        PlayoutStats {
+            outcomes: vec![BTreeMap::new(); roles],
+            ..PlayoutStats::default()
+        }
+    }
+
+    pub fn add(&mut self, playout: &Playout) {
+        self.playouts += 1;
+        match &playout.end {
+            PlayoutEnd::Terminal => {
+                self.completed += 1;
+                self.completed_plies += playout.plies as u64;
+                for (role, &value) in playout.goals.iter().flatten().enumerate() {
+                    if let Some(outcome) = self.outcomes.get_mut(role) {
+                        *outcome.entry(value).or_default() += 1;
+                    }
+                }
+            }
+            PlayoutEnd::PlyLimit => self.ply_limits += 1,
+            PlayoutEnd::NoLegalMove(_) => self.no_legal_move += 1,
+            PlayoutEnd::Failure(message) => {
+                self.failures += 1;
+                self.first_failure.get_or_insert_with(|| message.clone());
+            }
+        }
+    }
+
+    /// Mean plies of the completed playouts.
+    pub fn average_plies(&self) -> f64 {
+        if self.completed == 0 {
+            0.0
+        } else {
+            self.completed_plies as f64 / self.completed as f64
+        }
+    }
+
+    /// The share of completed playouts in which `role` got `value`.
+    pub fn frequency(&self, role: RoleIndex, value: Reward) -> f64 {
+        if self.completed == 0 {
+            return 0.0;
+        }
+        let count = self.outcomes[role].get(&value).copied().unwrap_or(0);
+        count as f64 / self.completed as f64
+    }
+}
+
+/// Runs `count` random playouts from the initial state.
+pub fn random_playouts<G: Game, R: Rng + ?Sized>(
+    game: &G,
+    rng: &mut R,
+    count: u64,
+    max_plies: usize,
+) -> PlayoutStats {
+    let start = game.initial_state();
+    let mut stats = PlayoutStats::new(game.roles().len());
+    for _ in 0..count {
+        let playout = random_playout(game, &start, rng, max_plies);
+        stats.add(&playout);
+        if game.failure().is_some() {
+            break;
+        }
+    }
+    stats
+}
