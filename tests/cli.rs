@@ -235,3 +235,47 @@ fn explain_prints_the_long_form_of_a_code() {
     let list = ludeme(&["explain"]);
     assert!(stdout(&list).contains("file/invalid-utf8"));
 }
+
+#[test]
+fn bench_reports_playouts_and_outcome_frequencies() {
+    let output = ludeme(&[
+        "bench",
+        "corpus/gdl/ticTacToe.kif",
+        "--seconds",
+        "0.5",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let playouts = report["playouts"].as_u64().unwrap();
+    assert!(playouts > 0);
+    let rate = report["playouts_per_second"].as_f64().unwrap();
+    let seconds = report["seconds"].as_f64().unwrap();
+    assert!((rate * seconds - playouts as f64).abs() < 1.0);
+    // Tic-tac-toe always ends after 5 to 9 plies.
+    let plies = report["avg_plies"].as_f64().unwrap();
+    assert!((5.0..=9.0).contains(&plies), "{plies}");
+    let outcomes = report["outcomes"].as_object().unwrap();
+    assert_eq!(outcomes.len(), 2, "two roles");
+    for (role, values) in outcomes {
+        let total: f64 = values
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_f64().unwrap())
+            .sum();
+        assert!(
+            (total - 1.0).abs() < 1e-9,
+            "{role}: every playout ends with a goal"
+        );
+        for value in values.as_object().unwrap().keys() {
+            assert!(
+                ["0", "50", "100"].contains(&value.as_str()),
+                "{role}: goal {value}"
+            );
+        }
+    }
+    let other = ludeme(&["bench", "corpus/ludi/yavalath.ludi", "--seconds", "0.1"]);
+    assert_eq!(other.status.code(), Some(2));
+}

@@ -3,6 +3,7 @@
 //! Exit codes (the contract CI scripts rely on): 0 — nothing wrong; 1 — errors found in the games;
 //! 2 — usage or I/O failure (a missing path, a folder without games, an unreadable file).
 
+mod bench;
 mod check;
 mod explain;
 mod fmt;
@@ -61,8 +62,28 @@ enum Command {
         #[arg(long)]
         stdout: bool,
     },
+    /// Random playouts of a game from its initial state on one thread: playouts per second and
+    /// how often each role gets each goal value.
+    Bench {
+        file: PathBuf,
+        /// How long to play.
+        #[arg(long, default_value_t = 10.0)]
+        seconds: f64,
+        /// The random seed, for repeatable runs.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, value_enum, default_value_t = BenchFormat::Human)]
+        format: BenchFormat,
+    },
     /// Run the language server on standard input and output.
     Lsp,
+}
+
+/// Output formats of `ludeme bench`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchFormat {
+    Human,
+    Json,
 }
 
 /// Output formats of `ludeme check`.
@@ -124,6 +145,12 @@ fn main() -> ExitCode {
             };
             fmt::run(&paths, mode, to)
         }
+        Command::Bench {
+            file,
+            seconds,
+            seed,
+            format,
+        } => bench::run(&file, seconds, seed, format == BenchFormat::Json),
         Command::Lsp => match ludeme_lsp::run_stdio() {
             Ok(()) => exit::CLEAN,
             Err(error) => {

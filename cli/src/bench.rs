@@ -1,0 +1,136 @@
+//! `ludeme bench FILE`: uniformly random playouts from the initial state, on one thread, for a
+//! given time; playouts per second and the outcome frequencies.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ludeme_analysis::gdl::engine::interpreter_for;
+use ludeme_analysis::{RootDatabase, SourceFile, Syntax, decode_source};
+use ludeme_engine::Game;
+use ludeme_engine::gdl::Budget;
+use ludeme_engine::playout::{PlayoutStats, random_playout};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use serde::Serialize;
+
+use crate::exit;
+
+/// Plies after which a playout is abandoned: far beyond any corpus game's length.
+const MAX_PLIES: usize = 10_000;
+
+#[derive(Serialize)]
+struct Report {
+    game: String,
+    playouts: u64,
+    seconds: f64,
+    playouts_per_second: f64,
+    avg_plies: f64,
+    /// Per role, the frequency of each goal value among completed playouts.
+    outcomes: BTreeMap<String, BTreeMap<u8, f64>>,
+    /// The roles in the game's order (the JSON object above is keyed by name).
+    #[serde(skip)]
+    roles: Vec<String>,
+}
+
+pub fn run(path: &Path, seconds: f64, seed: u64, json: bool) -> u8 {
+    let fail = |message: String| {
+        eprintln!("ludeme bench: {}: {message}", path.display());
+        exit::FAILURE
+    };
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) => return fail(format!("cannot read it: {error}")),
+    };
+    let text = match decode_source(&bytes) {
+        Ok(text) => text,
+        Err(error) => return fail(error.diagnostic().message),
+    };
+    let Some(syntax @ (Syntax::GdlKif | Syntax::GdlInfix)) = Syntax::detect(path, text) else {
+        return fail("only GDL games (.kif, .gdl, .hrf) can be benchmarked for now".to_owned());
+    };
+    if !(seconds > 0.0 && seconds.is_finite()) {
+        return fail(format!(
+            "--seconds must be a positive number, not {seconds}"
+        ));
+    }
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, path.to_path_buf(), syntax, Arc::from(text), None);
+    let duration = Duration::from_secs_f64(seconds);
+    let started = Instant::now();
+    // A runaway query (one that never ends) stops at twice the time asked for.
+    let budget = Budget {
+        deadline: Some(started + duration * 2 + Duration::from_secs(1)),
+        ..Budget::default()
+    };
+    let game = match interpreter_for(&db, file, budget) {
+        Ok(game) => game,
+        Err(error) => return fail(error.to_string()),
+    };
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let start = game.initial_state();
+    let mut stats = PlayoutStats::new(game.roles().len());
+    let clock = Instant::now();
+    while clock.elapsed() < duration {
+        let playout = random_playout(&game, &start, &mut rng, MAX_PLIES);
+        stats.add(&playout);
+        if let Some(failure) = game.failure() {
+            return fail(failure);
+        }
+    }
+    let elapsed = clock.elapsed().as_secs_f64();
+    let outcomes = game
+        .roles()
+        .iter()
+        .enumerate()
+        .map(|(role, name)| {
+            let values = stats.outcomes[role]
+                .keys()
+                .map(|&value| (value, stats.frequency(role, value)))
+                .collect();
+            (name.clone(), values)
+        })
+        .collect();
+    let report = Report {
+        game: path.display().to_string(),
+        playouts: stats.playouts,
+        seconds: elapsed,
+        playouts_per_second: stats.playouts as f64 / elapsed,
+        avg_plies: stats.average_plies(),
+        outcomes,
+        roles: game.roles().to_vec(),
+    };
+    if json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(text) => println!("{text}"),
+            Err(error) => return fail(format!("cannot write the report: {error}")),
+        }
+    } else {
+        print_human(&report, &stats);
+    }
+    exit::CLEAN
+}
+
+fn print_human(report: &Report, stats: &PlayoutStats) {
+    println!(
+        "{}: {} random playouts in {:.1} s ({:.0} per second, one thread), {:.2} plies on average",
+        report.game, report.playouts, report.seconds, report.playouts_per_second, report.avg_plies
+    );
+    for role in &report.roles {
+        let values = &report.outcomes[role];
+        let shares: Vec<String> = values
+            .iter()
+            .rev()
+            .map(|(value, share)| format!("{value}: {:.1} %", share * 100.0))
+            .collect();
+        println!("  {role}: {}", shares.join(", "));
+    }
+    let unfinished = stats.ply_limits + stats.no_legal_move;
+    if unfinished > 0 {
+        println!(
+            "  {unfinished} playouts did not end ({} at the ply limit, {} with a role without legal moves)",
+            stats.ply_limits, stats.no_legal_move
+        );
+    }
+}
