@@ -65,6 +65,16 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 variables.push(symbol);
             }
         });
+        // A rule has few variables and almost never two spellings of one: look for a clash
+        // before grouping (which allocates).
+        let clash = variables.iter().enumerate().any(|(index, a)| {
+            variables[index + 1..]
+                .iter()
+                .any(|b| a.name != b.name && a.name.eq_ignore_ascii_case(&b.name))
+        });
+        if !clash {
+            continue;
+        }
         report(
             variables,
             |_| false,
