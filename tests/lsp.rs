@@ -369,3 +369,101 @@ async fn formatting_is_one_edit_and_then_nothing() {
     assert_eq!(response["result"], Value::Null);
     client.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_messages_get_an_error_and_the_session_goes_on() {
+    let mut client = LspClient::start();
+    client.initialize().await;
+    // Not JSON, a JSON value that is not an object, a frame without Content-Length.
+    client.send_raw("{ this is not json").await;
+    client.send_raw("[1, 2, 3]").await;
+    client
+        .send_raw_bytes(b"Content-Type: nothing\r\n\r\n")
+        .await;
+    // A request with wrong parameters gets an error response of its own.
+    let bad = client
+        .request("textDocument/documentSymbol", json!({"oops": 1}))
+        .await;
+    assert!(bad["error"]["code"].is_i64(), "{bad}");
+    let errors = client.take_unsolicited_errors();
+    assert_eq!(errors.len(), 3, "{errors:#?}");
+    assert!(errors.iter().all(|error| error["error"]["code"] == -32700));
+    // The server still answers.
+    open(&mut client, URI, "ludi", TIC_TAC_TOE).await;
+    assert_eq!(client.diagnostics_for(URI, 1).await, Vec::<Value>::new());
+    let response = client
+        .request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": URI}}),
+        )
+        .await;
+    assert!(response["result"].is_array(), "{response}");
+    client.shutdown().await;
+}
+
+/// The real binary over stdio, as an editor runs it: it answers, and it exits on `exit` even
+/// though the editor keeps its end of the pipe open.
+#[test]
+fn the_binary_serves_stdio_and_exits_on_exit() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::{Command, Stdio};
+    let frame = |message: Value| {
+        let body = message.to_string();
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    };
+    let mut server = Command::new(env!("CARGO_BIN_EXE_ludeme"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("ludeme lsp starts");
+    let mut stdin = server.stdin.take().unwrap();
+    let mut stdout = BufReader::new(server.stdout.take().unwrap());
+    let mut read_response = || {
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            stdout.read_line(&mut line).unwrap();
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(value) = line.strip_prefix("Content-Length: ") {
+                length = value.parse().unwrap();
+            }
+        }
+        let mut body = vec![0; length];
+        stdout.read_exact(&mut body).unwrap();
+        serde_json::from_slice::<Value>(&body).unwrap()
+    };
+    let mut send = |message: Value| {
+        stdin.write_all(frame(message).as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    };
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+    );
+    let initialized = read_response();
+    assert_eq!(
+        initialized["result"]["serverInfo"]["name"], "ludeme",
+        "{initialized}"
+    );
+    send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    send(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    let shutdown = read_response();
+    assert_eq!(shutdown["id"], 2);
+    assert!(shutdown.get("error").is_none(), "{shutdown}");
+    send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = server.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server did not exit after `exit`"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(status.success());
+}

@@ -6,6 +6,7 @@
 //! off the protocol thread, and an edit cancels the queries still running for older text.
 
 mod document;
+mod framing;
 mod server;
 pub mod session;
 
@@ -18,10 +19,13 @@ use tower_lsp_server::{LspService, Server};
 pub async fn serve<I, O>(input: I, output: O)
 where
     I: tokio::io::AsyncRead + Unpin,
-    O: tokio::io::AsyncWrite,
+    O: tokio::io::AsyncWrite + Unpin,
 {
-    let (service, socket) = LspService::new(Backend::new);
-    Server::new(input, output, socket).serve(service).await;
+    framing::guarded(input, output, |input, output| async move {
+        let (service, socket) = LspService::new(Backend::new);
+        Server::new(input, output, socket).serve(service).await;
+    })
+    .await;
 }
 
 /// Runs the server on standard input and output (`ludeme lsp`).
@@ -30,5 +34,8 @@ pub fn run_stdio() -> std::io::Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
+    // Reading standard input blocks a thread that cannot be interrupted; after `exit` the
+    // client may keep its end open, so the runtime is not waited for.
+    runtime.shutdown_background();
     Ok(())
 }

@@ -10,10 +10,13 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexS
 use tokio::sync::{mpsc, oneshot};
 
 type Pending = Arc<Mutex<HashMap<i64, oneshot::Sender<Value>>>>;
+type Unsolicited = Arc<Mutex<Vec<Value>>>;
 
 pub struct LspClient {
     writer: WriteHalf<DuplexStream>,
     pending: Pending,
+    /// Error responses with no request id (answers to messages that could not be read).
+    unsolicited: Unsolicited,
     notifications: mpsc::UnboundedReceiver<Value>,
     next_id: i64,
 }
@@ -30,10 +33,17 @@ impl LspClient {
         let (client_read, writer) = tokio::io::split(client_side);
         let pending: Pending = Arc::default();
         let (notify, notifications) = mpsc::unbounded_channel();
-        tokio::spawn(read_messages(client_read, pending.clone(), notify));
+        let unsolicited = Unsolicited::default();
+        tokio::spawn(read_messages(
+            client_read,
+            pending.clone(),
+            unsolicited.clone(),
+            notify,
+        ));
         Self {
             writer,
             pending,
+            unsolicited,
             notifications,
             next_id: 1,
         }
@@ -43,6 +53,16 @@ impl LspClient {
         let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
         self.writer.write_all(frame.as_bytes()).await.unwrap();
         self.writer.flush().await.unwrap();
+    }
+
+    pub async fn send_raw_bytes(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).await.unwrap();
+        self.writer.flush().await.unwrap();
+    }
+
+    /// The error responses received so far that answer no request of ours.
+    pub fn take_unsolicited_errors(&mut self) -> Vec<Value> {
+        std::mem::take(&mut *self.unsolicited.lock().unwrap())
     }
 
     pub async fn notify(&mut self, method: &str, params: Value) {
@@ -130,6 +150,7 @@ impl LspClient {
 async fn read_messages(
     reader: tokio::io::ReadHalf<DuplexStream>,
     pending: Pending,
+    unsolicited: Unsolicited,
     notify: mpsc::UnboundedSender<Value>,
 ) {
     let mut reader = BufReader::new(reader);
@@ -160,6 +181,8 @@ async fn read_messages(
                 && let Some(waiter) = pending.lock().unwrap().remove(&id)
             {
                 let _ = waiter.send(message);
+            } else if message["id"].is_null() {
+                unsolicited.lock().unwrap().push(message);
             }
         } else {
             let _ = notify.send(message);
