@@ -33,6 +33,14 @@ impl Comment {
     }
 }
 
+/// Appends `comment`, if any, to the end of `line` after a space.
+pub(super) fn trail(line: &mut String, comment: Option<&Comment>, marker: char) {
+    if let Some(comment) = comment {
+        line.push(' ');
+        line.push_str(&comment.render(marker));
+    }
+}
+
 /// Every comment of the tree, in source order.
 pub(super) fn collect(root: Node<'_>, text: &str) -> Vec<Comment> {
     let mut comments = Vec::new();

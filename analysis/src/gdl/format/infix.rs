@@ -17,7 +17,7 @@
 //! that does not fit puts each disjunct on its own line, each but the last ending with ` |`. No
 //! rule ends with `.`.
 
-use super::comments::{Comment, RuleComments};
+use super::comments::{RuleComments, trail};
 use super::names::NameMap;
 use super::{WIDTH, width};
 use crate::gdl::model::{Compound, Literal, Rule, Term};
@@ -60,7 +60,7 @@ impl Infix {
                 lines.push(one_line);
             } else {
                 let mut first = format!("{head} :-");
-                trail(&mut first, comments.head.as_ref());
+                trail(&mut first, comments.head.as_ref(), MARKER);
                 lines.push(first);
                 let indent = " ".repeat(INDENT);
                 let last = rule.body.len() - 1;
@@ -75,7 +75,7 @@ impl Infix {
                     if index != last {
                         end.push_str(" &");
                     }
-                    trail(end, comments.trailing[index].as_ref());
+                    trail(end, comments.trailing[index].as_ref(), MARKER);
                     lines.extend(literal_lines);
                 }
             }
@@ -173,12 +173,5 @@ impl Infix {
             Term::Variable(symbol) => self.names.variable(&symbol.name).into_owned(),
             Term::Function(function) => self.compound(function),
         }
-    }
-}
-
-fn trail(line: &mut String, comment: Option<&Comment>) {
-    if let Some(comment) = comment {
-        line.push(' ');
-        line.push_str(&comment.render(MARKER));
     }
 }

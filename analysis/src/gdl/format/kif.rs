@@ -28,7 +28,7 @@
 //!
 //! Terms are never broken. A rule without a body stays `(<= head)`.
 
-use super::comments::{Comment, RuleComments};
+use super::comments::{RuleComments, trail};
 use super::names::NameMap;
 use super::{WIDTH, width};
 use crate::gdl::model::{Compound, Literal, Rule, Term};
@@ -53,7 +53,7 @@ impl Kif {
             });
         } else {
             let mut first = format!("(<= {head}");
-            trail(&mut first, comments.head.as_ref());
+            trail(&mut first, comments.head.as_ref(), MARKER);
             lines.push(first);
             let indent = " ".repeat(INDENT);
             let last = rule.body.len() - 1;
@@ -68,7 +68,7 @@ impl Kif {
                 if index == last {
                     end.push(')');
                 }
-                trail(end, comments.trailing[index].as_ref());
+                trail(end, comments.trailing[index].as_ref(), MARKER);
                 lines.extend(literal_lines);
             }
         }
@@ -144,12 +144,5 @@ impl Kif {
             Term::Variable(symbol) => self.names.variable(&symbol.name).into_owned(),
             Term::Function(function) => self.compound(function),
         }
-    }
-}
-
-fn trail(line: &mut String, comment: Option<&Comment>) {
-    if let Some(comment) = comment {
-        line.push(' ');
-        line.push_str(&comment.render(MARKER));
     }
 }
