@@ -6,6 +6,7 @@
 //! them from its lowered models and drives them under budgets.
 
 pub mod gdl;
+pub mod graph;
 pub mod playout;
 
 use std::fmt::Debug;

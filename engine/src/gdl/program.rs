@@ -648,7 +648,11 @@ fn stratify(
             }
         }
     }
-    let components = tarjan(&edges);
+    let successors: Vec<Vec<usize>> = edges
+        .iter()
+        .map(|targets| targets.iter().map(|&(target, _)| target).collect())
+        .collect();
+    let components = crate::graph::strongly_connected_components(&successors);
     // Tarjan emits components in reverse topological order of the "depends on" edges, i.e. a
     // component comes after every component it depends on: exactly the evaluation order.
     let mut component_of = vec![0; rules.len()];
@@ -776,62 +780,4 @@ fn unifiable(left: &PatternAtom, right: &PatternAtom) -> bool {
         }
     }
     true
-}
-
-/// Tarjan's strongly connected components without recursion; components come out in reverse
-/// topological order (dependencies first).
-fn tarjan(edges: &[Vec<(usize, bool)>]) -> Vec<Vec<usize>> {
-    const UNVISITED: usize = usize::MAX;
-    let n = edges.len();
-    let mut index = vec![UNVISITED; n];
-    let mut low = vec![0; n];
-    let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
-    let mut components = Vec::new();
-    let mut counter = 0;
-    for start in 0..n {
-        if index[start] != UNVISITED {
-            continue;
-        }
-        // Call frames: (node, next edge to look at).
-        let mut frames = vec![(start, 0usize)];
-        index[start] = counter;
-        low[start] = counter;
-        counter += 1;
-        stack.push(start);
-        on_stack[start] = true;
-        while let Some(&mut (node, ref mut edge)) = frames.last_mut() {
-            if let Some(&(target, _)) = edges[node].get(*edge) {
-                *edge += 1;
-                if index[target] == UNVISITED {
-                    index[target] = counter;
-                    low[target] = counter;
-                    counter += 1;
-                    stack.push(target);
-                    on_stack[target] = true;
-                    frames.push((target, 0));
-                } else if on_stack[target] {
-                    low[node] = low[node].min(index[target]);
-                }
-            } else {
-                frames.pop();
-                if let Some(&(parent, _)) = frames.last() {
-                    low[parent] = low[parent].min(low[node]);
-                }
-                if low[node] == index[node] {
-                    let mut component = Vec::new();
-                    while let Some(member) = stack.pop() {
-                        on_stack[member] = false;
-                        component.push(member);
-                        if member == node {
-                            break;
-                        }
-                    }
-                    component.sort_unstable();
-                    components.push(component);
-                }
-            }
-        }
-    }
-    components
 }

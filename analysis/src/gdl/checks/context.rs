@@ -7,6 +7,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::TextRange;
 use crate::gdl::keywords;
 use crate::gdl::model::{Literal, Name, Rule, RuleSet, Sentence, Symbol};
+use ludeme_engine::graph::component_numbers;
 
 /// What is known of one relation of a file.
 #[derive(Debug, Default)]
@@ -92,7 +93,7 @@ impl<'a> Context<'a> {
                 successors[edge.from].push(edge.to);
             }
         }
-        context.component = strongly_connected_components(&successors);
+        context.component = component_numbers(&successors);
         context.successors = successors;
         context
     }
@@ -183,61 +184,4 @@ impl<'a> Context<'a> {
                     .count()
                     > 1)
     }
-}
-
-/// Tarjan's algorithm, iterative so that long dependency chains cannot overflow the stack.
-/// Returns a component number per node.
-pub fn strongly_connected_components(successors: &[Vec<usize>]) -> Vec<usize> {
-    let node_count = successors.len();
-    const UNVISITED: usize = usize::MAX;
-    let mut index = vec![UNVISITED; node_count];
-    let mut low = vec![0; node_count];
-    let mut on_stack = vec![false; node_count];
-    let mut component = vec![UNVISITED; node_count];
-    let mut stack = Vec::new();
-    let mut next_index = 0;
-    let mut next_component = 0;
-    for root in 0..node_count {
-        if index[root] != UNVISITED {
-            continue;
-        }
-        // (node, position in its successor list)
-        let mut call_stack = vec![(root, 0)];
-        index[root] = next_index;
-        low[root] = next_index;
-        next_index += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (node, ref mut position)) = call_stack.last_mut() {
-            if let Some(&next) = successors[node].get(*position) {
-                *position += 1;
-                if index[next] == UNVISITED {
-                    index[next] = next_index;
-                    low[next] = next_index;
-                    next_index += 1;
-                    stack.push(next);
-                    on_stack[next] = true;
-                    call_stack.push((next, 0));
-                } else if on_stack[next] {
-                    low[node] = low[node].min(index[next]);
-                }
-            } else {
-                call_stack.pop();
-                if let Some(&(parent, _)) = call_stack.last() {
-                    low[parent] = low[parent].min(low[node]);
-                }
-                if low[node] == index[node] {
-                    while let Some(member) = stack.pop() {
-                        on_stack[member] = false;
-                        component[member] = next_component;
-                        if member == node {
-                            break;
-                        }
-                    }
-                    next_component += 1;
-                }
-            }
-        }
-    }
-    component
 }

@@ -5,10 +5,10 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::Context;
-use super::context::strongly_connected_components;
 use crate::gdl::model::{Sentence, Term};
 use crate::rules::Rule;
 use crate::{Diagnostic, Severity};
+use ludeme_engine::graph::component_numbers;
 
 pub const UNSTRATIFIED_NEGATION: Rule = Rule {
     code: "gdl/unstratified-negation",
@@ -78,7 +78,7 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for edge in &edges {
         successors[edge.from].push(edge.to);
     }
-    let component = strongly_connected_components(&successors);
+    let component = component_numbers(&successors);
     let mut reported = HashSet::default();
     for edge in edges
         .iter()
