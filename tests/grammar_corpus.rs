@@ -7,6 +7,7 @@ mod support;
 use std::path::Path;
 
 use ludeme_analysis::Syntax;
+use ludeme_analysis::kif_forms::{Forms, read_kif};
 
 struct Case {
     name: String,
@@ -179,20 +180,9 @@ fn corpus_format_reader_splits_cases() {
     assert!(cases[1].expects_error);
 }
 
-/// The fast KIF parser (no error recovery) must give exactly the recovering parser's tree on
-/// text without syntax errors: every game of the shared corpus and of this project, and every
-/// error-free grammar test case.
-#[test]
-fn fast_kif_parser_gives_the_same_trees() {
-    let fast = Syntax::GdlKif
-        .fast_tree_sitter_language()
-        .expect("KIF has a fast parser");
-    let mut fast_parser = tree_sitter::Parser::new();
-    fast_parser.set_language(&fast).unwrap();
-    let mut parser = tree_sitter::Parser::new();
-    parser
-        .set_language(&Syntax::GdlKif.tree_sitter_language())
-        .unwrap();
+/// Every KIF text the tests have: the games of the shared corpus and of this project, and every
+/// grammar test case (those with syntax errors too), as (name, text).
+fn kif_texts() -> Vec<(String, String)> {
     let mut texts: Vec<(String, String)> = Vec::new();
     let mut folders = vec![support::project_root().join("corpus")];
     folders.extend(support::shared_corpus());
@@ -209,8 +199,30 @@ fn fast_kif_parser_gives_the_same_trees() {
             texts.push((format!("{} / {}", file.display(), case.name), case.input));
         }
     }
+    texts
+}
+
+fn kif_parser() -> tree_sitter::Parser {
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&Syntax::GdlKif.tree_sitter_language())
+        .unwrap();
+    parser
+}
+
+/// The fast KIF parser (no error recovery) must give exactly the recovering parser's tree on
+/// text without syntax errors: every game of the shared corpus and of this project, and every
+/// error-free grammar test case.
+#[test]
+fn fast_kif_parser_gives_the_same_trees() {
+    let fast = Syntax::GdlKif
+        .fast_tree_sitter_language()
+        .expect("KIF has a fast parser");
+    let mut fast_parser = tree_sitter::Parser::new();
+    fast_parser.set_language(&fast).unwrap();
+    let mut parser = kif_parser();
     let mut compared = 0;
-    for (name, text) in &texts {
+    for (name, text) in &kif_texts() {
         let tree = parser.parse(text, None).unwrap();
         if tree.root_node().has_error() {
             continue;
@@ -224,4 +236,31 @@ fn fast_kif_parser_gives_the_same_trees() {
         compared += 1;
     }
     assert!(compared > 20, "compared only {compared} texts");
+}
+
+/// The fast KIF reader accepts only text the grammar parses without errors, and reads exactly
+/// the grammar's forms; it accepts every error-free game (none of them needs what it leaves to
+/// the grammar), so batch checks never build a tree for them.
+#[test]
+fn kif_reader_reads_what_the_grammar_parses() {
+    let mut parser = kif_parser();
+    let mut accepted = 0;
+    for (name, text) in &kif_texts() {
+        let tree = parser.parse(text, None).unwrap();
+        let read = read_kif(text);
+        if let Some(forms) = &read {
+            assert!(
+                !tree.root_node().has_error(),
+                "{name}: accepted with errors"
+            );
+            assert_eq!(forms, &Forms::from_tree(tree.root_node()), "{name}");
+            accepted += 1;
+        } else if name.ends_with(".kif") {
+            assert!(
+                tree.root_node().has_error(),
+                "{name}: an error-free game refused by the reader"
+            );
+        }
+    }
+    assert!(accepted > 20, "accepted only {accepted} texts");
 }

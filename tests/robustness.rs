@@ -4,6 +4,7 @@
 mod support;
 
 use ludeme_analysis::fuzzing::analyse_text;
+use ludeme_analysis::kif_forms::{Forms, read_kif};
 use ludeme_analysis::{Syntax, decode_source, parse, parse_text};
 use ludeme_lsp::PositionEncoding;
 use ludeme_lsp::session::Session;
@@ -28,8 +29,37 @@ fn game_like_text() -> impl Strategy<Value = String> {
     .prop_map(|parts| parts.concat())
 }
 
+/// KIF-like text, balanced more often than not: forms, rules in odd places, comments, odd
+/// whitespace and the characters the grammar rejects.
+fn kif_like_text() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "(", "(", ")", ")", "(<= ", "( <=", "<=", " ", "\n", "\t", "\r\n", "\x0c", ";c\n", "; é\n",
+        "?x", "?", "role", "true", "not", "distinct", "or", "1", "10", "1st", "a?b", "++", "é",
+        "\"", "#", ",", "\x01", "\u{a0}",
+    ]);
+    (prop::collection::vec(pieces, 0..60), any::<bool>()).prop_map(|(parts, balance)| {
+        let mut text = parts.concat();
+        if balance {
+            let open = text.matches('(').count();
+            let closed = text.matches(')').count();
+            text.push_str(&")".repeat(open.saturating_sub(closed)));
+        }
+        text
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// The fast KIF reader accepts only error-free text and reads the grammar's forms.
+    #[test]
+    fn kif_reader_agrees_with_the_grammar(text in kif_like_text()) {
+        if let Some(forms) = read_kif(&text) {
+            let parse = parse_text(Syntax::GdlKif, &text, None);
+            prop_assert!(!parse.root().has_error(), "accepted with errors: {:?}", text);
+            prop_assert_eq!(forms, Forms::from_tree(parse.root()), "{:?}", text);
+        }
+    }
 
     #[test]
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {

@@ -21,7 +21,9 @@ pub use diagnostic::{Diagnostic, Label, Severity, TextRange};
 pub use host::{AnalysisHost, FileKey};
 pub use source::{GAME_FILE_EXTENSIONS, LoadError, SourceFile, Syntax, decode_source};
 pub use symbols::{DocumentSymbol, SymbolKind, document_symbols};
-pub use syntax::{EditedTree, Parse, TextEdit, parse, parse_text, syntax_diagnostics};
+pub use syntax::{
+    EditedTree, Parse, TextEdit, kif_forms, kif_forms_read, parse, parse_text, syntax_diagnostics,
+};
 
 /// Every diagnostic the analyses report for `file`, sorted by position.
 ///

@@ -1,6 +1,8 @@
-//! Parsing: text → tree-sitter concrete syntax tree, and the syntax diagnostics read off it.
+//! Parsing: text → tree-sitter concrete syntax tree, and the syntax diagnostics read off it;
+//! for KIF also a fast reader of error-free text into forms, without a tree.
 
 mod errors;
+pub mod kif_forms;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -136,5 +138,20 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
 /// Syntax errors of `file`: one diagnostic per unparsable stretch or missing token.
 #[salsa::tracked(returns(ref))]
 pub fn syntax_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
+    if kif_forms_read(db, file).is_some() {
+        // The fast reader accepts only text the grammar parses without errors.
+        return Vec::new();
+    }
     syntax_diagnostics_of(parse(db, file), file.text(db))
+}
+
+/// The forms of a KIF file read without tree-sitter, when the text certainly has no syntax
+/// error (see [`kif_forms::read_kif`]); `None` for other files and other syntaxes. Batch checks
+/// of clean KIF files thus never build a tree-sitter tree.
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn kif_forms_read(db: &dyn Db, file: SourceFile) -> Option<kif_forms::Forms> {
+    match file.syntax(db) {
+        Syntax::GdlKif => kif_forms::read_kif(file.text(db)),
+        _ => None,
+    }
 }

@@ -3,23 +3,21 @@
 //! This runs over every form of every game a batch check reads, so it walks the tree with one
 //! reusable cursor and compares node kinds by id, not by name.
 
-use smallvec::SmallVec;
-use tree_sitter::{Language, Node, TreeCursor};
-
 use super::{
     CONNECTIVE_ARITY, Lowered, Lowerer, MALFORMED_RULE, MISPLACED_RULE, NEGATED_NON_SENTENCE,
     NOT_A_SENTENCE, NOT_A_TERM,
 };
+use crate::TextRange;
 use crate::gdl::model::{Compound, Literal, Rule, RuleSet, Sentence, Term};
+use crate::syntax::kif_forms::{FormId, FormKind, Forms};
 
-pub fn lower(root: Node<'_>, text: &str) -> Lowered {
+pub fn lower(forms: &Forms, text: &str) -> Lowered {
     let mut lowerer = KifLowering {
         common: Lowerer::new(text),
-        kinds: Kinds::of(&root.language()),
-        cursor: root.walk(),
+        forms,
     };
-    let mut rules = Vec::new();
-    for item in lowerer.items(root) {
+    let mut rules = Vec::with_capacity(forms.top_level().len());
+    for &item in forms.top_level() {
         let rule = lowerer.top_level(item);
         rules.extend(lowerer.finish(rule));
     }
@@ -29,38 +27,10 @@ pub fn lower(root: Node<'_>, text: &str) -> Lowered {
     }
 }
 
-/// The ids of the node kinds lowering tells apart, in the grammar the tree comes from (the fast
-/// and the recovering KIF grammars number their kinds differently).
-struct Kinds {
-    rule: u16,
-    list: u16,
-    constant: u16,
-    variable: u16,
-    number: u16,
-}
-
-impl Kinds {
-    fn of(language: &Language) -> Self {
-        let id = |kind: &str| language.id_for_node_kind(kind, true);
-        Kinds {
-            rule: id("rule"),
-            list: id("list"),
-            constant: id("constant"),
-            variable: id("variable"),
-            number: id("number"),
-        }
-    }
-}
-
-/// A form's elements: few, so kept on the stack.
-type Elements<'tree> = SmallVec<[Node<'tree>; 8]>;
-
 /// The KIF-specific half of lowering; the shared state is in [`Lowerer`].
-struct KifLowering<'t, 'tree> {
+struct KifLowering<'t, 'f> {
     common: Lowerer<'t>,
-    kinds: Kinds,
-    /// One cursor for the whole file: creating one per node would allocate every time.
-    cursor: TreeCursor<'tree>,
+    forms: &'f Forms,
 }
 
 impl<'t> std::ops::Deref for KifLowering<'t, '_> {
@@ -76,58 +46,52 @@ impl std::ops::DerefMut for KifLowering<'_, '_> {
     }
 }
 
-impl<'tree> KifLowering<'_, 'tree> {
-    /// The named children of `node` that are not comments or error nodes (errors are reported
-    /// as syntax diagnostics already).
-    fn items(&mut self, node: Node<'tree>) -> Elements<'tree> {
-        let mut elements = Elements::new();
-        self.cursor.reset(node);
-        if self.cursor.goto_first_child() {
-            loop {
-                let child = self.cursor.node();
-                if child.is_named() && !child.is_extra() && !child.is_error() && !child.is_missing()
-                {
-                    elements.push(child);
-                }
-                if !self.cursor.goto_next_sibling() {
-                    break;
-                }
-            }
-        }
-        elements
+impl<'f> KifLowering<'_, 'f> {
+    fn kind(&self, node: FormId) -> FormKind {
+        self.forms.get(node).kind
     }
 
-    fn is_atom(&self, node: Node<'_>) -> bool {
-        let kind = node.kind_id();
-        kind == self.kinds.constant || kind == self.kinds.number
+    fn range(&self, node: FormId) -> TextRange {
+        self.forms.get(node).range
     }
 
-    /// A list's elements: (its head node, the argument nodes); the head is `None` when the first
-    /// element is not a constant or number (or the list is empty) — exactly when the grammar
-    /// gives the list a `head` field.
-    fn split_list(&mut self, list: Node<'tree>) -> (Option<Node<'tree>>, Elements<'tree>) {
-        let mut elements = self.items(list);
-        if elements.first().is_some_and(|&first| self.is_atom(first)) {
-            let head = elements.remove(0);
-            (Some(head), elements)
-        } else {
-            (None, elements)
+    fn symbol(&mut self, node: FormId) -> crate::gdl::model::Symbol {
+        let range = self.range(node);
+        self.common.symbol_at(range)
+    }
+
+    fn report(&mut self, rule: &crate::rules::Rule, node: FormId, message: String) {
+        let range = self.range(node);
+        self.common.report_at(rule, range, message);
+    }
+
+    fn quote(&self, node: FormId) -> String {
+        self.common.quote_at(self.range(node))
+    }
+
+    /// A list's elements: (its head, the arguments); the head is `None` when the first element
+    /// is not a constant or number (or the list is empty).
+    fn split_list(&self, list: FormId) -> (Option<FormId>, &'f [FormId]) {
+        let elements = self.forms.elements(list);
+        match elements.split_first() {
+            Some((&first, arguments)) if self.forms.is_atom(first) => (Some(first), arguments),
+            _ => (None, elements),
         }
     }
 
-    fn top_level(&mut self, node: Node<'tree>) -> Option<Rule> {
-        if node.kind_id() != self.kinds.rule {
+    fn top_level(&mut self, node: FormId) -> Option<Rule> {
+        if self.kind(node) != FormKind::Rule {
             let head = self.sentence(node)?;
             return Some(Rule {
                 head,
                 body: Vec::new(),
                 written_as_rule: false,
                 complete: true,
-                range: Lowerer::range(node),
+                range: self.range(node),
             });
         }
         // A rule's named elements are its head and then its body (`<=` is anonymous).
-        let elements = self.items(node);
+        let elements = self.forms.elements(node);
         let Some((&head_node, body_nodes)) = elements.split_first() else {
             self.report(
                 &MALFORMED_RULE,
@@ -146,32 +110,32 @@ impl<'tree> KifLowering<'_, 'tree> {
             body,
             written_as_rule: true,
             complete: true,
-            range: Lowerer::range(node),
+            range: self.range(node),
         })
     }
 
     /// A sentence: a relation constant, or a list starting with one.
-    fn sentence(&mut self, node: Node<'tree>) -> Option<Sentence> {
-        let kind = node.kind_id();
-        if self.is_atom(node) {
+    fn sentence(&mut self, node: FormId) -> Option<Sentence> {
+        let kind = self.kind(node);
+        if self.forms.is_atom(node) {
             return Some(Compound {
                 name: self.symbol(node),
                 args: Vec::new(),
-                range: Lowerer::range(node),
+                range: self.range(node),
                 empty_parentheses: false,
             });
         }
-        if kind == self.kinds.list {
+        if kind == FormKind::List {
             let (head, arguments) = self.split_list(node);
-            return self.list_sentence(node, head, &arguments);
+            return self.list_sentence(node, head, arguments);
         }
-        if kind == self.kinds.variable {
+        if kind == FormKind::Variable {
             let message = format!(
                 "the variable `{}` stands where a sentence must: GDL cannot quantify over relations",
                 self.quote(node)
             );
             self.report(&NOT_A_SENTENCE, node, message);
-        } else if kind == self.kinds.rule {
+        } else if kind == FormKind::Rule {
             self.misplaced_rule(node);
         }
         None
@@ -180,9 +144,9 @@ impl<'tree> KifLowering<'_, 'tree> {
     /// A sentence written as a list, from its already split elements.
     fn list_sentence(
         &mut self,
-        node: Node<'tree>,
-        head: Option<Node<'tree>>,
-        arguments: &[Node<'tree>],
+        node: FormId,
+        head: Option<FormId>,
+        arguments: &[FormId],
     ) -> Option<Sentence> {
         match head {
             Some(head) => self.compound(node, head, arguments),
@@ -197,12 +161,7 @@ impl<'tree> KifLowering<'_, 'tree> {
         }
     }
 
-    fn compound(
-        &mut self,
-        node: Node<'tree>,
-        head: Node<'tree>,
-        arguments: &[Node<'tree>],
-    ) -> Option<Compound> {
+    fn compound(&mut self, node: FormId, head: FormId, arguments: &[FormId]) -> Option<Compound> {
         let args: Option<Vec<Term>> = arguments
             .iter()
             .map(|&argument| self.term(argument))
@@ -210,24 +169,22 @@ impl<'tree> KifLowering<'_, 'tree> {
         Some(Compound {
             name: self.symbol(head),
             args: args?,
-            range: Lowerer::range(node),
+            range: self.range(node),
             empty_parentheses: arguments.is_empty(),
         })
     }
 
-    fn term(&mut self, node: Node<'tree>) -> Option<Term> {
-        let kind = node.kind_id();
-        if self.is_atom(node) {
+    fn term(&mut self, node: FormId) -> Option<Term> {
+        let kind = self.kind(node);
+        if self.forms.is_atom(node) {
             return Some(Term::Constant(self.symbol(node)));
         }
-        if kind == self.kinds.variable {
+        if kind == FormKind::Variable {
             return Some(Term::Variable(self.symbol(node)));
         }
-        if kind == self.kinds.list {
+        if kind == FormKind::List {
             return match self.split_list(node) {
-                (Some(head), arguments) => {
-                    self.compound(node, head, &arguments).map(Term::Function)
-                }
+                (Some(head), arguments) => self.compound(node, head, arguments).map(Term::Function),
                 (None, _) => {
                     let message = format!(
                         "`{}` is not a term: a function term starts with a function name",
@@ -238,24 +195,26 @@ impl<'tree> KifLowering<'_, 'tree> {
                 }
             };
         }
-        if kind == self.kinds.rule {
+        if kind == FormKind::Rule {
             self.misplaced_rule(node);
         }
         None
     }
 
-    fn literal(&mut self, node: Node<'tree>) -> Option<Literal> {
-        if node.kind_id() != self.kinds.list {
+    fn literal(&mut self, node: FormId) -> Option<Literal> {
+        if self.kind(node) != FormKind::List {
             return self.sentence(node).map(Literal::Sentence);
         }
         let (head, arguments) = self.split_list(node);
         // Connectives are recognised in any case (`NOT`, `Distinct`), as GDL symbols are
         // case-insensitive and the reference validator accepts them.
-        let connective = head.map(|head| self.text_of(head)).and_then(|name| {
-            ["not", "distinct", "or"]
-                .into_iter()
-                .find(|connective| name.eq_ignore_ascii_case(connective))
-        });
+        let connective = head
+            .map(|head| self.text_at(self.range(head)))
+            .and_then(|name| {
+                ["not", "distinct", "or"]
+                    .into_iter()
+                    .find(|connective| name.eq_ignore_ascii_case(connective))
+            });
         match connective {
             Some("not") => {
                 let [inner_node] = arguments[..] else {
@@ -276,7 +235,7 @@ impl<'tree> KifLowering<'_, 'tree> {
                 }
                 Some(Literal::Not {
                     inner: Box::new(inner),
-                    range: Lowerer::range(node),
+                    range: self.range(node),
                 })
             }
             Some("distinct") => {
@@ -292,7 +251,7 @@ impl<'tree> KifLowering<'_, 'tree> {
                 Some(Literal::Distinct {
                     left,
                     right,
-                    range: Lowerer::range(node),
+                    range: self.range(node),
                 })
             }
             Some(_) => {
@@ -305,18 +264,18 @@ impl<'tree> KifLowering<'_, 'tree> {
                     .collect();
                 Some(Literal::Or {
                     disjuncts: disjuncts?,
-                    range: Lowerer::range(node),
+                    range: self.range(node),
                 })
             }
             None => self
-                .list_sentence(node, head, &arguments)
+                .list_sentence(node, head, arguments)
                 .map(Literal::Sentence),
         }
     }
 
     fn connective_arity(
         &mut self,
-        node: Node<'_>,
+        node: FormId,
         name: &str,
         wanted: &str,
         got: usize,
@@ -326,10 +285,8 @@ impl<'tree> KifLowering<'_, 'tree> {
         None
     }
 
-    fn misplaced_rule(&mut self, node: Node<'_>) {
-        self.report(
-            &MISPLACED_RULE,
-            node,
+    fn misplaced_rule(&mut self, node: FormId) {
+        self.report(&MISPLACED_RULE, node,
             "a rule `(<= ...)` cannot stand inside another form; move it to the top level (or add the `)` missing before it)"
                 .to_owned(),
         );

@@ -9,7 +9,8 @@ mod kif;
 
 use crate::gdl::model::{Name, Rule, RuleSet, Symbol};
 use crate::rules::Rule as DiagnosticRule;
-use crate::{Db, Diagnostic, Severity, SourceFile, Syntax, TextRange, parse};
+use crate::syntax::kif_forms::Forms;
+use crate::{Db, Diagnostic, Severity, SourceFile, Syntax, TextRange, kif_forms_read, parse};
 
 /// The rule model of a GDL file and the problems met while building it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -21,11 +22,13 @@ pub struct Lowered {
 /// The rule model of `file` (empty for files that are not GDL).
 #[salsa::tracked(returns(ref))]
 pub fn gdl_rules(db: &dyn Db, file: SourceFile) -> Lowered {
-    let parse = parse(db, file);
     let text = file.text(db);
     match file.syntax(db) {
-        Syntax::GdlKif => kif::lower(parse.root(), text),
-        Syntax::GdlInfix => infix::lower(parse.root(), text),
+        Syntax::GdlKif => match kif_forms_read(db, file) {
+            Some(forms) => kif::lower(forms, text),
+            None => kif::lower(&Forms::from_tree(parse(db, file).root()), text),
+        },
+        Syntax::GdlInfix => infix::lower(parse(db, file).root(), text),
         Syntax::Egg | Syntax::Ludi => Lowered::default(),
     }
 }
@@ -155,28 +158,38 @@ impl<'t> Lowerer<'t> {
         TextRange::new(node.start_byte(), node.end_byte())
     }
 
-    fn text_of(&self, node: tree_sitter::Node<'_>) -> &'t str {
-        self.text.get(node.byte_range()).unwrap_or_default()
+    fn text_at(&self, range: TextRange) -> &'t str {
+        self.text
+            .get(std::ops::Range::from(range))
+            .unwrap_or_default()
     }
 
-    /// The symbol written at `node`; every occurrence of a name shares one allocation.
-    fn symbol(&mut self, node: tree_sitter::Node<'_>) -> Symbol {
-        let name = self.text_of(node);
+    fn text_of(&self, node: tree_sitter::Node<'_>) -> &'t str {
+        self.text_at(Self::range(node))
+    }
+
+    /// The symbol written at `range`; every occurrence of a name shares one allocation.
+    fn symbol_at(&mut self, range: TextRange) -> Symbol {
+        let name = self.text_at(range);
         let name = self
             .names
             .entry(name)
             .or_insert_with(|| Name::from(name))
             .clone();
-        Symbol {
-            name,
-            range: Self::range(node),
-        }
+        Symbol { name, range }
+    }
+
+    fn symbol(&mut self, node: tree_sitter::Node<'_>) -> Symbol {
+        self.symbol_at(Self::range(node))
+    }
+
+    fn report_at(&mut self, rule: &DiagnosticRule, range: TextRange, message: String) {
+        self.item_had_problem = true;
+        self.diagnostics.push(Diagnostic::new(rule, range, message));
     }
 
     fn report(&mut self, rule: &DiagnosticRule, node: tree_sitter::Node<'_>, message: String) {
-        self.item_had_problem = true;
-        self.diagnostics
-            .push(Diagnostic::new(rule, Self::range(node), message));
+        self.report_at(rule, Self::range(node), message);
     }
 
     /// Marks a lowered top-level rule incomplete if a part of it had a problem, and starts
@@ -189,10 +202,10 @@ impl<'t> Lowerer<'t> {
         })
     }
 
-    /// A short quotation of `node` for messages.
-    fn quote(&self, node: tree_sitter::Node<'_>) -> String {
+    /// A short quotation of the text at `range` for messages.
+    fn quote_at(&self, range: TextRange) -> String {
         let text: String = self
-            .text_of(node)
+            .text_at(range)
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
@@ -201,6 +214,10 @@ impl<'t> Lowerer<'t> {
         } else {
             text
         }
+    }
+
+    fn quote(&self, node: tree_sitter::Node<'_>) -> String {
+        self.quote_at(Self::range(node))
     }
 }
 
