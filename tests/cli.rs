@@ -33,7 +33,13 @@ fn json_check(paths: &[&str]) -> (i32, Vec<Value>, String) {
 #[test]
 fn the_project_corpus_is_free_of_errors() {
     let (status, diagnostics, stderr) = json_check(&["corpus"]);
-    assert_eq!(diagnostics, Vec::<Value>::new());
+    // Warnings are allowed: corpus/ludi keeps the seed's broken Tic-Tac-Toe on a 2×2 board,
+    // whose line of three can never be made (tests/ludi_checks.rs checks it gets exactly that).
+    let errors: Vec<&Value> = diagnostics
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .collect();
+    assert_eq!(errors, Vec::<&Value>::new());
     assert_eq!(status, 0, "{stderr}");
 }
 
@@ -200,7 +206,11 @@ fn binary_and_non_utf8_files_get_a_diagnostic() {
         b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR",
     )
     .unwrap();
-    std::fs::write(dir.path().join("fine.egg"), "2..6 players\n").unwrap();
+    std::fs::write(
+        dir.path().join("fine.egg"),
+        "2..6 players\ngoal is maximize(score)\n",
+    )
+    .unwrap();
     let (status, diagnostics, stderr) = json_check(&[dir.path().to_str().unwrap()]);
     assert_eq!(status, 1, "{stderr}");
     assert_eq!(diagnostics.len(), 2, "{diagnostics:#?}");

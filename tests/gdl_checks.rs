@@ -163,18 +163,20 @@ fn repository_games_have_no_errors_except_real_violations() {
     assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
 }
 
-/// Every GDL diagnostic code has at least one test game that expects it.
+/// Every GDL diagnostic code has at least one test game that expects it: the static checks' in
+/// `tests/fixtures/gdl/`, the simulation checks' in `tests/fixtures/simulate/` (tested by
+/// `gdl_simulate.rs`).
 #[test]
 fn every_gdl_code_has_a_fixture() {
     let listing = support::ludeme(&["explain"]);
     let listing = String::from_utf8(listing.stdout).unwrap();
-    let fixtures: Vec<String> = support::files_with_extensions(
-        &support::project_root().join("tests/fixtures/gdl"),
-        &["kif", "hrf"],
-    )
-    .iter()
-    .map(|file| std::fs::read_to_string(file).unwrap())
-    .collect();
+    let fixtures: Vec<String> = ["tests/fixtures/gdl", "tests/fixtures/simulate"]
+        .iter()
+        .flat_map(|folder| {
+            support::files_with_extensions(&support::project_root().join(folder), &["kif", "hrf"])
+        })
+        .map(|file| std::fs::read_to_string(file).unwrap())
+        .collect();
     let codes: Vec<&str> = listing
         .lines()
         .filter_map(|line| line.split_whitespace().next())
@@ -185,8 +187,9 @@ fn every_gdl_code_has_a_fixture() {
         .iter()
         .filter(|code| {
             !fixtures.iter().any(|text| {
-                text.contains(&format!("error: {code}"))
-                    || text.contains(&format!("warning: {code}"))
+                ["error", "warning", "info"]
+                    .iter()
+                    .any(|severity| text.contains(&format!("{severity}: {code}")))
             })
         })
         .collect();

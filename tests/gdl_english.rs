@@ -136,21 +136,7 @@ fn json_gives_sections_items_and_rule_positions() {
     assert_eq!(ranges[1]["end"]["column"], 15, "end columns are exclusive");
 }
 
-#[test]
-fn other_languages_get_a_clear_message_and_status_2() {
-    let dir = tempfile::tempdir().unwrap();
-    for name in ["game.egg", "game.ludi"] {
-        let path = dir.path().join(name);
-        std::fs::write(&path, "players are white and black\n").unwrap();
-        let output = ludeme(&["explain", path.to_str().unwrap()]);
-        assert_eq!(output.status.code(), Some(2), "{name}");
-        let stderr = String::from_utf8(output.stderr).unwrap();
-        assert!(
-            stderr.contains("English for") && stderr.contains("arrives with its analyses"),
-            "{stderr}"
-        );
-    }
-}
+// Every language has English now: Ludi in tests/ludi_english.rs, EGGG in tests/egg_english.rs.
 
 #[test]
 fn codes_and_missing_files_keep_their_meaning() {

@@ -93,11 +93,12 @@ async fn positions_count_utf16_code_units() {
     client.initialize().await;
     let uri = "file:///workspace/strings.ludi";
     // `é` is one UTF-16 unit (two bytes), `𝄞` two units (four bytes).
-    let line = "(game T (description \"é𝄞\"))";
+    // (A complete game, so that the Ludi checks have nothing to say before the edit.)
+    let line = "(game T (players A B) (board (tiling hex) (size 2)) (end (All win (in-a-row 2))) (support (description \"é𝄞\")))";
     open(&mut client, uri, "ludi", &format!("{line}\n")).await;
     assert_eq!(client.diagnostics_for(uri, 1).await, Vec::<Value>::new());
     let end_utf16 = line.encode_utf16().count() as u32;
-    assert_eq!(end_utf16, 28, "the test's own arithmetic");
+    assert_eq!(end_utf16, 111, "the test's own arithmetic");
     change(
         &mut client,
         uri,
@@ -108,7 +109,7 @@ async fn positions_count_utf16_code_units() {
     .await;
     let diagnostics = client.diagnostics_for(uri, 2).await;
     assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
-    assert_eq!(diagnostics[0]["range"], range((0, 28), (0, 29)));
+    assert_eq!(diagnostics[0]["range"], range((0, 111), (0, 112)));
     client.shutdown().await;
 }
 
@@ -466,4 +467,73 @@ fn the_binary_serves_stdio_and_exits_on_exit() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
     assert!(status.success());
+}
+
+/// The code lens above the first `role` summarises random play; it is titled lazily by
+/// `codeLens/resolve`, and the hover on a `role` fact gives the figures per role.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gdl_code_lens_summarises_random_play() {
+    let text =
+        std::fs::read_to_string(support::project_root().join("corpus/gdl/ticTacToe.kif")).unwrap();
+    let uri = "file:///workspace/ticTacToe.kif";
+    let mut client = LspClient::start();
+    let init = client.initialize().await;
+    assert_eq!(
+        init["result"]["capabilities"]["codeLensProvider"]["resolveProvider"],
+        true
+    );
+    open(&mut client, uri, "gdl", &text).await;
+    assert_eq!(client.diagnostics_for(uri, 1).await, Vec::<Value>::new());
+
+    let lenses = client
+        .request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let lenses = lenses["result"].as_array().expect("a lens list").clone();
+    assert_eq!(lenses.len(), 1, "{lenses:#?}");
+    let role = position_of(&text, "(role xplayer)", 0);
+    assert_eq!(lenses[0]["range"]["start"]["line"], role.0);
+    assert!(lenses[0]["command"].is_null(), "titled only on resolve");
+
+    let resolved = client.request("codeLens/resolve", lenses[0].clone()).await;
+    let title = resolved["result"]["command"]["title"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{resolved}"));
+    // Random tic-tac-toe: two roles, 5 to 9 plies, and the first player wins most often.
+    assert!(
+        title.starts_with("2 roles · random play ends after "),
+        "{title}"
+    );
+    assert!(title.contains(" · xplayer wins "), "{title}");
+
+    let hover = client
+        .request("textDocument/hover", at(uri, (role.0, role.1 + 2)))
+        .await;
+    let markdown = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(markdown.contains("**Random play**"), "{markdown}");
+    assert!(markdown.contains("| xplayer |"), "{markdown}");
+    assert!(markdown.contains("| oplayer |"), "{markdown}");
+    client.shutdown().await;
+}
+
+/// What random play finds follows the static diagnostics in a second publication.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn simulation_findings_are_published_after_the_static_ones() {
+    let text = std::fs::read_to_string(
+        support::project_root().join("tests/fixtures/simulate/goal-missing.kif"),
+    )
+    .unwrap();
+    let uri = "file:///workspace/goal-missing.kif";
+    let mut client = LspClient::start();
+    client.initialize().await;
+    open(&mut client, uri, "gdl", &text).await;
+    assert_eq!(client.diagnostics_for(uri, 1).await, Vec::<Value>::new());
+    let diagnostics = client.diagnostics_for(uri, 1).await;
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    assert_eq!(diagnostics[0]["code"], "gdl/goal-missing");
+    let goal = position_of(&text, "(goal robot 100)", 0);
+    assert_eq!(diagnostics[0]["range"]["start"]["line"], goal.0);
+    client.shutdown().await;
 }

@@ -56,4 +56,14 @@ pub fn analyse_text(syntax: Syntax, text: &str) {
         let _ = crate::gdl::format_gdl(&db, file, Syntax::GdlKif);
         let _ = crate::gdl::format_gdl(&db, file, Syntax::GdlInfix);
     }
+    if syntax == Syntax::Egg {
+        for sentence in crate::egg::egg_explanation(&db, file)
+            .sections
+            .iter()
+            .flat_map(|section| &section.sentences)
+        {
+            let inside = |o: &crate::egg::model::Origin| o.range.end <= text.len();
+            assert!(sentence.origins.iter().all(inside), "{sentence:?}");
+        }
+    }
 }

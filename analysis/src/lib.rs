@@ -7,14 +7,18 @@
 
 mod db;
 mod diagnostic;
+pub mod distance;
+pub mod egg;
 pub mod fuzzing;
 pub mod gdl;
 mod host;
 pub mod ide;
+pub mod ludi;
 pub mod rules;
 mod source;
 mod symbols;
 mod syntax;
+mod wrap;
 
 pub use db::{Db, RootDatabase};
 pub use diagnostic::{Diagnostic, Label, Severity, TextRange};
@@ -33,6 +37,12 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
     let mut diagnostics = syntax_diagnostics(db, file).clone();
     if matches!(file.syntax(db), Syntax::GdlKif | Syntax::GdlInfix) {
         diagnostics.extend(gdl::gdl_diagnostics(db, file).iter().cloned());
+    }
+    if file.syntax(db) == Syntax::Ludi {
+        diagnostics.extend(ludi::ludi_diagnostics(db, file).iter().cloned());
+    }
+    if file.syntax(db) == Syntax::Egg {
+        diagnostics.extend(egg::egg_diagnostics(db, file).iter().cloned());
     }
     diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
     diagnostics

@@ -73,7 +73,13 @@ const COMMON: &[&Rule] = &[&SYNTAX_ERROR, &MISSING_TOKEN, &INVALID_UTF8, &BINARY
 
 /// Every rule, in the order `ludeme explain` lists them.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    COMMON.iter().copied().chain(crate::gdl::rules())
+    COMMON
+        .iter()
+        .copied()
+        .chain(crate::gdl::rules())
+        .chain(crate::gdl::simulate::RULES.iter().copied())
+        .chain(crate::ludi::rules())
+        .chain(crate::egg::rules())
 }
 
 /// The rule with this code, if any.

@@ -6,10 +6,10 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ludeme_analysis::gdl::engine::interpreter_for;
+use ludeme_analysis::gdl::engine::{program_for, reasoner_for};
 use ludeme_analysis::{RootDatabase, SourceFile, Syntax, decode_source};
 use ludeme_engine::Game;
-use ludeme_engine::gdl::Budget;
+use ludeme_engine::gdl::{Budget, Engine, Reasoner};
 use ludeme_engine::playout::{PlayoutStats, random_playout};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -23,6 +23,15 @@ const MAX_PLIES: usize = 10_000;
 #[derive(Serialize)]
 struct Report {
     game: String,
+    /// The reasoner that ran: `grounded` or `interpreter`.
+    engine: String,
+    /// Why the interpreter ran, when the game could not be grounded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fallback_reason: Option<String>,
+    /// Loading, checking and (for the grounded reasoner) grounding the game.
+    setup_seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    circuit: Option<CircuitSize>,
     playouts: u64,
     seconds: f64,
     playouts_per_second: f64,
@@ -34,7 +43,13 @@ struct Report {
     roles: Vec<String>,
 }
 
-pub fn run(path: &Path, seconds: f64, seed: u64, json: bool) -> u8 {
+#[derive(Serialize)]
+pub(crate) struct CircuitSize {
+    propositions: usize,
+    ground_rules: usize,
+}
+
+pub fn run(path: &Path, seconds: f64, seed: u64, json: bool, interpreter: bool) -> u8 {
     let fail = |message: String| {
         eprintln!("ludeme bench: {}: {message}", path.display());
         exit::FAILURE
@@ -47,6 +62,9 @@ pub fn run(path: &Path, seconds: f64, seed: u64, json: bool) -> u8 {
         Ok(text) => text,
         Err(error) => return fail(error.diagnostic().message),
     };
+    if Syntax::detect(path, text) == Some(Syntax::Ludi) {
+        return crate::probe::bench_ludi(path, text, seconds, seed, json);
+    }
     let Some(syntax @ (Syntax::GdlKif | Syntax::GdlInfix)) = Syntax::detect(path, text) else {
         return fail("only GDL games (.kif, .gdl, .hrf) can be benchmarked for now".to_owned());
     };
@@ -64,16 +82,62 @@ pub fn run(path: &Path, seconds: f64, seed: u64, json: bool) -> u8 {
         deadline: Some(started + duration * 2 + Duration::from_secs(1)),
         ..Budget::default()
     };
-    let game = match interpreter_for(&db, file, budget) {
+    let loaded = if interpreter {
+        program_for(&db, file).and_then(|program| Reasoner::interpreted(program, budget))
+    } else {
+        reasoner_for(&db, file, budget)
+    };
+    let game = match loaded {
         Ok(game) => game,
         Err(error) => return fail(error.to_string()),
+    };
+    let setup_seconds = started.elapsed().as_secs_f64();
+    let circuit = match game.engine() {
+        Engine::Grounded(grounded) => {
+            let (propositions, ground_rules) = grounded.size();
+            Some(CircuitSize {
+                propositions,
+                ground_rules,
+            })
+        }
+        Engine::Interpreted(_) => None,
+    };
+    let setup = Setup {
+        engine: game.engine_name().to_owned(),
+        fallback_reason: game.fallback_reason().map(str::to_owned),
+        setup_seconds,
+        circuit,
+    };
+    report_playouts(path, &game, setup, duration, seed, json)
+}
+
+/// How the engine was set up, for the report.
+pub(crate) struct Setup {
+    pub engine: String,
+    pub fallback_reason: Option<String>,
+    pub setup_seconds: f64,
+    pub circuit: Option<CircuitSize>,
+}
+
+/// Plays random playouts of `game` for `duration` and prints the report.
+pub(crate) fn report_playouts<G: Game>(
+    path: &Path,
+    game: &G,
+    setup: Setup,
+    duration: Duration,
+    seed: u64,
+    json: bool,
+) -> u8 {
+    let fail = |message: String| {
+        eprintln!("ludeme bench: {}: {message}", path.display());
+        exit::FAILURE
     };
     let mut rng = SmallRng::seed_from_u64(seed);
     let start = game.initial_state();
     let mut stats = PlayoutStats::new(game.roles().len());
     let clock = Instant::now();
     while clock.elapsed() < duration {
-        let playout = random_playout(&game, &start, &mut rng, MAX_PLIES);
+        let playout = random_playout(game, &start, &mut rng, MAX_PLIES);
         stats.add(&playout);
         if let Some(failure) = game.failure() {
             return fail(failure);
@@ -94,6 +158,10 @@ pub fn run(path: &Path, seconds: f64, seed: u64, json: bool) -> u8 {
         .collect();
     let report = Report {
         game: path.display().to_string(),
+        engine: setup.engine,
+        fallback_reason: setup.fallback_reason,
+        setup_seconds: setup.setup_seconds,
+        circuit: setup.circuit,
         playouts: stats.playouts,
         seconds: elapsed,
         playouts_per_second: stats.playouts as f64 / elapsed,
@@ -114,9 +182,23 @@ pub fn run(path: &Path, seconds: f64, seed: u64, json: bool) -> u8 {
 
 fn print_human(report: &Report, stats: &PlayoutStats) {
     println!(
-        "{}: {} random playouts in {:.1} s ({:.0} per second, one thread), {:.2} plies on average",
-        report.game, report.playouts, report.seconds, report.playouts_per_second, report.avg_plies
+        "{}: {} random playouts in {:.1} s ({:.0} per second, one thread, {} reasoner), {:.2} plies on average",
+        report.game,
+        report.playouts,
+        report.seconds,
+        report.playouts_per_second,
+        report.engine,
+        report.avg_plies
     );
+    if let Some(reason) = &report.fallback_reason {
+        println!("  (not grounded: {reason})");
+    }
+    if let Some(circuit) = &report.circuit {
+        println!(
+            "  ({} propositions, {} ground rules; loaded and grounded in {:.2} s)",
+            circuit.propositions, circuit.ground_rules, report.setup_seconds
+        );
+    }
     for role in &report.roles {
         let values = &report.outcomes[role];
         let shares: Vec<String> = values

@@ -6,7 +6,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use clap::ValueEnum;
+use ludeme_analysis::egg::{EggExplanation, egg_explanation, load_egg_workspace};
 use ludeme_analysis::gdl::english::{GameExplanation, gdl_explanation};
+use ludeme_analysis::ludi::{LudiExplanation, ludi_explanation};
 use ludeme_analysis::{RootDatabase, Severity, SourceFile, Syntax, decode_source, rules};
 use serde_json::{Value, json};
 
@@ -121,21 +123,32 @@ fn explain_file(path: &Path, format: ExplainFormat) -> u8 {
         eprintln!("ludeme explain: {shown} is not a game file");
         return exit::FAILURE;
     };
-    if matches!(syntax, Syntax::Egg | Syntax::Ludi) {
-        eprintln!(
-            "ludeme explain: {shown}: English for {} arrives with its analyses; today `ludeme explain` reads Stanford GDL (.kif, .gdl, .hrf)",
-            syntax.display_name()
-        );
-        return exit::FAILURE;
-    }
-    let db = RootDatabase::default();
-    let file = SourceFile::new(&db, path.to_path_buf(), syntax, Arc::from(text), None);
-    let explanation = gdl_explanation(&db, file);
-    let output = match format {
-        ExplainFormat::Human => explanation.to_plain_text(TEXT_WIDTH),
-        ExplainFormat::Json => {
-            let report = FileReport::new(path.to_path_buf(), text.to_owned(), Vec::new());
-            format!("{}\n", explanation_json(&report, explanation))
+    let mut db = RootDatabase::default();
+    // EGGG: `X is like Y` finds Y among the files beside this one and in the project's corpus.
+    let egg_file = (syntax == Syntax::Egg)
+        .then(|| load_egg_workspace(&mut db, &[path.to_path_buf()]).remove(path))
+        .flatten();
+    let file = egg_file
+        .unwrap_or_else(|| SourceFile::new(&db, path.to_path_buf(), syntax, Arc::from(text), None));
+    let output = if syntax == Syntax::Egg {
+        egg_output(&db, file, egg_explanation(&db, file), format)
+    } else if syntax == Syntax::Ludi {
+        let sheet = ludi_explanation(&db, file);
+        if sheet.title.is_empty() {
+            eprintln!(
+                "ludeme explain: {shown} holds no `(game NAME ...)` to explain (`ludeme check {shown}` says more)"
+            );
+            return exit::FAILURE;
+        }
+        ludi_output(path, text, sheet, format)
+    } else {
+        let explanation = gdl_explanation(&db, file);
+        match format {
+            ExplainFormat::Human => explanation.to_plain_text(TEXT_WIDTH),
+            ExplainFormat::Json => {
+                let report = FileReport::new(path.to_path_buf(), text.to_owned(), Vec::new());
+                format!("{}\n", explanation_json(&report, explanation))
+            }
         }
     };
     emit(&output);
@@ -150,6 +163,34 @@ fn explain_file(path: &Path, format: ExplainFormat) -> u8 {
         );
     }
     exit::CLEAN
+}
+
+/// A Ludi rules sheet as text, or as JSON: the title and the sentences with the 1-based spans
+/// of the ludemes they render.
+fn ludi_output(path: &Path, text: &str, sheet: &LudiExplanation, format: ExplainFormat) -> String {
+    match format {
+        ExplainFormat::Human => sheet.to_plain_text(TEXT_WIDTH),
+        ExplainFormat::Json => {
+            let report = FileReport::new(path.to_path_buf(), text.to_owned(), Vec::new());
+            let sentences: Vec<Value> = sheet
+                .sentences
+                .iter()
+                .map(|sentence| {
+                    let ranges: Vec<Value> = sentence
+                        .ranges
+                        .iter()
+                        .map(|&range| json!(report.span(range)))
+                        .collect();
+                    json!({ "text": sentence.text, "ranges": ranges })
+                })
+                .collect();
+            let file = report.display_path();
+            format!(
+                "{}\n",
+                json!({ "file": file, "title": sheet.title, "sentences": sentences })
+            )
+        }
+    }
 }
 
 /// The explanation with 1-based lines and columns, as `ludeme check --format json` gives them.
@@ -179,4 +220,63 @@ fn explanation_json(report: &FileReport, explanation: &GameExplanation) -> Value
         })
         .collect();
     json!({ "file": report.display_path(), "sections": sections })
+}
+
+/// EGGG instructions as text, or as JSON: the title, the sections with their sentences and the
+/// 1-based spans of the statements they render (in this file or, for inherited statements, in
+/// the base's file), and the twelve attributes.
+fn egg_output(
+    db: &RootDatabase,
+    file: SourceFile,
+    sheet: &EggExplanation,
+    format: ExplainFormat,
+) -> String {
+    if format == ExplainFormat::Human {
+        return sheet.to_plain_text(TEXT_WIDTH);
+    }
+    let mut reports: Vec<(SourceFile, FileReport)> = Vec::new();
+    let mut origins_json = |origins: &[ludeme_analysis::egg::model::Origin]| -> Vec<Value> {
+        origins
+            .iter()
+            .map(|origin| {
+                let index = match reports.iter().position(|(f, _)| *f == origin.file) {
+                    Some(index) => index,
+                    None => {
+                        let report = FileReport::new(
+                            origin.file.path(db).clone(),
+                            origin.file.text(db).to_string(),
+                            Vec::new(),
+                        );
+                        reports.push((origin.file, report));
+                        reports.len() - 1
+                    }
+                };
+                let report = &reports[index].1;
+                json!({ "file": report.display_path(), "range": report.span(origin.range) })
+            })
+            .collect()
+    };
+    let sections: Vec<Value> = sheet
+        .sections
+        .iter()
+        .map(|section| {
+            let sentences: Vec<Value> = section
+                .sentences
+                .iter()
+                .map(|s| json!({ "text": s.text, "origins": origins_json(&s.origins) }))
+                .collect();
+            json!({ "title": section.title, "sentences": sentences })
+        })
+        .collect();
+    let attributes: Vec<Value> = sheet
+        .classification
+        .attributes
+        .iter()
+        .map(|a| json!({ "name": a.name, "value": a.value, "origins": origins_json(&a.origins) }))
+        .collect();
+    let path = file.path(db).display().to_string();
+    format!(
+        "{}\n",
+        json!({ "file": path, "title": sheet.title, "sections": sections, "classification": attributes })
+    )
 }

@@ -5,9 +5,12 @@
 
 mod bench;
 mod check;
+mod distance;
 mod explain;
 mod fmt;
 mod inputs;
+mod play;
+mod probe;
 mod report;
 
 use std::path::PathBuf;
@@ -35,6 +38,13 @@ enum Command {
         /// When to colour human output.
         #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
         color: ColorChoice,
+        /// Also play random games of each GDL file and report what play reveals (games that
+        /// do not end, roles without moves, missing or double goal values, incomplete
+        /// base/input).
+        #[arg(long)]
+        simulate: bool,
+        #[command(flatten)]
+        simulation: check::SimulationArgs,
     },
     /// Print a game's rules in plain English (`ludeme explain ticTacToe.kif`), or the long
     /// explanation of a diagnostic code (e.g. `syntax/missing-token`); with neither, list every
@@ -74,7 +84,24 @@ enum Command {
         seed: u64,
         #[arg(long, value_enum, default_value_t = BenchFormat::Human)]
         format: BenchFormat,
+        /// Run on the plain interpreter instead of the grounded reasoner (for comparisons).
+        #[arg(long)]
+        interpreter: bool,
     },
+    /// Play matches between players (mcts, alphabeta, random, ...) on a GDL game and report
+    /// each player's wins, draws, losses and average goal.
+    Play(play::PlayArgs),
+    /// Judge a game by self-play (seed 004): search players play it from random openings, and
+    /// the report gives completion, balance, length, drama and the other criteria, and whether
+    /// the game is viable and why not.
+    Probe(probe::ProbeArgs),
+    /// The ludeme-tree distance between two games: duplicate, variant or new game, and the
+    /// differences that matter most.
+    Distance(distance::DistanceArgs),
+    /// The games of a folder (the project's corpus by default) nearest to a game.
+    Nearest(distance::NearestArgs),
+    /// The families of a folder of games, by agglomerative clustering over the distance.
+    Cluster(distance::ClusterArgs),
     /// Run the language server on standard input and output.
     Lsp,
 }
@@ -130,7 +157,9 @@ fn main() -> ExitCode {
             paths,
             format,
             color,
-        } => check::run(&paths, format, color),
+            simulate,
+            simulation,
+        } => check::run(&paths, format, color, simulate.then_some(simulation)),
         Command::Explain { target, format } => explain::run(target.as_deref(), format),
         Command::Fmt {
             paths,
@@ -150,7 +179,19 @@ fn main() -> ExitCode {
             seconds,
             seed,
             format,
-        } => bench::run(&file, seconds, seed, format == BenchFormat::Json),
+            interpreter,
+        } => bench::run(
+            &file,
+            seconds,
+            seed,
+            format == BenchFormat::Json,
+            interpreter,
+        ),
+        Command::Play(args) => play::run(&args),
+        Command::Probe(args) => probe::run(&args),
+        Command::Distance(args) => distance::run_distance(&args),
+        Command::Nearest(args) => distance::run_nearest(&args),
+        Command::Cluster(args) => distance::run_cluster(&args),
         Command::Lsp => match ludeme_lsp::run_stdio() {
             Ok(()) => exit::CLEAN,
             Err(error) => {

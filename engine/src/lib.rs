@@ -7,10 +7,15 @@
 
 pub mod gdl;
 pub mod graph;
+pub mod ludi;
+pub mod players;
 pub mod playout;
+pub mod probe;
 
 use std::fmt::Debug;
 use std::hash::Hash;
+
+use rand::Rng;
 
 /// A role's index into [`Game::roles`].
 pub type RoleIndex = usize;
@@ -48,5 +53,21 @@ pub trait Game {
     /// real end of game from a give-up.
     fn failure(&self) -> Option<String> {
         None
+    }
+
+    /// Plays uniformly random joint moves from `state` until a terminal state or `max_plies`
+    /// (see [`playout::random_playout`], which calls this). The default steps through the
+    /// methods above; an engine with a faster loop (the grounded GDL reasoner plays without
+    /// allocating) overrides it with the same behaviour.
+    fn random_playout<R: Rng + ?Sized>(
+        &self,
+        state: &Self::State,
+        rng: &mut R,
+        max_plies: usize,
+    ) -> playout::Playout
+    where
+        Self: Sized,
+    {
+        playout::step_by_step_playout(self, state, rng, max_plies)
     }
 }

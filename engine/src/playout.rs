@@ -49,8 +49,20 @@ pub fn random_joint_move<G: Game, R: Rng + ?Sized>(
     Ok(joint)
 }
 
-/// Plays uniformly random joint moves from `state` until a terminal state or `max_plies`.
+/// Plays uniformly random joint moves from `state` until a terminal state or `max_plies`,
+/// through the engine's own loop ([`Game::random_playout`]).
 pub fn random_playout<G: Game, R: Rng + ?Sized>(
+    game: &G,
+    state: &G::State,
+    rng: &mut R,
+    max_plies: usize,
+) -> Playout {
+    game.random_playout(state, rng, max_plies)
+}
+
+/// [`random_playout`] through the [`Game`] methods one by one: the default of
+/// [`Game::random_playout`].
+pub fn step_by_step_playout<G: Game, R: Rng + ?Sized>(
     game: &G,
     state: &G::State,
     rng: &mut R,

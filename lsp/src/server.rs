@@ -66,12 +66,70 @@ impl Backend {
         let Ok(diagnostics) = computed else {
             return;
         };
-        if self.session().version(&uri) == Some(version) {
-            self.client
-                .publish_diagnostics(uri, diagnostics, Some(version))
-                .await;
+        if self.session().version(&uri) != Some(version) {
+            return;
         }
+        self.client
+            .publish_diagnostics(uri.clone(), diagnostics.clone(), Some(version))
+            .await;
+        // Random play takes longer than the static checks: its findings follow in a second
+        // publication, from a task of their own so that this notification's handler returns.
+        let client = self.client.clone();
+        let session = self.session.clone();
+        tokio::spawn(async move {
+            publish_simulation_diagnostics(client, session, uri, version, diagnostics).await;
+        });
     }
+}
+
+/// Publishes the static diagnostics again with the editor simulation's findings added, when it
+/// has any and the document is still at `version` (an edit cancels the simulation and
+/// publishes anew).
+async fn publish_simulation_diagnostics(
+    client: Client,
+    session: Arc<Mutex<Session>>,
+    uri: Uri,
+    version: i32,
+    static_diagnostics: Vec<Diagnostic>,
+) {
+    let current = |session: &Mutex<Session>| {
+        session
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .version(&uri)
+    };
+    let Some(snapshot) = session
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .snapshot(&uri)
+        .filter(|snapshot| snapshot.document.version == version)
+    else {
+        return;
+    };
+    let document_uri = uri.clone();
+    let computed = run_query(snapshot, move |snapshot| {
+        analysis::gdl::simulate::lens_anchor(&snapshot.db, snapshot.file)?;
+        let simulation = analysis::gdl::simulate::editor_simulation(&snapshot.db, snapshot.file);
+        Some(
+            simulation
+                .diagnostics
+                .iter()
+                .map(|diagnostic| to_lsp_diagnostic(diagnostic, &snapshot.document, &document_uri))
+                .collect::<Vec<_>>(),
+        )
+    })
+    .await;
+    let Ok(Some(found)) = computed else {
+        return;
+    };
+    if found.is_empty() || current(&session) != Some(version) {
+        return;
+    }
+    let mut diagnostics = static_diagnostics;
+    diagnostics.extend(found);
+    client
+        .publish_diagnostics(uri, diagnostics, Some(version))
+        .await;
 }
 
 /// Runs `query` on a snapshot off the async runtime. Salsa cancellation (a newer edit) and
@@ -254,6 +312,9 @@ impl LanguageServer for Backend {
                 })),
                 folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
                 document_formatting_provider: Some(OneOf::Left(true)),
+                code_lens_provider: Some(CodeLensOptions {
+                    resolve_provider: Some(true),
+                }),
                 semantic_tokens_provider: Some(
                     SemanticTokensServerCapabilities::SemanticTokensOptions(
                         SemanticTokensOptions {
@@ -331,12 +392,25 @@ impl LanguageServer for Backend {
         let hover = self
             .query(&position.text_document.uri, move |snapshot| {
                 let offset = snapshot.document.offset(position.position);
-                ide::hover(&snapshot.db, snapshot.file, offset).map(|hover| Hover {
+                let hover = ide::hover(&snapshot.db, snapshot.file, offset);
+                // On a `role` fact, random play's figures and findings follow the usual hover.
+                let simulation =
+                    analysis::gdl::simulate::role_hover(&snapshot.db, snapshot.file, offset);
+                let (range, markdown) = match (hover, simulation) {
+                    (None, None) => return None,
+                    (Some(hover), None) => (hover.range, hover.markdown),
+                    (None, Some((range, details))) => (range, details),
+                    (Some(hover), Some((_, details))) => (
+                        hover.range,
+                        format!("{}\n\n---\n\n{details}", hover.markdown),
+                    ),
+                };
+                Some(Hover {
                     contents: HoverContents::Markup(MarkupContent {
                         kind: MarkupKind::Markdown,
-                        value: hover.markdown,
+                        value: markdown,
                     }),
-                    range: Some(snapshot.document.range(hover.range)),
+                    range: Some(snapshot.document.range(range)),
                 })
             })
             .await?;
@@ -483,6 +557,50 @@ impl LanguageServer for Backend {
                 .collect()
         })
         .await
+    }
+
+    /// One lens above the first `role` of a GDL file. Its title (the summary of random play)
+    /// is left to `codeLens/resolve`, so that listing lenses never waits for the simulation.
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        let uri = params.text_document.uri;
+        let data = serde_json::json!({ "uri": uri.as_str() });
+        let lens = self
+            .query(&uri, move |snapshot| {
+                let anchor = analysis::gdl::simulate::lens_anchor(&snapshot.db, snapshot.file)?;
+                let start = snapshot.document.range(anchor).start;
+                Some(vec![CodeLens {
+                    range: Range::new(start, start),
+                    command: None,
+                    data: Some(data),
+                }])
+            })
+            .await?;
+        Ok(lens.flatten())
+    }
+
+    /// Plays the game within the editor's budget (off the protocol thread, cancelled by an
+    /// edit) and titles the lens with the summary.
+    async fn code_lens_resolve(&self, mut lens: CodeLens) -> Result<CodeLens> {
+        let uri = lens
+            .data
+            .as_ref()
+            .and_then(|data| data.get("uri"))
+            .and_then(|uri| uri.as_str())
+            .and_then(|uri| uri.parse::<Uri>().ok())
+            .ok_or_else(|| Error::invalid_params("the code lens carries no document URI"))?;
+        let title = self
+            .query(&uri, |snapshot| {
+                analysis::gdl::simulate::editor_simulation(&snapshot.db, snapshot.file).headline()
+            })
+            .await?
+            .unwrap_or_else(|| "the document is no longer open".to_owned());
+        // No command to run: the lens is a label (the details are on the hover of `role`).
+        lens.command = Some(Command {
+            title,
+            command: String::new(),
+            arguments: None,
+        });
+        Ok(lens)
     }
 
     async fn semantic_tokens_full(

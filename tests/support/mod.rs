@@ -133,3 +133,128 @@ fn find_annotation(line: &str, comment: &str) -> Option<(usize, Vec<String>)> {
     }
     None
 }
+
+/// One expected diagnostic: the line it starts on (1-based), its columns when a caret line gives
+/// them (1-based, end exclusive), and "severity: code".
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Expected {
+    pub line: usize,
+    pub columns: Option<(usize, usize)>,
+    pub code: String,
+}
+
+/// The annotations of [`annotated_expectations`], plus ranges: a comment line of carets,
+/// `<comment>    ^^^^ error: CODE`, expects a diagnostic on the line above whose range the
+/// carets cover exactly.
+pub fn annotated_ranges(text: &str, comment: &str) -> Vec<Expected> {
+    let mut expected = Vec::new();
+    let mut last_code_line = 0;
+    for (index, line) in text.lines().enumerate() {
+        let carets = line
+            .trim_start()
+            .strip_prefix(comment)
+            .map(str::trim_start)
+            .filter(|rest| rest.starts_with('^'));
+        if let Some(rest) = carets {
+            let length = rest.chars().take_while(|&c| c == '^').count();
+            let start = line.chars().position(|c| c == '^').unwrap() + 1;
+            expected.extend(rest[length..].split(", ").map(|code| Expected {
+                line: last_code_line,
+                columns: Some((start, start + length)),
+                code: code.trim().to_owned(),
+            }));
+            continue;
+        }
+        let comment_line = line.trim_start().starts_with(comment);
+        if !line.trim().is_empty() && !comment_line {
+            last_code_line = index + 1;
+        }
+        if let Some((_, items)) = find_annotation(line, comment) {
+            let target = if comment_line {
+                last_code_line
+            } else {
+                index + 1
+            };
+            expected.extend(items.into_iter().map(|code| Expected {
+                line: target,
+                columns: None,
+                code,
+            }));
+        }
+    }
+    expected
+}
+
+/// `ludeme check --format json PATH`, parsed.
+pub fn check_json(path: &Path) -> Vec<serde_json::Value> {
+    let output = ludeme(&["check", "--format", "json", path.to_str().unwrap()]);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+    json.as_array().expect("an array").clone()
+}
+
+/// A diagnostic of `--format json` as an [`Expected`], with its columns when `with_columns` and
+/// its range is on one line.
+pub fn actual(diagnostic: &serde_json::Value, with_columns: bool) -> Expected {
+    let range = &diagnostic["range"];
+    let column = |end: &str| range[end]["column"].as_u64().unwrap() as usize;
+    let (line, code) = line_and_code(diagnostic);
+    Expected {
+        line,
+        columns: (with_columns && range["end"]["line"] == range["start"]["line"])
+            .then(|| (column("start"), column("end"))),
+        code,
+    }
+}
+
+/// Checks that every fixture gets exactly the diagnostics its annotations expect (read by
+/// `expectations`; columns compared where the annotation gives them) and that every code of
+/// `codes` is reported by some fixture. Returns the human output of each fixture, named after
+/// its path, for the caller to snapshot (insta names snapshots after the calling module).
+pub fn assert_fixtures_match_annotations(
+    fixtures: &[PathBuf],
+    expectations: impl Fn(&str) -> Vec<Expected>,
+    codes: impl IntoIterator<Item = &'static str>,
+) -> Vec<(String, String)> {
+    let mut outputs = Vec::new();
+    let root = project_root();
+    let mut failures = Vec::new();
+    let mut codes_seen = std::collections::BTreeSet::new();
+    for file in fixtures {
+        let text = std::fs::read_to_string(file).unwrap();
+        let mut expected = expectations(&text);
+        expected.sort();
+        let mut found: Vec<Expected> = check_json(file)
+            .iter()
+            .map(|diagnostic| {
+                let line_only = actual(diagnostic, false);
+                let with_columns = expected.iter().any(|e| {
+                    e.line == line_only.line && e.code == line_only.code && e.columns.is_some()
+                });
+                actual(diagnostic, with_columns)
+            })
+            .collect();
+        found.sort();
+        codes_seen.extend(
+            found
+                .iter()
+                .map(|e| e.code.split_once(": ").unwrap().1.to_owned()),
+        );
+        if found != expected {
+            failures.push(format!(
+                "{}\n  expected {expected:?}\n  actual   {found:?}",
+                file.display()
+            ));
+        }
+        let relative = file.strip_prefix(&root).unwrap();
+        let name = relative.to_string_lossy().replace(['/', '.'], "_");
+        let output = ludeme(&["check", "--color", "never", relative.to_str().unwrap()]);
+        outputs.push((name, String::from_utf8(output.stdout).unwrap()));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let missing: Vec<&str> = codes
+        .into_iter()
+        .filter(|code| !codes_seen.contains(*code))
+        .collect();
+    assert!(missing.is_empty(), "no fixture reports {missing:?}");
+    outputs
+}

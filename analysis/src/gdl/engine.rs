@@ -3,7 +3,7 @@
 //! engines).
 
 use ludeme_engine::gdl::{
-    Atom, Budget, GdlError, Interpreter, Literal, Program, ProgramBuilder, Rule, Term,
+    Atom, Budget, GdlError, Interpreter, Literal, Program, ProgramBuilder, Reasoner, Rule, Term,
 };
 
 use super::model::{self, RuleSet};
@@ -32,6 +32,18 @@ pub fn interpreter_for(
     file: SourceFile,
     budget: Budget,
 ) -> Result<Interpreter, GdlError> {
+    Interpreter::new(program_for(db, file)?, budget)
+}
+
+/// The file's fastest reasoner: grounded when the game grounds, else the interpreter (see
+/// [`Reasoner::new`]); refused like [`interpreter_for`].
+pub fn reasoner_for(db: &dyn Db, file: SourceFile, budget: Budget) -> Result<Reasoner, GdlError> {
+    Reasoner::new(program_for(db, file)?, budget)
+}
+
+/// The engine program of a file, refused when the file has static errors (their rules may be
+/// missing parts the lowering left out).
+pub fn program_for(db: &dyn Db, file: SourceFile) -> Result<Program, GdlError> {
     let errors = super::gdl_diagnostics(db, file)
         .iter()
         .chain(crate::syntax_diagnostics(db, file))
@@ -42,8 +54,7 @@ pub fn interpreter_for(
             "the game has {errors} static error(s); `ludeme check` lists them"
         )));
     }
-    let program = program_of(&super::gdl_rules(db, file).rules)?;
-    Interpreter::new(program, budget)
+    program_of(&super::gdl_rules(db, file).rules)
 }
 
 fn atom(builder: &mut ProgramBuilder, sentence: &model::Sentence) -> Atom {

@@ -8,6 +8,7 @@ pub mod keywords;
 mod lower;
 pub mod model;
 pub mod occurrences;
+pub mod simulate;
 
 pub use checks::gdl_diagnostics;
 pub use english::{GameExplanation, explain_rule, gdl_explanation};

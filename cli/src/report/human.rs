@@ -28,6 +28,11 @@ pub fn write(reports: &[FileReport], color: ColorChoice) -> std::io::Result<()> 
                 .map_err(std::io::Error::other)?;
         }
     }
+    for report in reports {
+        if let Some(simulation) = &report.simulation {
+            writeln!(out, "{}: {simulation}", report.display_path())?;
+        }
+    }
     let [infos, warnings, errors] = counts;
     let files = reports.len();
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });

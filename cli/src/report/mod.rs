@@ -18,6 +18,8 @@ pub struct FileReport {
     /// The file's name and text, with its line index built once.
     pub file: SimpleFile<String, String>,
     pub diagnostics: Vec<Diagnostic>,
+    /// With `check --simulate`: the one-line summary of random play (or why there was none).
+    pub simulation: Option<String>,
 }
 
 impl FileReport {
@@ -27,6 +29,7 @@ impl FileReport {
             path,
             file,
             diagnostics,
+            simulation: None,
         }
     }
 

@@ -4,9 +4,13 @@
 //!
 //! The [`Interpreter`] is written for obvious correctness, not speed: a bottom-up fixpoint over
 //! ground facts, stratum by stratum. It is the oracle that faster reasoners are tested against.
+//! The [`grounded`] reasoner grounds the rules into a propositional circuit and is the fast one;
+//! [`Reasoner`] picks it when the game grounds and falls back to the interpreter otherwise.
 
+pub mod grounded;
 mod interpreter;
 pub mod program;
+mod reasoner;
 #[cfg(test)]
 mod tests;
 
@@ -14,6 +18,7 @@ use std::fmt;
 
 pub use interpreter::{Budget, GdlState, Interpreter};
 pub use program::{Atom, Ground, Literal, Program, ProgramBuilder, Rule, Sym, Symbols, Term};
+pub use reasoner::{Engine, Reasoner, ReasonerMove, ReasonerState};
 
 /// Why a GDL game could not be built or run.
 #[derive(Clone, Debug, PartialEq, Eq)]

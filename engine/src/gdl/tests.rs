@@ -84,7 +84,7 @@ fn literal(b: &mut ProgramBuilder, s: &Sexp) -> Literal {
     Literal::Atom(atom(b, s))
 }
 
-fn program(text: &str) -> Result<Program, GdlError> {
+pub(super) fn program(text: &str) -> Result<Program, GdlError> {
     let mut b = ProgramBuilder::new();
     for form in read(text) {
         let rule = match &form {

@@ -1,0 +1,36 @@
+//! EGGG (Orwant, seed 000): the statements of `.egg` files lowered into a game model, `X is like
+//! Y` resolved across the workspace, the checks, the English instructions and the classification
+//! by the seed's twelve attributes.
+//!
+//! Queries, from the bottom up:
+//! - [`egg_file`]: one file's statements, on their own;
+//! - [`game_index`] over the [`EggWorkspace`] input: which file a game name refers to;
+//! - [`egg_lineage`]: a file and its bases; [`egg_game`]: the game with overrides applied;
+//! - [`egg_diagnostics`], [`egg_explanation`], [`egg_classification`].
+//!
+//! The model is meant for an engine as much as for the editor: players, turn order, board,
+//! pieces, moves, goal and definitions are resolved; code escapes are text and never run.
+
+pub mod checks;
+pub mod classify;
+pub mod english;
+pub mod forms;
+pub mod inherit;
+mod lower;
+pub mod model;
+pub mod words;
+pub mod workspace;
+
+pub use checks::egg_diagnostics;
+pub use classify::{Classification, classify, egg_classification};
+pub use english::{EggExplanation, egg_explanation};
+pub use inherit::{Lineage, LineageProblem, egg_game, egg_lineage};
+pub use lower::{egg_file, lower};
+pub use workspace::{EggWorkspace, game_index, load_egg_workspace, set_egg_workspace};
+
+use crate::rules::Rule;
+
+/// Every diagnostic rule of the EGGG layer.
+pub fn rules() -> impl Iterator<Item = &'static Rule> {
+    checks::RULES.iter().copied()
+}

@@ -1,0 +1,216 @@
+//! The Ludi manual, `docs/ludi.md`, generated from the schema: one entry per ludeme with its
+//! meaning, how it is written, its arguments, its default, where it may appear, an example and
+//! its English. A test keeps the committed file equal to [`manual`]
+//! (`LUDEME_UPDATE_DOCS=1 cargo test -p ludeme-analysis ludi::manual` rewrites it).
+
+use std::fmt::Write;
+
+use crate::ludi::schema::{self, Form, Kind, LUDEMES, Ludeme};
+
+/// The manual's introduction: the language in brief and the meanings this project chose where
+/// the seed is silent.
+const INTRODUCTION: &str = "\
+# Ludi GDL manual
+
+Ludi GDL is the game description language of Browne and Maire, *Evolutionary Game Design*
+(IEEE TCIAIG 2(1), 2010, Appendix I). A game is a tree of ludemes, `(name arguments...)`:
+
+```
+(game Tic-Tac-Toe
+  (players White Black)
+  (board (tiling square i-nbors) (size 3 3))
+  (end (All win (in-a-row 3))))
+```
+
+`;` starts a comment. This manual is generated from the schema in
+`analysis/src/ludi/schema/table.rs`, which the checker (`ludeme check`), the editor's completion
+and hovers, and the English renderer (`ludeme explain`) all read. Each `ludi/...` diagnostic
+links to an entry here.
+
+## Choices where the seed is silent
+
+- **Defaults.** Without `pieces`, each player places one piece of their colour on an empty cell
+  per turn (one piece type, named `Piece`, owned by `All`). Without `start`, the board is empty.
+  Players hold every piece type in hand without limit, unless `in-hand` gives a number (Valion
+  places a stone of each colour with `start` and then places stones from unlimited hands;
+  Gorodruir gives each player five). Without `play`, players cannot pass voluntarily, but a player with no
+  move passes (unless `no-move` ends the game). Without `shape`, the board has the tiling's own
+  shape (square for square and 4.8.8 tilings, hex for hex, tri for tri).
+- **Arguments by type.** A ludeme's arguments are matched to its parameters by type, so
+  `(capture d-nbors (if ...))` and `(capture (if ...) d-nbors)` mean the same. Numbers and
+  names of the same type are taken in order (`(> left right)`).
+- **End clauses.** After each move every clause is tested for every player it names (`All`:
+  each player). For one player the first clause that holds, in the order written, decides. When
+  a move ends the game for several players at once, the tie rule decides (`mover-wins` unless
+  `mover-loses` or `draw` is written). A game exceeding twice the preferred length (120 moves) is
+  a draw. `in-a-row N` holds for a line of *at least* N (Yavalath writes
+  `(and (in-a-row 3) (not (in-a-row 4)))` for exactly three). `no-move` holds for the player to
+  move when they have no legal move.
+- **Record names.** A list headed by a name the game declares is a record: `(White N)` in
+  `players`, `(Stone All ...)` in `pieces`, `(All win ...)` in `end`, `(Stone White)` in `place`
+  and `in-hand`, `(Goal White A8 B8)` in `regions`, `(mobility 0.5)` in `advisors`.
+- **Turtle paths.** Knight-like moves are written `(steps f f r)` in `pre`.
+- **Captures.** `surround` takes enemy groups next to the destination left with no empty
+  neighbour (as in Go); `d-nbors` the enemy pieces on the destination's orthogonal neighbours
+  (the default), `i-nbors` on all its neighbours; `flank` those in a line between the
+  destination and another piece of the mover (as in Othello). `(if ...)` filters the candidates,
+  each tested as the cell `current`.
+- **Home.** A player's home row is the edge opposite their compass direction; without
+  directions, the first row for the first player and the last row for the second.
+- **Not supported.** The seed's grammar shows `(game NAME [params] ...)` and
+  `(pieces piece_defns [NAME])` without saying what the params and the trailing name are; both
+  are reported as arguments out of place.
+- **Group.** `(group)` without a size holds when all the player's pieces (at least two) form one
+  connected group.
+
+## Cell names
+
+Cells are named by column letters then row number: `A1` is the first column of the first row,
+`AA1` the 27th column. Square boards of W×H cells run from `A1` to the W-th letter and row H.
+Hex boards use axial coordinates over their bounding parallelogram: on a hexagon of side n,
+columns and rows run 1..2n−1 and a cell exists when its column and row differ by less than n
+(`A1` is a corner, `E5` the centre of a side-5 hexagon); a hex triangle of side n keeps the
+cells whose column is at most their row; a trapezium `(size W H)` has H rows, row r (from 1)
+holding W+r−1 cells; a rhombus `(size W H)` is the whole W×H parallelogram.
+
+## Board sides
+
+Regions, `reach` and the players' directions name board sides by compass direction, in the
+cell coordinates above (columns west to east, rows south to north): `S` is the first row, `N`
+the last row, `W` the first column, `E` the last cell of each row. A hexagon of side n has six
+sides: those four and `SE` (column − row = n−1) and `NW` (row − column = n−1). A hex triangle
+has three: `W` (the first column), `N` (the last row) and `E` (column = row). A side may name
+several cells at once, and the corners belong to both their sides.
+
+## Board lines
+
+`in-a-row` is checked against the longest straight line a board has: the longer side of a
+square board (or its depth), 2n−1 on a hexagon of side n, n on a hex triangle, W+H−1 on a
+trapezium, the longer side of a rhombus.
+";
+
+const SECTIONS: &[&str] = &[
+    "Structure",
+    "Records",
+    "Board words",
+    "Cells of a move",
+    "Conditions and logic",
+    "Functions",
+    "Actions",
+    "Post-conditions",
+    "Start",
+    "Play",
+    "End",
+    "Support",
+];
+
+/// The whole manual.
+pub fn manual() -> String {
+    let mut out = String::from(INTRODUCTION);
+    for section in SECTIONS {
+        let _ = write!(out, "\n## {section}\n");
+        for ludeme in LUDEMES.iter().filter(|l| l.kind.section() == *section) {
+            entry(&mut out, ludeme);
+        }
+    }
+    out
+}
+
+fn entry(out: &mut String, ludeme: &Ludeme) {
+    let written = match ludeme.form {
+        Form::List => format!("`({}{})`", ludeme.name, signature(ludeme)),
+        Form::Word => format!("`{}`", ludeme.name),
+        Form::Either => format!("`{0}` or `({0})`", ludeme.name),
+        Form::Record { .. } => format!("`({})`", signature(ludeme).trim_start()),
+    };
+    let _ = write!(
+        out,
+        "\n### <a id=\"{}\"></a>{} ({})\n\n{}\n\nWritten {written}.\n",
+        ludeme.anchor(),
+        ludeme.name,
+        ludeme.kind.describe(),
+        ludeme.meaning
+    );
+    if !ludeme.params.is_empty() {
+        out.push_str("\n| argument | count | type | default |\n|---|---|---|---|\n");
+        for param in ludeme.params {
+            let types: Vec<String> = param.accepts.iter().map(|a| a.describe()).collect();
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                param.name,
+                param.count(),
+                types.join(" or "),
+                param.default.unwrap_or("")
+            );
+        }
+    }
+    if let Some(default) = ludeme.default {
+        let _ = writeln!(out, "\nWhen absent: {default}.");
+    }
+    let places = places(ludeme);
+    if !places.is_empty() {
+        let _ = writeln!(out, "\nAppears in: {places}.");
+    }
+    if !ludeme.example.is_empty() {
+        let _ = writeln!(out, "\nExample: `{}`", ludeme.example);
+    }
+    let _ = writeln!(out, "\nEnglish: “{}”", ludeme.english);
+}
+
+/// " length [piece]": the parameters in order, optional ones in brackets, repeated ones with `...`.
+pub(crate) fn signature(ludeme: &Ludeme) -> String {
+    ludeme
+        .params
+        .iter()
+        .map(|param| {
+            let repeat = if param.max > 1 { "..." } else { "" };
+            if param.is_optional() {
+                format!(" [{}{repeat}]", param.name)
+            } else {
+                format!(" {}{repeat}", param.name)
+            }
+        })
+        .collect()
+}
+
+fn places(ludeme: &Ludeme) -> String {
+    if ludeme.kind == Kind::Logic {
+        return "wherever a move condition or an end condition may stand".to_owned();
+    }
+    let mut names: Vec<String> = schema::places_of(ludeme)
+        .iter()
+        .map(|(parent, param)| format!("[{}](#{}) ({})", parent.name, parent.anchor(), param.name))
+        .collect();
+    names.dedup();
+    names.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `docs/ludi.md` is the generated manual; rewrite it with `LUDEME_UPDATE_DOCS=1`.
+    #[test]
+    fn the_committed_manual_is_up_to_date() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/ludi.md");
+        let generated = manual();
+        if std::env::var_os("LUDEME_UPDATE_DOCS").is_some() {
+            std::fs::write(&path, &generated).expect("docs/ludi.md is writable");
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == generated,
+            "docs/ludi.md is out of date: run `LUDEME_UPDATE_DOCS=1 cargo test -p ludeme-analysis ludi::manual`"
+        );
+    }
+
+    #[test]
+    fn every_manual_anchor_is_unique() {
+        let mut anchors: Vec<String> = LUDEMES.iter().map(Ludeme::anchor).collect();
+        anchors.sort();
+        let before = anchors.len();
+        anchors.dedup();
+        assert_eq!(before, anchors.len());
+    }
+}

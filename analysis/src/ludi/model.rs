@@ -1,0 +1,1069 @@
+//! The typed game model: what an engine plays. Built from the bound ludeme tree with every
+//! default of the seed filled in (see `docs/ludi.md`): no `pieces` gives one piece type that is
+//! placed on an empty cell; no `start` gives an empty board and unlimited hands; no `play` forbids
+//! voluntary passing; no tie rule gives `mover-wins`; an absent shape is the tiling's own.
+//!
+//! The model is built even from a game with errors: what is missing or wrong is left out (and
+//! reported by the checks), so that hovers and English still work while a game is being written.
+
+use crate::TextRange;
+use crate::ludi::bind::{Node, Value};
+
+/// A name as written, with where.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Named {
+    pub name: String,
+    pub range: TextRange,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Game {
+    pub name: Option<Named>,
+    /// In turn order: the first moves first.
+    pub players: Vec<Player>,
+    pub board: Option<Board>,
+    pub pieces: Vec<PieceType>,
+    /// Whether `pieces` was absent and the default piece type was supplied.
+    pub default_pieces: bool,
+    pub start: Start,
+    pub play: Play,
+    pub end: End,
+    pub range: TextRange,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Player {
+    pub name: Named,
+    pub direction: Option<Compass>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Compass {
+    N,
+    NE,
+    E,
+    SE,
+    S,
+    SW,
+    W,
+    NW,
+}
+
+impl Compass {
+    fn from_name(name: &str) -> Option<Compass> {
+        Some(match name {
+            "N" => Compass::N,
+            "NE" => Compass::NE,
+            "E" => Compass::E,
+            "SE" => Compass::SE,
+            "S" => Compass::S,
+            "SW" => Compass::SW,
+            "W" => Compass::W,
+            "NW" => Compass::NW,
+            _ => return None,
+        })
+    }
+}
+
+/// Who a rule applies to: every player, or one by name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PlayerRef {
+    All,
+    Player(Named),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tiling {
+    Tri,
+    Square,
+    Hex,
+    TruncSquare,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    Tri,
+    Square,
+    Hex,
+    Rhombus,
+    Trapezium,
+    Boardless,
+}
+
+impl Shape {
+    pub const ALL: [Shape; 6] = [
+        Shape::Tri,
+        Shape::Square,
+        Shape::Hex,
+        Shape::Rhombus,
+        Shape::Trapezium,
+        Shape::Boardless,
+    ];
+
+    /// The schema's word for the shape.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Tri => "tri",
+            Shape::Square => "square",
+            Shape::Hex => "hex",
+            Shape::Rhombus => "rhombus",
+            Shape::Trapezium => "trapezium",
+            Shape::Boardless => "boardless",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Shape> {
+        Shape::ALL.into_iter().find(|shape| shape.name() == name)
+    }
+
+    /// The shapes `tiling` can be cut to, in the schema's order.
+    pub fn fitting(tiling: Tiling) -> impl Iterator<Item = Shape> {
+        Shape::ALL
+            .into_iter()
+            .filter(move |shape| shape.fits(tiling))
+    }
+    /// How many sizes the shape takes (the `size` ludeme's dimensions), inclusive.
+    pub fn dimensions(self) -> (usize, usize) {
+        match self {
+            Shape::Tri | Shape::Hex | Shape::Boardless => (1, 1),
+            Shape::Square => (1, 3),
+            Shape::Rhombus => (1, 2),
+            Shape::Trapezium => (2, 2),
+        }
+    }
+
+    /// The shapes a tiling can be cut to.
+    pub fn fits(self, tiling: Tiling) -> bool {
+        match tiling {
+            Tiling::Square | Tiling::TruncSquare => {
+                matches!(self, Shape::Square | Shape::Boardless)
+            }
+            Tiling::Hex | Tiling::Tri => self != Shape::Square,
+        }
+    }
+}
+
+impl Tiling {
+    pub const ALL: [Tiling; 4] = [
+        Tiling::Tri,
+        Tiling::Square,
+        Tiling::Hex,
+        Tiling::TruncSquare,
+    ];
+
+    /// The schema's word for the tiling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tiling::Tri => "tri",
+            Tiling::Square => "square",
+            Tiling::Hex => "hex",
+            Tiling::TruncSquare => "trunc-square",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Tiling> {
+        Tiling::ALL.into_iter().find(|tiling| tiling.name() == name)
+    }
+
+    /// The shape a board of this tiling has when `shape` is not given.
+    pub fn natural_shape(self) -> Shape {
+        match self {
+            Tiling::Tri => Shape::Tri,
+            Tiling::Square | Tiling::TruncSquare => Shape::Square,
+            Tiling::Hex => Shape::Hex,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    pub tiling: Tiling,
+    pub shape: Shape,
+    /// Whether `shape` was written (otherwise it is the tiling's natural shape).
+    pub shape_written: bool,
+    /// Where the shape is written, or else the tiling.
+    pub shape_range: TextRange,
+    /// The dimensions as written (`(size 3 3)` → `[3, 3]`).
+    pub size: Vec<u32>,
+    pub size_range: Option<TextRange>,
+    /// `i-nbors`: cells touching at a corner are neighbours too.
+    pub diagonal_adjacency: bool,
+    pub phased: bool,
+    pub regions: Vec<Region>,
+    pub range: TextRange,
+}
+
+/// A cell name as written, `A1`: column letters then row number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CellName {
+    /// Zero-based column (A = 0, Z = 25, AA = 26).
+    pub column: u32,
+    /// Zero-based row (1 → 0).
+    pub row: u32,
+}
+
+impl CellName {
+    pub fn parse(text: &str) -> Option<CellName> {
+        let split = text.find(|c: char| c.is_ascii_digit())?;
+        let (letters, digits) = text.split_at(split);
+        if letters.is_empty() || !letters.chars().all(|c| c.is_ascii_uppercase()) {
+            return None;
+        }
+        let column = letters.bytes().try_fold(0u32, |acc, b| {
+            acc.checked_mul(26)?.checked_add(u32::from(b - b'A') + 1)
+        })? - 1;
+        let row = digits.parse::<u32>().ok()?.checked_sub(1)?;
+        Some(CellName { column, row })
+    }
+}
+
+impl Board {
+    /// The dimensions the shape needs, with the missing ones completed as the seed's games
+    /// write them (`(size 5)` on a square board is 5×5): (width, height, depth).
+    fn box_size(&self) -> Option<(u64, u64, u64)> {
+        let at = |i: usize| self.size.get(i).map(|&n| u64::from(n));
+        let first = at(0)?;
+        Some((first, at(1).unwrap_or(first), at(2).unwrap_or(1)))
+    }
+
+    /// The number of cells, when the board is bounded and its size fits its shape.
+    pub fn cell_count(&self) -> Option<u64> {
+        let (width, height, depth) = self.box_size()?;
+        let side = width;
+        match (self.tiling, self.shape) {
+            (_, Shape::Boardless) => None,
+            (Tiling::Square | Tiling::TruncSquare, Shape::Square) => Some(width * height * depth),
+            (Tiling::Hex, Shape::Hex) => Some(3 * side * (side - 1) + 1),
+            (Tiling::Hex, Shape::Tri) => Some(side * (side + 1) / 2),
+            (Tiling::Hex, Shape::Rhombus) => Some(width * height),
+            // H rows, the first W cells long, each one longer than the one before.
+            (Tiling::Hex, Shape::Trapezium) => Some(height * width + height * (height - 1) / 2),
+            _ => None,
+        }
+    }
+
+    /// The most cells a straight line of neighbours can have on this board, when known: what
+    /// bounds `in-a-row`. `None` where the tiling's lines are not simple (tri, 4.8.8) or the
+    /// board is unbounded.
+    pub fn longest_line(&self) -> Option<u64> {
+        let (width, height, depth) = self.box_size()?;
+        match (self.tiling, self.shape) {
+            (Tiling::Square, Shape::Square) => Some(width.max(height).max(depth)),
+            (Tiling::Hex, Shape::Hex) => Some(2 * width - 1),
+            (Tiling::Hex, Shape::Tri) => Some(width),
+            (Tiling::Hex, Shape::Rhombus) => Some(width.max(height)),
+            (Tiling::Hex, Shape::Trapezium) => Some(width + height - 1),
+            _ => None,
+        }
+    }
+
+    /// Whether a cell is on the board, when the board's naming is known: columns `A..` and rows
+    /// `1..` of the board's bounding box (square boards; hex boards in axial coordinates, where
+    /// a hexagon of side n keeps the cells with |column − row| < n; a hex triangle those with
+    /// column ≤ row; a trapezium of H rows row r holds columns 0..W+r).
+    pub fn contains(&self, cell: CellName) -> Option<bool> {
+        let (width, height, _) = self.box_size()?;
+        let (column, row) = (u64::from(cell.column), u64::from(cell.row));
+        match (self.tiling, self.shape) {
+            (Tiling::Square, Shape::Square) | (Tiling::Hex, Shape::Rhombus) => {
+                Some(column < width && row < height)
+            }
+            (Tiling::Hex, Shape::Hex) => {
+                let span = 2 * width - 1;
+                Some(column < span && row < span && column.abs_diff(row) < width)
+            }
+            (Tiling::Hex, Shape::Tri) => Some(row < width && column <= row),
+            (Tiling::Hex, Shape::Trapezium) => Some(row < height && column < width + row),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Region {
+    pub name: Named,
+    pub owner: Option<PlayerRef>,
+    pub cells: Vec<RegionPart>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RegionPart {
+    Cell(CellName, TextRange),
+    Side(Compass),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PieceType {
+    pub name: Named,
+    pub owner: PlayerRef,
+    pub label: Option<String>,
+    pub value: i64,
+    pub state: i64,
+    pub flags: Vec<String>,
+    pub moves: Vec<MoveRule>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MoveRule {
+    pub priority: i64,
+    pub mandatory: bool,
+    pub label: Option<String>,
+    pub direction: Option<Direction>,
+    pub owner: Option<PlayerRef>,
+    /// `None`: always allowed.
+    pub pre: Option<Condition>,
+    pub actions: Vec<Action>,
+    pub post: Vec<Effect>,
+    pub range: TextRange,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    Compass(Compass),
+    Turtle(Turtle),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Turtle {
+    Forward,
+    Back,
+    Left,
+    Right,
+}
+
+impl Turtle {
+    fn from_name(name: &str) -> Option<Turtle> {
+        Some(match name {
+            "f" => Turtle::Forward,
+            "b" => Turtle::Back,
+            "l" => Turtle::Left,
+            "r" => Turtle::Right,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CellRef {
+    From,
+    To,
+    Current,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Occupant {
+    Empty,
+    Enemy,
+    Friend,
+    Any,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Comparison {
+    Greater,
+    Less,
+    AtLeast,
+    AtMost,
+    Equal,
+    NotEqual,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Arithmetic {
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+}
+
+/// A move condition (`pre`, `if`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Condition {
+    And(Vec<Condition>),
+    Or(Vec<Condition>),
+    Not(Box<Condition>),
+    Empty(CellRef),
+    Owner(CellRef),
+    Enemy(CellRef),
+    Line,
+    Connected,
+    Steps(Vec<Turtle>),
+    Compare(Comparison, Number, Number),
+}
+
+/// A number in a condition.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Number {
+    Constant(i64),
+    Between(Occupant),
+    GroupSize(CellRef),
+    Phase(CellRef),
+    Neighbours(CellRef, Occupant),
+    Distance,
+    PieceState,
+    Height(CellRef),
+    Arithmetic(Arithmetic, Vec<Number>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    Pass,
+    Pop,
+    Push,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    Surround,
+    DirectNeighbours,
+    AllNeighbours,
+    Flank,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Effect {
+    Capture {
+        methods: Vec<Method>,
+        condition: Option<Condition>,
+    },
+    Convert {
+        methods: Vec<Method>,
+        condition: Option<Condition>,
+    },
+    IncrementState,
+    DecrementState,
+    SetState(i64),
+    Score(i64),
+}
+
+/// The initial position. Hands: a piece type (for an owner) that no `in-hand` clause counts is
+/// held without limit, so `(push)` moves can always place one; `in-hand` limits it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Start {
+    pub placements: Vec<Placement>,
+    pub in_hand: Vec<InHand>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Placement {
+    pub piece: Named,
+    pub owner: PlayerRef,
+    pub locations: Vec<Location>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Location {
+    Cell(CellName, TextRange),
+    Region(Named),
+    Home,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct InHand {
+    pub piece: Named,
+    pub owner: PlayerRef,
+    pub count: i64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Play {
+    pub can_pass: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct End {
+    /// In the order written: for one player, the first clause that holds decides.
+    pub clauses: Vec<EndClause>,
+    pub tie: TieRule,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct EndClause {
+    pub player: PlayerRef,
+    pub result: GameResult,
+    pub condition: EndCondition,
+    pub range: TextRange,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    Win,
+    Lose,
+    Draw,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TieRule {
+    #[default]
+    MoverWins,
+    MoverLoses,
+    Draw,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ConnectTarget {
+    Region(Named),
+    OwnRegions,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    Cell(CellName),
+    Region(Named),
+    Side(Compass),
+}
+
+/// An end condition, evaluated for one player.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EndCondition {
+    And(Vec<EndCondition>),
+    Or(Vec<EndCondition>),
+    Not(Box<EndCondition>),
+    Connect {
+        targets: Vec<ConnectTarget>,
+        piece: Option<Named>,
+    },
+    /// `size: None`: all the player's pieces (at least two) form one group.
+    Group {
+        size: Option<i64>,
+        piece: Option<Named>,
+        range: TextRange,
+    },
+    InARow {
+        length: i64,
+        piece: Option<Named>,
+        range: TextRange,
+    },
+    Reach {
+        target: Target,
+        count: i64,
+        piece: Option<Named>,
+    },
+    /// `count: None`: all the opponent's pieces.
+    Capture {
+        count: Option<i64>,
+        piece: Option<Named>,
+    },
+    /// `None`: the opponent.
+    Eliminate(Option<PlayerRef>),
+    Score(i64),
+    Stack(i64),
+    State {
+        value: i64,
+        piece: Option<Named>,
+    },
+    NoMove,
+}
+
+// ── Building the model from the bound tree ──────────────────────────────────────────────────
+
+fn named(value: &Value) -> Option<Named> {
+    Some(Named {
+        name: value.text()?.to_owned(),
+        range: value.range(),
+    })
+}
+
+fn player_ref(value: &Value) -> Option<PlayerRef> {
+    let name = named(value)?;
+    Some(if name.name == "All" {
+        PlayerRef::All
+    } else {
+        PlayerRef::Player(name)
+    })
+}
+
+fn word(node: &Node, param: &str) -> Option<&'static str> {
+    node.child(param).map(Node::name)
+}
+
+fn integer(node: &Node, param: &str) -> Option<i64> {
+    node.value(param).and_then(Value::integer)
+}
+
+/// The integer inside a part such as `(value 3)`: `part` of `node`, its `param`.
+fn part_integer(node: &Node, part: &str, param: &str) -> Option<i64> {
+    node.child(part).and_then(|child| integer(child, param))
+}
+
+fn part_text(node: &Node, part: &str) -> Option<String> {
+    node.child(part)
+        .and_then(|child| child.value("text"))
+        .and_then(|value| value.text().map(str::to_owned))
+}
+
+pub fn build(game: &Node) -> Game {
+    let mut model = Game {
+        name: game.value("name").and_then(named),
+        players: Vec::new(),
+        board: None,
+        pieces: Vec::new(),
+        default_pieces: false,
+        start: Start::default(),
+        play: Play::default(),
+        end: End::default(),
+        range: game.range,
+    };
+    if let Some(players) = game.child("players") {
+        for value in players.values("players") {
+            match value {
+                Value::Node(record) => {
+                    if let Some(name) = record.value("name").and_then(named) {
+                        let direction = word(record, "direction").and_then(Compass::from_name);
+                        model.players.push(Player { name, direction });
+                    }
+                }
+                other => {
+                    if let Some(name) = named(other) {
+                        model.players.push(Player {
+                            name,
+                            direction: None,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    model.board = game.child("board").and_then(board);
+    match game.child("pieces") {
+        Some(pieces) => {
+            model.pieces = pieces
+                .values("pieces")
+                .filter_map(Value::node)
+                .filter_map(piece_type)
+                .collect()
+        }
+        None => {
+            model.default_pieces = true;
+            model.pieces = vec![default_piece(game.range)];
+        }
+    }
+    if let Some(start) = game.child("start") {
+        {
+            for clause in start.values("clauses").filter_map(Value::node) {
+                let Some(reference) = clause.child("piece") else {
+                    continue;
+                };
+                let Some(piece) = reference.value("name").and_then(named) else {
+                    continue;
+                };
+                let owner = reference
+                    .value("owner")
+                    .and_then(player_ref)
+                    .unwrap_or(PlayerRef::All);
+                match clause.name() {
+                    "place" => model.start.placements.push(Placement {
+                        piece,
+                        owner,
+                        locations: clause.values("locations").filter_map(location).collect(),
+                    }),
+                    "in-hand" => model.start.in_hand.push(InHand {
+                        piece,
+                        owner,
+                        count: integer(clause, "count").unwrap_or(0),
+                    }),
+                    _ => {}
+                }
+            }
+        }
+    }
+    if let Some(play) = game.child("play") {
+        model.play.can_pass = play
+            .values("options")
+            .filter_map(Value::node)
+            .any(|o| o.name() == "can-pass");
+    }
+    if let Some(end) = game.child("end") {
+        model.end.tie = match word(end, "tie") {
+            Some("mover-loses") => TieRule::MoverLoses,
+            Some("draw") => TieRule::Draw,
+            _ => TieRule::MoverWins,
+        };
+        for clause in end.values("clauses").filter_map(Value::node) {
+            let player = clause.value("player").and_then(player_ref);
+            let result = match word(clause, "result") {
+                Some("win") => Some(GameResult::Win),
+                Some("lose") => Some(GameResult::Lose),
+                Some("draw") => Some(GameResult::Draw),
+                _ => None,
+            };
+            let condition = clause.child("condition").and_then(end_condition);
+            if let (Some(player), Some(result), Some(condition)) = (player, result, condition) {
+                model.end.clauses.push(EndClause {
+                    player,
+                    result,
+                    condition,
+                    range: clause.range,
+                });
+            }
+        }
+    }
+    model
+}
+
+/// The piece type of a game without `pieces`: each player places one on an empty cell.
+fn default_piece(range: TextRange) -> PieceType {
+    PieceType {
+        name: Named {
+            name: "Piece".to_owned(),
+            range,
+        },
+        owner: PlayerRef::All,
+        label: None,
+        value: 1,
+        state: 0,
+        flags: Vec::new(),
+        moves: vec![MoveRule {
+            priority: 0,
+            mandatory: false,
+            label: None,
+            direction: None,
+            owner: None,
+            pre: Some(Condition::Empty(CellRef::To)),
+            actions: vec![Action::Push],
+            post: Vec::new(),
+            range,
+        }],
+    }
+}
+
+fn board(node: &Node) -> Option<Board> {
+    let tiling_node = node.child("tiling")?;
+    let tiling = Tiling::from_name(word(tiling_node, "type")?)?;
+    let shape_range = node
+        .child("shape")
+        .map_or(tiling_node.range, |shape| shape.range);
+    let shape = node
+        .child("shape")
+        .and_then(|shape| word(shape, "type"))
+        .and_then(Shape::from_name);
+    let size_node = node.child("size");
+    let size = size_node
+        .map(|size| {
+            size.values("dimensions")
+                .filter_map(Value::integer)
+                .filter_map(|n| u32::try_from(n).ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let regions = node
+        .child("regions")
+        .map(|regions| {
+            regions
+                .values("regions")
+                .filter_map(Value::node)
+                .filter_map(region)
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(Board {
+        tiling,
+        shape: shape.unwrap_or(tiling.natural_shape()),
+        shape_written: shape.is_some(),
+        shape_range,
+        size,
+        size_range: size_node.map(|size| size.range),
+        diagonal_adjacency: tiling_node.child("i-nbors").is_some(),
+        phased: node.child("phase").is_some(),
+        regions,
+        range: node.range,
+    })
+}
+
+fn region(node: &Node) -> Option<Region> {
+    Some(Region {
+        name: node.value("name").and_then(named)?,
+        owner: node.value("owner").and_then(player_ref),
+        cells: node
+            .values("cells")
+            .filter_map(|value| match value {
+                Value::Cell { text, range } => {
+                    CellName::parse(text).map(|cell| RegionPart::Cell(cell, *range))
+                }
+                Value::Node(side) => Compass::from_name(side.name()).map(RegionPart::Side),
+                _ => None,
+            })
+            .collect(),
+    })
+}
+
+fn location(value: &Value) -> Option<Location> {
+    match value {
+        Value::Cell { text, range } => {
+            CellName::parse(text).map(|cell| Location::Cell(cell, *range))
+        }
+        Value::Name { .. } => named(value).map(Location::Region),
+        Value::Node(node) if node.name() == "home" => Some(Location::Home),
+        _ => None,
+    }
+}
+
+fn piece_type(node: &Node) -> Option<PieceType> {
+    Some(PieceType {
+        name: node.value("name").and_then(named)?,
+        owner: node
+            .value("owner")
+            .and_then(player_ref)
+            .unwrap_or(PlayerRef::All),
+        label: part_text(node, "label"),
+        value: part_integer(node, "value", "value").unwrap_or(1),
+        state: part_integer(node, "state", "state").unwrap_or(0),
+        flags: node
+            .child("flags")
+            .map(|flags| {
+                flags
+                    .values("flags")
+                    .filter_map(|v| v.text().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        moves: node
+            .child("moves")
+            .map(|moves| {
+                moves
+                    .values("moves")
+                    .filter_map(Value::node)
+                    .map(move_rule)
+                    .collect()
+            })
+            .unwrap_or_default(),
+    })
+}
+
+fn move_rule(node: &Node) -> MoveRule {
+    let direction = node
+        .child("dirn")
+        .and_then(|dirn| word(dirn, "direction"))
+        .and_then(|name| {
+            Compass::from_name(name)
+                .map(Direction::Compass)
+                .or_else(|| Turtle::from_name(name).map(Direction::Turtle))
+        });
+    MoveRule {
+        priority: part_integer(node, "priority", "priority").unwrap_or(0),
+        mandatory: node.child("mandatory").is_some(),
+        label: part_text(node, "label"),
+        direction,
+        owner: node
+            .child("owner")
+            .and_then(|owner| owner.value("player"))
+            .and_then(player_ref),
+        pre: node
+            .child("pre")
+            .and_then(|pre| pre.child("condition"))
+            .and_then(condition),
+        actions: node
+            .child("action")
+            .map(|action| {
+                action
+                    .values("actions")
+                    .filter_map(Value::node)
+                    .filter_map(|a| match a.name() {
+                        "pass" => Some(Action::Pass),
+                        "pop" => Some(Action::Pop),
+                        "push" => Some(Action::Push),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        post: node
+            .child("post")
+            .map(|post| {
+                post.values("effects")
+                    .filter_map(Value::node)
+                    .filter_map(effect)
+                    .collect()
+            })
+            .unwrap_or_default(),
+        range: node.range,
+    }
+}
+
+fn cell_ref(node: &Node, param: &str) -> Option<CellRef> {
+    Some(match word(node, param)? {
+        "from" => CellRef::From,
+        "to" => CellRef::To,
+        _ => CellRef::Current,
+    })
+}
+
+fn occupant(node: &Node, param: &str) -> Option<Occupant> {
+    Some(match word(node, param)? {
+        "empty" => Occupant::Empty,
+        "enemy" => Occupant::Enemy,
+        "friend" => Occupant::Friend,
+        _ => Occupant::Any,
+    })
+}
+
+fn children<T>(node: &Node, param: &str, build: fn(&Node) -> Option<T>) -> Option<Vec<T>> {
+    node.values(param)
+        .filter_map(Value::node)
+        .map(build)
+        .collect()
+}
+
+fn condition(node: &Node) -> Option<Condition> {
+    Some(match node.name() {
+        "and" => Condition::And(children(node, "conditions", condition)?),
+        "or" => Condition::Or(children(node, "conditions", condition)?),
+        "not" => Condition::Not(Box::new(condition(node.child("condition")?)?)),
+        "empty" => Condition::Empty(cell_ref(node, "cell")?),
+        "owner" => Condition::Owner(cell_ref(node, "cell")?),
+        "enemy" => Condition::Enemy(cell_ref(node, "cell")?),
+        "line" => Condition::Line,
+        "connected" => Condition::Connected,
+        "steps" => Condition::Steps(
+            node.values("steps")
+                .filter_map(Value::node)
+                .filter_map(|s| Turtle::from_name(s.name()))
+                .collect(),
+        ),
+        op => {
+            let comparison = match op {
+                ">" => Comparison::Greater,
+                "<" => Comparison::Less,
+                ">=" => Comparison::AtLeast,
+                "<=" => Comparison::AtMost,
+                "=" => Comparison::Equal,
+                "!=" => Comparison::NotEqual,
+                _ => return None,
+            };
+            Condition::Compare(
+                comparison,
+                number(node.value("left")?)?,
+                number(node.value("right")?)?,
+            )
+        }
+    })
+}
+
+fn number(value: &Value) -> Option<Number> {
+    let node = match value {
+        Value::Integer { value, .. } => return Some(Number::Constant(*value)),
+        Value::Node(node) => node,
+        _ => return None,
+    };
+    Some(match node.name() {
+        "num-between" => Number::Between(occupant(node, "content")?),
+        "group-size" => Number::GroupSize(cell_ref(node, "cell")?),
+        "phase" => Number::Phase(cell_ref(node, "cell")?),
+        "num-nbors" => Number::Neighbours(
+            cell_ref(node, "cell")?,
+            occupant(node, "content").unwrap_or(Occupant::Any),
+        ),
+        "distance" => Number::Distance,
+        "piece-state" => Number::PieceState,
+        "height" => Number::Height(cell_ref(node, "cell")?),
+        op => {
+            let operation = match op {
+                "+" => Arithmetic::Add,
+                "-" => Arithmetic::Subtract,
+                "*" => Arithmetic::Multiply,
+                "/" => Arithmetic::Divide,
+                _ => return None,
+            };
+            Number::Arithmetic(
+                operation,
+                node.values("terms").map(number).collect::<Option<_>>()?,
+            )
+        }
+    })
+}
+
+fn methods(node: &Node) -> Vec<Method> {
+    let written: Vec<Method> = node
+        .values("methods")
+        .filter_map(Value::node)
+        .filter_map(|m| match m.name() {
+            "surround" => Some(Method::Surround),
+            "d-nbors" => Some(Method::DirectNeighbours),
+            "i-nbors" => Some(Method::AllNeighbours),
+            "flank" => Some(Method::Flank),
+            _ => None,
+        })
+        .collect();
+    if written.is_empty() {
+        vec![Method::DirectNeighbours]
+    } else {
+        written
+    }
+}
+
+fn effect(node: &Node) -> Option<Effect> {
+    let guard = || {
+        node.child("if")
+            .and_then(|guard| guard.child("condition"))
+            .and_then(condition)
+    };
+    Some(match node.name() {
+        "capture" => Effect::Capture {
+            methods: methods(node),
+            condition: guard(),
+        },
+        "convert" => Effect::Convert {
+            methods: methods(node),
+            condition: guard(),
+        },
+        "inc-state" => Effect::IncrementState,
+        "dec-state" => Effect::DecrementState,
+        "set-state" => Effect::SetState(integer(node, "state")?),
+        "score" => Effect::Score(integer(node, "points")?),
+        _ => return None,
+    })
+}
+
+fn piece(node: &Node) -> Option<Named> {
+    node.value("piece").and_then(named)
+}
+
+fn end_condition(node: &Node) -> Option<EndCondition> {
+    Some(match node.name() {
+        "and" => EndCondition::And(children(node, "conditions", end_condition)?),
+        "or" => EndCondition::Or(children(node, "conditions", end_condition)?),
+        "not" => EndCondition::Not(Box::new(end_condition(node.child("condition")?)?)),
+        "connect" => EndCondition::Connect {
+            targets: node
+                .values("targets")
+                .filter_map(|value| match value {
+                    Value::Node(_) => Some(ConnectTarget::OwnRegions),
+                    other => named(other).map(ConnectTarget::Region),
+                })
+                .collect(),
+            piece: piece(node),
+        },
+        "group" => EndCondition::Group {
+            size: integer(node, "size"),
+            piece: piece(node),
+            range: node.range,
+        },
+        "in-a-row" => EndCondition::InARow {
+            length: integer(node, "length")?,
+            piece: piece(node),
+            range: node.range,
+        },
+        "reach" => EndCondition::Reach {
+            target: match node.value("target")? {
+                Value::Cell { text, .. } => Target::Cell(CellName::parse(text)?),
+                Value::Node(side) => Target::Side(Compass::from_name(side.name())?),
+                other => Target::Region(named(other)?),
+            },
+            count: integer(node, "count").unwrap_or(1),
+            piece: piece(node),
+        },
+        "capture" => EndCondition::Capture {
+            count: integer(node, "count"),
+            piece: piece(node),
+        },
+        "eliminate" => EndCondition::Eliminate(node.value("player").and_then(player_ref)),
+        "score" => EndCondition::Score(integer(node, "points")?),
+        "stack" => EndCondition::Stack(integer(node, "height")?),
+        "state" => EndCondition::State {
+            value: integer(node, "value")?,
+            piece: piece(node),
+        },
+        "no-move" => EndCondition::NoMove,
+        _ => return None,
+    })
+}

@@ -1,0 +1,416 @@
+//! `ludeme distance A B`, `ludeme nearest FILE`, `ludeme cluster DIR`: how far apart games are
+//! by their ludeme trees (see `docs/distance.md`).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use clap::{Args, ValueEnum};
+use ludeme_analysis::distance::cluster::{Merge, average_linkage, families, leaf_order};
+use ludeme_analysis::distance::weighted::VARIANT_AT_MOST;
+use ludeme_analysis::distance::{
+    Class, LudemeTree, Prepared, classic_measures, compare, distance, game_title, ludeme_tree,
+};
+use ludeme_analysis::{RootDatabase, SourceFile, Syntax, decode_source};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::exit;
+use crate::inputs::collect_game_files;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DistanceFormat {
+    Human,
+    Json,
+}
+
+/// The options of `ludeme distance`.
+#[derive(Args, Debug)]
+pub struct DistanceArgs {
+    /// The first game (.egg, .ludi, .kif, .gdl, .hrf).
+    first: PathBuf,
+    /// The second game, in the same language or another.
+    second: PathBuf,
+    #[arg(long, value_enum, default_value_t = DistanceFormat::Human)]
+    format: DistanceFormat,
+}
+
+/// The options of `ludeme nearest`.
+#[derive(Args, Debug)]
+pub struct NearestArgs {
+    /// The game to place among the others.
+    file: PathBuf,
+    /// The folder of known games (default: the project's `corpus/`).
+    #[arg(long)]
+    corpus: Option<PathBuf>,
+    /// How many games to list.
+    #[arg(short = 'n', default_value_t = 5)]
+    count: usize,
+    #[arg(long, value_enum, default_value_t = DistanceFormat::Human)]
+    format: DistanceFormat,
+}
+
+/// The options of `ludeme cluster`.
+#[derive(Args, Debug)]
+pub struct ClusterArgs {
+    /// A folder of games (searched recursively).
+    folder: PathBuf,
+    /// Also draw the dendrogram into this SVG file.
+    #[arg(long)]
+    svg: Option<PathBuf>,
+    /// Games at most this far apart on average form one family.
+    #[arg(long, default_value_t = VARIANT_AT_MOST)]
+    cut: f64,
+    #[arg(long, value_enum, default_value_t = DistanceFormat::Human)]
+    format: DistanceFormat,
+}
+
+/// Loads a game into the database, or says why it cannot be.
+fn load(db: &RootDatabase, path: &Path) -> Result<SourceFile, String> {
+    let bytes = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
+    let text = decode_source(&bytes)
+        .map_err(|problem| format!("{}: {}", path.display(), problem.diagnostic().message))?;
+    let syntax = Syntax::detect(path, text).ok_or_else(|| {
+        format!(
+            "{}: not a game file (expected .egg, .ludi, .kif, .gdl or .hrf)",
+            path.display()
+        )
+    })?;
+    Ok(SourceFile::new(
+        db,
+        path.to_path_buf(),
+        syntax,
+        Arc::from(text),
+        None,
+    ))
+}
+
+/// The games under `folder`, loaded; files that cannot be read are reported and skipped.
+fn load_folder(db: &RootDatabase, folder: &Path) -> Result<Vec<SourceFile>, String> {
+    let (paths, problems) = collect_game_files(&[folder.to_path_buf()]);
+    if let Some(problem) = problems.first()
+        && paths.is_empty()
+    {
+        return Err(format!("{}: {}", problem.path.display(), problem.message));
+    }
+    let mut files = Vec::new();
+    for path in paths {
+        match load(db, &path) {
+            Ok(file) => files.push(file),
+            Err(message) => eprintln!("ludeme: skipping {message}"),
+        }
+    }
+    Ok(files)
+}
+
+fn fail(message: &str) -> u8 {
+    eprintln!("ludeme: {message}");
+    exit::FAILURE
+}
+
+#[derive(Serialize)]
+struct DistanceReport<'a> {
+    distance: f64,
+    class: &'static str,
+    differences: Vec<String>,
+    difference_details: &'a [ludeme_analysis::distance::Difference],
+    tree_edit_distance: Option<usize>,
+    tree_edit_distance_normalised: Option<f64>,
+    jaccard_distance: f64,
+}
+
+/// How many differences the human output lists.
+const SHOWN_DIFFERENCES: usize = 10;
+
+pub fn run_distance(args: &DistanceArgs) -> u8 {
+    let db = RootDatabase::default();
+    let (first, second) = match (load(&db, &args.first), load(&db, &args.second)) {
+        (Ok(first), Ok(second)) => (first, second),
+        (Err(message), _) | (_, Err(message)) => return fail(&message),
+    };
+    let (a, b) = (ludeme_tree(&db, first), ludeme_tree(&db, second));
+    let comparison = compare(&Prepared::new(a), &Prepared::new(b));
+    let classic = classic_measures(a, b);
+    match args.format {
+        DistanceFormat::Json => {
+            let report = DistanceReport {
+                distance: comparison.distance,
+                class: comparison.class.name(),
+                differences: comparison
+                    .differences
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect(),
+                difference_details: &comparison.differences,
+                tree_edit_distance: classic.tree_edit_distance,
+                tree_edit_distance_normalised: classic.tree_edit_distance_normalised,
+                jaccard_distance: classic.jaccard_distance,
+            };
+            match serde_json::to_string_pretty(&report) {
+                Ok(json) => println!("{json}"),
+                Err(error) => return fail(&error.to_string()),
+            }
+        }
+        DistanceFormat::Human => {
+            println!(
+                "{} ↔ {}: {:.3} ({})",
+                game_title(&db, first),
+                game_title(&db, second),
+                comparison.distance,
+                comparison.class.name()
+            );
+            for difference in comparison.differences.iter().take(SHOWN_DIFFERENCES) {
+                println!("  {difference}");
+            }
+            let more = comparison
+                .differences
+                .len()
+                .saturating_sub(SHOWN_DIFFERENCES);
+            if more > 0 {
+                println!("  … and {more} more");
+            }
+            let edits = classic
+                .tree_edit_distance
+                .map_or_else(|| "too large to compute".to_owned(), |d| d.to_string());
+            println!(
+                "classic measures: tree edit distance {edits}, Jaccard distance {:.3}",
+                classic.jaccard_distance
+            );
+        }
+    }
+    exit::CLEAN
+}
+
+/// The project's own `corpus/` folder: beside the working directory when run from the project,
+/// else where this binary was built from.
+fn default_corpus() -> PathBuf {
+    let here = PathBuf::from("corpus");
+    if here.is_dir() {
+        return here;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
+}
+
+#[derive(Serialize)]
+struct NeighbourReport {
+    file: String,
+    game: String,
+    distance: f64,
+    class: &'static str,
+}
+
+pub fn run_nearest(args: &NearestArgs) -> u8 {
+    let db = RootDatabase::default();
+    let target = match load(&db, &args.file) {
+        Ok(file) => file,
+        Err(message) => return fail(&message),
+    };
+    let corpus = args.corpus.clone().unwrap_or_else(default_corpus);
+    let candidates = match load_folder(&db, &corpus) {
+        Ok(files) => files,
+        Err(message) => return fail(&message),
+    };
+    let same_file = |candidate: &SourceFile| {
+        let canonical = |path: &Path| std::fs::canonicalize(path).ok();
+        canonical(candidate.path(&db)) == canonical(&args.file)
+    };
+    let candidates: Vec<SourceFile> = candidates.into_iter().filter(|c| !same_file(c)).collect();
+    let trees: Vec<&LudemeTree> = candidates.iter().map(|&c| ludeme_tree(&db, c)).collect();
+    let target_tree = Prepared::new(ludeme_tree(&db, target));
+    let distances: Vec<f64> = trees
+        .par_iter()
+        .map(|tree| distance(&target_tree, &Prepared::new(tree)))
+        .collect();
+    let mut order: Vec<usize> = (0..candidates.len()).collect();
+    order.sort_by(|&i, &j| {
+        distances[i]
+            .total_cmp(&distances[j])
+            .then_with(|| candidates[i].path(&db).cmp(candidates[j].path(&db)))
+    });
+    let neighbours: Vec<NeighbourReport> = order
+        .into_iter()
+        .take(args.count)
+        .map(|i| NeighbourReport {
+            file: candidates[i].path(&db).display().to_string(),
+            game: game_title(&db, candidates[i]),
+            distance: distances[i],
+            class: Class::of(distances[i]).name(),
+        })
+        .collect();
+    match args.format {
+        DistanceFormat::Json => match serde_json::to_string_pretty(&neighbours) {
+            Ok(json) => println!("{json}"),
+            Err(error) => return fail(&error.to_string()),
+        },
+        DistanceFormat::Human => {
+            println!("nearest to {}:", game_title(&db, target));
+            for neighbour in &neighbours {
+                println!(
+                    "  {:.3}  {:<9}  {}  ({})",
+                    neighbour.distance, neighbour.class, neighbour.game, neighbour.file
+                );
+            }
+        }
+    }
+    exit::CLEAN
+}
+
+/// Every pairwise distance between `trees`, as a full symmetric matrix, computed in parallel.
+pub fn distance_matrix(trees: &[&LudemeTree]) -> Vec<Vec<f64>> {
+    let prepared: Vec<Prepared<'_>> = trees.iter().map(|tree| Prepared::new(tree)).collect();
+    let n = prepared.len();
+    let pairs: Vec<(usize, usize)> = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .collect();
+    let values: Vec<f64> = pairs
+        .par_iter()
+        .map(|&(i, j)| distance(&prepared[i], &prepared[j]))
+        .collect();
+    let mut matrix = vec![vec![0.0; n]; n];
+    for (&(i, j), &value) in pairs.iter().zip(&values) {
+        matrix[i][j] = value;
+        matrix[j][i] = value;
+    }
+    matrix
+}
+
+#[derive(Serialize)]
+struct ClusterReport {
+    families: Vec<Vec<String>>,
+    merges: Vec<MergeReport>,
+}
+
+#[derive(Serialize)]
+struct MergeReport {
+    first: usize,
+    second: usize,
+    distance: f64,
+    size: usize,
+}
+
+pub fn run_cluster(args: &ClusterArgs) -> u8 {
+    let db = RootDatabase::default();
+    let files = match load_folder(&db, &args.folder) {
+        Ok(files) => files,
+        Err(message) => return fail(&message),
+    };
+    let trees: Vec<&LudemeTree> = files.iter().map(|&f| ludeme_tree(&db, f)).collect();
+    let matrix = distance_matrix(&trees);
+    let merges = average_linkage(&matrix);
+    let titles: Vec<String> = files.iter().map(|&f| game_title(&db, f)).collect();
+    let groups = families(files.len(), &merges, args.cut);
+    if let Some(path) = &args.svg
+        && let Err(error) = std::fs::write(path, dendrogram_svg(&titles, &merges))
+    {
+        return fail(&format!("{}: {error}", path.display()));
+    }
+    match args.format {
+        DistanceFormat::Json => {
+            let report = ClusterReport {
+                families: groups
+                    .iter()
+                    .map(|family| {
+                        family
+                            .iter()
+                            .map(|&i| files[i].path(&db).display().to_string())
+                            .collect()
+                    })
+                    .collect(),
+                merges: merges
+                    .iter()
+                    .map(|merge| MergeReport {
+                        first: merge.first,
+                        second: merge.second,
+                        distance: merge.distance,
+                        size: merge.size,
+                    })
+                    .collect(),
+            };
+            match serde_json::to_string_pretty(&report) {
+                Ok(json) => println!("{json}"),
+                Err(error) => return fail(&error.to_string()),
+            }
+        }
+        DistanceFormat::Human => {
+            let singles: Vec<&str> = groups
+                .iter()
+                .filter(|family| family.len() == 1)
+                .map(|family| titles[family[0]].as_str())
+                .collect();
+            let mut number = 0;
+            for family in groups.iter().filter(|family| family.len() > 1) {
+                number += 1;
+                let names: Vec<&str> = family.iter().map(|&i| titles[i].as_str()).collect();
+                println!(
+                    "family {number} ({} games): {}",
+                    family.len(),
+                    names.join(", ")
+                );
+            }
+            if !singles.is_empty() {
+                println!("on their own: {}", singles.join(", "));
+            }
+        }
+    }
+    exit::CLEAN
+}
+
+/// Escapes text for SVG.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A dendrogram: games down the left, distance from 0 to 1 across, one bracket per merge.
+fn dendrogram_svg(titles: &[String], merges: &[Merge]) -> String {
+    const ROW: f64 = 18.0;
+    const LABEL_WIDTH: f64 = 240.0;
+    const PLOT_WIDTH: f64 = 520.0;
+    const TOP: f64 = 30.0;
+    let n = titles.len();
+    let order = leaf_order(n, merges);
+    // (y, x) of each cluster's stem: leaves at their rows, merges at their distance.
+    let mut stems: Vec<(f64, f64)> = vec![(0.0, LABEL_WIDTH); n + merges.len()];
+    let mut svg = String::new();
+    let height = TOP + ROW * n as f64 + 20.0;
+    let width = LABEL_WIDTH + PLOT_WIDTH + 20.0;
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="12">"#
+    );
+    let x_of = |distance: f64| LABEL_WIDTH + PLOT_WIDTH * distance.clamp(0.0, 1.0);
+    for (row, &game) in order.iter().enumerate() {
+        let y = TOP + ROW * row as f64;
+        stems[game] = (y, x_of(0.0));
+        let _ = writeln!(
+            svg,
+            r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
+            LABEL_WIDTH - 6.0,
+            y + 4.0,
+            escape(&titles[game])
+        );
+    }
+    for (k, merge) in merges.iter().enumerate() {
+        let (y1, x1) = stems[merge.first];
+        let (y2, x2) = stems[merge.second];
+        let x = x_of(merge.distance);
+        let _ = writeln!(
+            svg,
+            r#"<path d="M{x1:.1},{y1:.1} H{x:.1} V{y2:.1} H{x2:.1}" fill="none" stroke="black"/>"#
+        );
+        stems[n + k] = ((y1 + y2) / 2.0, x);
+    }
+    for tick in [0.0, VARIANT_AT_MOST, 0.5, 1.0] {
+        let x = x_of(tick);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{x:.1}" y1="{}" x2="{x:.1}" y2="{}" stroke="#bbb" stroke-dasharray="3,3"/><text x="{x:.1}" y="14" text-anchor="middle">{tick:.2}</text>"##,
+            TOP - 10.0,
+            height - 10.0
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}

@@ -1,0 +1,519 @@
+//! From ground rules to a propositional circuit: constants folded away, propositions numbered
+//! in evaluation order, rules stored flat for the evaluator.
+//!
+//! Numbering: the base propositions (`true` atoms) come first, so that a state is a prefix of
+//! the value bit vector; then the constants false and true; then the inputs (`does` atoms);
+//! then the views that depend on the state only (the "state layer": `legal`, `goal`,
+//! `terminal` and what they read), in dependency order; last the views that depend on the moves
+//! (the "move layer": `next`, `sees`). A state query evaluates the state layer only.
+
+use rustc_hash::FxHashMap;
+
+use super::super::GdlError;
+use super::super::program::{Program, Sym};
+use super::domain::Grounding;
+use super::terms::TermId;
+use crate::graph::strongly_connected_components;
+
+/// A proposition's number: its bit in the value vector.
+pub(super) type Prop = u32;
+
+/// No group: the proposition is not part of a recursive cycle.
+pub(super) const NO_GROUP: u32 = u32::MAX;
+
+/// Not the `next` prop of any base prop.
+pub(super) const NO_BASE: u32 = u32::MAX;
+
+/// The length of a rule whose head is in a recursive group.
+pub(super) const GROUPED: u32 = u32::MAX;
+
+/// The circuit: props, their rules, the reverse edges, and the game's named outputs.
+#[derive(Debug)]
+pub(super) struct Circuit {
+    pub props: usize,
+    pub base_count: usize,
+    pub false_prop: Prop,
+    pub true_prop: Prop,
+    pub input_start: Prop,
+    pub derived_start: Prop,
+    /// Derived props below this are in the state layer.
+    pub state_layer_end: Prop,
+    /// Per derived prop (offset by `derived_start`, plus a closing entry): where its rules
+    /// start in `code`. A rule is its literal count followed by the literals; a literal is a
+    /// prop shifted left once, low bit set when negated.
+    pub code_start: Vec<u32>,
+    pub code: Vec<u32>,
+    /// Per rule, in the order of `code`: its head, and its literal count or [`GROUPED`] when
+    /// the head is in a recursive group (such rules are evaluated by pulling, not counted).
+    pub rule_head: Vec<Prop>,
+    pub rule_length: Vec<u32>,
+    /// Per derived prop: whether it is evaluated only when asked (see [`Circuit::lazy`]).
+    pub lazy: Vec<bool>,
+    /// Per prop (plus a closing entry): the rules of eager props that read it, as rule number
+    /// shifted left once, low bit set when the literal is negated.
+    pub occurs_start: Vec<u32>,
+    pub occurs: Vec<u32>,
+    /// Per derived prop: its recursive group, or [`NO_GROUP`].
+    pub group_of: Vec<u32>,
+    /// Recursive groups as prop ranges: evaluated together to a least fixpoint.
+    pub groups: Vec<(Prop, Prop)>,
+    /// The base props' fluents (the `x` of `(true x)`), as terms.
+    pub base_fluents: Vec<TermId>,
+    /// Per base prop: the prop of its `next` atom and of its `init` atom.
+    pub next_of_base: Vec<Prop>,
+    /// Per derived prop: the base prop whose `next` it is, or [`NO_BASE`].
+    pub base_of_next: Vec<u32>,
+    pub init_of_base: Vec<Prop>,
+    /// Per input: the role (index into the game's roles, or `None` for an undeclared role),
+    /// the action term and the prop of the matching `legal` atom.
+    pub input_roles: Vec<Option<usize>>,
+    pub input_actions: Vec<TermId>,
+    pub input_legal: Vec<Prop>,
+    pub terminal: Prop,
+    /// Per role: (prop, value term) of each `goal` atom.
+    pub goals: Vec<Vec<(Prop, TermId)>>,
+    /// Per role: (prop, percept term) of each `sees` atom.
+    pub sees: Vec<Vec<(Prop, TermId)>>,
+    pub ground_rules: usize,
+}
+
+/// What folding decided about a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fold {
+    False,
+    True,
+    Variable,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Base,
+    Input,
+    Derived,
+}
+
+/// A literal over nodes: node shifted left once, low bit set when negated.
+type NodeLiteral = u32;
+
+pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit, GdlError> {
+    let keywords = &program.keywords;
+    let terms = &grounding.terms;
+    let rules = &grounding.rules;
+
+    // Nodes: every domain atom of `true` and `does`, every head and every literal's atom.
+    let mut node_of: Vec<u32> = vec![u32::MAX; terms.len()];
+    let mut atoms: Vec<TermId> = Vec::new();
+    let mut kinds: Vec<Kind> = Vec::new();
+    let mut add = |atom: TermId, kind: Kind, node_of: &mut Vec<u32>| {
+        if node_of[atom as usize] == u32::MAX {
+            node_of[atom as usize] = atoms.len() as u32;
+            atoms.push(atom);
+            kinds.push(kind);
+        }
+    };
+    for &atom in grounding.facts((keywords.true_, 1)) {
+        add(atom, Kind::Base, &mut node_of);
+    }
+    for &atom in grounding.facts((keywords.does, 2)) {
+        add(atom, Kind::Input, &mut node_of);
+    }
+    for r in 0..rules.len() {
+        add(rules.heads[r], Kind::Derived, &mut node_of);
+        for &literal in rules.body(r) {
+            add(literal >> 1, Kind::Derived, &mut node_of);
+        }
+    }
+    let nodes = atoms.len();
+
+    // Rules grouped by head node, literals over nodes.
+    let mut rule_count = vec![0u32; nodes + 1];
+    for &head in &rules.heads {
+        rule_count[node_of[head as usize] as usize] += 1;
+    }
+    let mut rules_start = vec![0u32; nodes + 1];
+    for n in 0..nodes {
+        rules_start[n + 1] = rules_start[n] + rule_count[n];
+    }
+    let mut rules_of: Vec<u32> = vec![0; rules.len()];
+    let mut filled = rules_start.clone();
+    for (r, &head) in rules.heads.iter().enumerate() {
+        let node = node_of[head as usize] as usize;
+        rules_of[filled[node] as usize] = r as u32;
+        filled[node] += 1;
+    }
+    let node_literal =
+        |literal: u32| -> NodeLiteral { node_of[(literal >> 1) as usize] << 1 | (literal & 1) };
+
+    // Dependencies between derived nodes, then their components in dependency order.
+    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); nodes];
+    for node in 0..nodes {
+        for &r in &rules_of[rules_start[node] as usize..rules_start[node + 1] as usize] {
+            for &literal in rules.body(r as usize) {
+                let target = (node_literal(literal) >> 1) as usize;
+                if kinds[target] == Kind::Derived {
+                    successors[node].push(target);
+                }
+            }
+        }
+        successors[node].sort_unstable();
+        successors[node].dedup();
+    }
+    let components = strongly_connected_components(&successors);
+
+    // Folding, component by component.
+    let mut fold: Vec<Fold> = kinds
+        .iter()
+        .map(|kind| match kind {
+            Kind::Derived => Fold::False,
+            _ => Fold::Variable,
+        })
+        .collect();
+    let mut component_of = vec![u32::MAX; nodes];
+    // The simplified rules of each variable node: (node, literals).
+    let mut simplified: FxHashMap<u32, Vec<Vec<NodeLiteral>>> = FxHashMap::default();
+    let mut move_layer = vec![false; nodes];
+    for &atom in grounding.facts((keywords.does, 2)) {
+        move_layer[node_of[atom as usize] as usize] = true;
+    }
+    for (c, members) in components.iter().enumerate() {
+        if kinds[members[0]] != Kind::Derived {
+            continue;
+        }
+        for &m in members {
+            component_of[m] = c as u32;
+        }
+        let cyclic = members.len() > 1 || successors[members[0]].contains(&members[0]);
+        // Simplify each rule against the nodes outside the component (all decided).
+        let mut node_rules: Vec<Vec<Vec<NodeLiteral>>> = Vec::with_capacity(members.len());
+        for &m in members {
+            let mut kept = Vec::new();
+            'rules: for &r in &rules_of[rules_start[m] as usize..rules_start[m + 1] as usize] {
+                let mut literals = Vec::new();
+                for &literal in rules.body(r as usize) {
+                    let literal = node_literal(literal);
+                    let target = (literal >> 1) as usize;
+                    let negated = literal & 1 == 1;
+                    if component_of[target] == c as u32 {
+                        if negated {
+                            return Err(GdlError::Build(format!(
+                                "the ground rules are not stratified: `{}` depends negatively on itself",
+                                terms.to_ground(atoms[m]).display(&program.symbols)
+                            )));
+                        }
+                        literals.push(literal);
+                        continue;
+                    }
+                    match (fold[target], negated) {
+                        (Fold::True, false) | (Fold::False, true) => {}
+                        (Fold::True, true) | (Fold::False, false) => continue 'rules,
+                        (Fold::Variable, _) => literals.push(literal),
+                    }
+                }
+                literals.sort_unstable();
+                literals.dedup();
+                if literals.windows(2).any(|w| w[0] >> 1 == w[1] >> 1) {
+                    continue; // both p and (not p)
+                }
+                kept.push(literals);
+            }
+            kept.sort_unstable();
+            kept.dedup();
+            node_rules.push(kept);
+        }
+        let index_in = |node: usize| members.binary_search(&node).ok();
+        if cyclic {
+            // Definitely true: derivable from inside literals known true alone.
+            let definite = least_fixpoint(&node_rules, |literal, known: &[bool]| {
+                index_in((literal >> 1) as usize).is_some_and(|i| known[i])
+            });
+            // Possibly true: derivable when every outside variable literal may hold.
+            let possible = least_fixpoint(&node_rules, |literal, known: &[bool]| {
+                index_in((literal >> 1) as usize).is_none_or(|i| known[i])
+            });
+            for (i, &m) in members.iter().enumerate() {
+                fold[m] = if definite[i] {
+                    Fold::True
+                } else if possible[i] {
+                    Fold::Variable
+                } else {
+                    Fold::False
+                };
+            }
+        } else {
+            let m = members[0];
+            fold[m] = if node_rules[0].iter().any(Vec::is_empty) {
+                Fold::True
+            } else if node_rules[0].is_empty() {
+                Fold::False
+            } else {
+                Fold::Variable
+            };
+        }
+        let mut reads_moves = false;
+        for (i, &m) in members.iter().enumerate() {
+            if fold[m] == Fold::Variable {
+                for literal in node_rules[i].iter().flatten() {
+                    reads_moves |= move_layer[(literal >> 1) as usize];
+                }
+                simplified.insert(m as u32, std::mem::take(&mut node_rules[i]));
+            }
+        }
+        for &m in members {
+            move_layer[m] = reads_moves && fold[m] == Fold::Variable;
+        }
+    }
+
+    // Numbering.
+    let base_nodes: Vec<usize> = (0..nodes).filter(|&n| kinds[n] == Kind::Base).collect();
+    let input_nodes: Vec<usize> = (0..nodes).filter(|&n| kinds[n] == Kind::Input).collect();
+    let base_count = base_nodes.len();
+    let false_prop = base_count as Prop;
+    let true_prop = false_prop + 1;
+    let input_start = true_prop + 1;
+    let derived_start = input_start + input_nodes.len() as Prop;
+    let mut prop_of: Vec<Prop> = vec![false_prop; nodes];
+    for (i, &n) in base_nodes.iter().enumerate() {
+        prop_of[n] = i as Prop;
+    }
+    for (i, &n) in input_nodes.iter().enumerate() {
+        prop_of[n] = input_start + i as Prop;
+    }
+    let mut order: Vec<Vec<usize>> = Vec::new();
+    for layer in [false, true] {
+        for members in &components {
+            let variables: Vec<usize> = members
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    kinds[m] == Kind::Derived && fold[m] == Fold::Variable && move_layer[m] == layer
+                })
+                .collect();
+            if !variables.is_empty() {
+                order.push(variables);
+            }
+        }
+    }
+    let mut next_prop = derived_start;
+    let mut state_layer_end = derived_start;
+    for members in &order {
+        for &m in members {
+            prop_of[m] = next_prop;
+            next_prop += 1;
+        }
+        if !move_layer[members[0]] {
+            state_layer_end = next_prop;
+        }
+    }
+    for n in 0..nodes {
+        if fold[n] == Fold::True && kinds[n] == Kind::Derived {
+            prop_of[n] = true_prop;
+        }
+    }
+    let props = next_prop as usize;
+    let derived = props - derived_start as usize;
+
+    // Named outputs.
+    let mut key = Vec::new();
+    let prop_of_atom = |functor: Sym, args: &[TermId], key: &mut Vec<u32>| -> Prop {
+        terms
+            .find(functor, args, key)
+            .map(|atom| node_of.get(atom as usize).copied().unwrap_or(u32::MAX))
+            .filter(|&node| node != u32::MAX)
+            .map_or(false_prop, |node| prop_of[node as usize])
+    };
+    let base_fluents: Vec<TermId> = base_nodes
+        .iter()
+        .map(|&n| terms.args(atoms[n])[0])
+        .collect();
+    let next_of_base: Vec<Prop> = base_fluents
+        .iter()
+        .map(|&f| prop_of_atom(keywords.next, &[f], &mut key))
+        .collect();
+    let mut base_of_next = vec![NO_BASE; derived];
+    for (base, &prop) in next_of_base.iter().enumerate() {
+        if prop >= derived_start {
+            base_of_next[(prop - derived_start) as usize] = base as u32;
+        }
+    }
+
+    // Flat code, groups and fanout.
+    let mut code_start = Vec::with_capacity(derived + 1);
+    let mut code = Vec::new();
+    let mut group_of = vec![NO_GROUP; derived];
+    let mut groups = Vec::new();
+    // (literal's prop, rule number << 1 | negated).
+    let mut readers: Vec<(Prop, u32)> = Vec::new();
+    let mut rule_head: Vec<Prop> = Vec::new();
+    let mut rule_length: Vec<u32> = Vec::new();
+    for members in &order {
+        let first = prop_of[members[0]];
+        let inside = |prop: Prop| prop >= first && prop < first + members.len() as Prop;
+        let mut recursive = false;
+        for &m in members {
+            let prop = prop_of[m];
+            code_start.push(code.len() as u32);
+            for literals in &simplified[&(m as u32)] {
+                let start = code.len();
+                code.push(0);
+                let mut dead = false;
+                for &literal in literals {
+                    let target = prop_of[(literal >> 1) as usize];
+                    let negated = literal & 1 == 1;
+                    // Nodes of the component folded during the fixpoint above.
+                    if target == true_prop || target == false_prop {
+                        if (target == true_prop) == negated {
+                            dead = true;
+                            break;
+                        }
+                        continue;
+                    }
+                    recursive |= inside(target);
+                    code.push(target << 1 | u32::from(negated));
+                }
+                if dead {
+                    code.truncate(start);
+                    continue;
+                }
+                if code.len() == start + 1 {
+                    code.push(true_prop << 1);
+                }
+                code[start] = (code.len() - start - 1) as u32;
+                let rule = rule_head.len() as u32;
+                for &literal in &code[start + 1..] {
+                    readers.push((literal >> 1, rule << 1 | (literal & 1)));
+                }
+                rule_head.push(prop);
+                rule_length.push(code[start]);
+            }
+        }
+        if recursive {
+            let group = groups.len() as u32;
+            groups.push((first, first + members.len() as Prop));
+            for &m in members {
+                group_of[(prop_of[m] - derived_start) as usize] = group;
+            }
+            let first_rule = rule_head.partition_point(|&head| head < first);
+            for length in &mut rule_length[first_rule..] {
+                *length = GROUPED;
+            }
+        }
+    }
+    code_start.push(code.len() as u32);
+    // Props that no rule reads and that are not `next` props (`legal`, `goal`, `terminal`,
+    // `sees`, `init`, unused views) are read only by the game, a few at a time: they are
+    // evaluated when asked instead of being kept up to date. A move that flips `control`
+    // would otherwise update every `legal` rule of both roles.
+    let mut read = vec![false; props];
+    for &(target, _) in &readers {
+        read[target as usize] = true;
+    }
+    let lazy: Vec<bool> = (0..derived)
+        .map(|i| {
+            let prop = derived_start as usize + i;
+            !read[prop] && base_of_next[i] == NO_BASE && group_of[i] == NO_GROUP
+        })
+        .collect();
+    readers.retain(|&(_, occurrence)| {
+        !lazy[(rule_head[(occurrence >> 1) as usize] - derived_start) as usize]
+    });
+    readers.sort_unstable();
+    let mut occurs_start = vec![0u32; props + 1];
+    for &(target, _) in &readers {
+        occurs_start[target as usize + 1] += 1;
+    }
+    for p in 0..props {
+        occurs_start[p + 1] += occurs_start[p];
+    }
+    let occurs: Vec<u32> = readers.iter().map(|&(_, occurrence)| occurrence).collect();
+
+    // Named outputs.
+
+    let init_of_base = base_fluents
+        .iter()
+        .map(|&f| prop_of_atom(keywords.init, &[f], &mut key))
+        .collect();
+    let role_terms: Vec<Option<TermId>> = program
+        .roles
+        .iter()
+        .map(|&role| terms.find(role, &[], &mut key))
+        .collect();
+    let role_index = |term: TermId| role_terms.iter().position(|&r| r == Some(term));
+    let mut input_roles = Vec::new();
+    let mut input_actions = Vec::new();
+    let mut input_legal = Vec::new();
+    for &n in &input_nodes {
+        let args = terms.args(atoms[n]);
+        input_roles.push(role_index(args[0]));
+        input_actions.push(args[1]);
+        input_legal.push(prop_of_atom(keywords.legal, args, &mut key));
+    }
+    let terminal = prop_of_atom(keywords.terminal, &[], &mut key);
+    let per_role = |relation: Sym| -> Vec<Vec<(Prop, TermId)>> {
+        let mut lists = vec![Vec::new(); program.roles.len()];
+        for &atom in grounding.facts((relation, 2)) {
+            let args = terms.args(atom);
+            if let Some(role) = role_index(args[0]) {
+                let node = node_of[atom as usize];
+                if node != u32::MAX && prop_of[node as usize] != false_prop {
+                    lists[role].push((prop_of[node as usize], args[1]));
+                }
+            }
+        }
+        lists
+    };
+    let goals = per_role(keywords.goal);
+    let sees = per_role(keywords.sees);
+    Ok(Circuit {
+        props,
+        base_count,
+        false_prop,
+        true_prop,
+        input_start,
+        derived_start,
+        state_layer_end,
+        code_start,
+        code,
+        rule_head,
+        rule_length,
+        lazy,
+        occurs_start,
+        occurs,
+        group_of,
+        groups,
+        base_fluents,
+        next_of_base,
+        base_of_next,
+        init_of_base,
+        input_roles,
+        input_actions,
+        input_legal,
+        terminal,
+        goals,
+        sees,
+        ground_rules: rules.len(),
+    })
+}
+
+/// The least fixpoint of "a node holds when one of its rules has every literal holding",
+/// where `holds(literal, known)` decides a literal from the nodes known so far.
+fn least_fixpoint(
+    node_rules: &[Vec<Vec<NodeLiteral>>],
+    holds: impl Fn(NodeLiteral, &[bool]) -> bool,
+) -> Vec<bool> {
+    let mut known = vec![false; node_rules.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (i, rules) in node_rules.iter().enumerate() {
+            if !known[i]
+                && rules
+                    .iter()
+                    .any(|literals| literals.iter().all(|&l| holds(l, &known)))
+            {
+                known[i] = true;
+                changed = true;
+            }
+        }
+    }
+    known
+}

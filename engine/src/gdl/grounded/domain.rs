@@ -1,0 +1,630 @@
+//! Grounding: which ground atoms can ever hold, and every rule instantiated over them.
+//!
+//! The domain is a relaxed reachability fixpoint: negation is ignored (a negative literal is
+//! assumed to hold), `true` holds for every `init` and `next` head and `does` for every `legal`
+//! head, and all rules run together semi-naively until nothing new is derived. Every atom that
+//! holds in some reachable state of the real game is in this over-approximation. Each rule is
+//! then instantiated over the domain into ground rules of signed literals; `distinct` is decided
+//! at this point, and a negative literal whose atom is outside the domain (never true) drops out.
+//!
+//! Joins backtrack on an explicit stack and use per-argument indexes; the work is counted
+//! against [`GroundingLimits`], so that a game with an infinite or huge domain (counters built
+//! from function terms, big boards) ends with an error and the caller falls back to the
+//! interpreter.
+
+use std::ops::Range;
+use std::time::Instant;
+
+use rustc_hash::FxHashMap;
+
+use super::super::GdlError;
+use super::super::program::{CompiledLiteral, CompiledRule, Pattern, PatternAtom, Program, RelKey};
+use super::terms::{
+    KeyScratch, TermId, Terms, UNBOUND, find_instance, instances_equal, intern_instance,
+    match_pattern,
+};
+
+/// Limits on grounding; beyond them the game is "too large to ground".
+#[derive(Clone, Debug)]
+pub struct GroundingLimits {
+    /// Distinct ground terms and atoms in the domain.
+    pub max_terms: usize,
+    /// Ground rules.
+    pub max_ground_rules: usize,
+    /// Literals over all ground rules.
+    pub max_literals: usize,
+    /// Nesting of ground terms (function terms built by recursion).
+    pub max_depth: usize,
+    /// Join steps over the whole grounding.
+    pub max_steps: u64,
+    pub deadline: Option<Instant>,
+}
+
+impl Default for GroundingLimits {
+    /// Sized so that grounding stays well under 500 MB: a game beyond them (full chess) runs
+    /// on the interpreter instead.
+    fn default() -> Self {
+        GroundingLimits {
+            max_terms: 500_000,
+            max_ground_rules: 1_000_000,
+            max_literals: 6_000_000,
+            max_depth: 32,
+            max_steps: 400_000_000,
+            deadline: None,
+        }
+    }
+}
+
+/// The ground rules: `heads[r] :- literals[starts[r]..starts[r + 1]]`, each literal an atom's
+/// term id shifted left once with the low bit set when negated.
+#[derive(Debug, Default)]
+pub(super) struct GroundRules {
+    pub heads: Vec<TermId>,
+    pub starts: Vec<u32>,
+    pub literals: Vec<u32>,
+}
+
+impl GroundRules {
+    pub(super) fn len(&self) -> usize {
+        self.heads.len()
+    }
+
+    pub(super) fn body(&self, rule: usize) -> &[u32] {
+        &self.literals[self.starts[rule] as usize..self.starts[rule + 1] as usize]
+    }
+}
+
+/// The facts of one relation in the domain, with an index per argument position.
+#[derive(Debug, Default)]
+struct Relation {
+    facts: Vec<TermId>,
+    /// (argument position, argument term) to the positions in `facts` with it, ascending.
+    index: FxHashMap<(u32, TermId), Vec<u32>>,
+}
+
+/// The domain and the grounded program.
+#[derive(Debug)]
+pub(super) struct Grounding {
+    pub terms: Terms,
+    /// Whether a term is an atom of the domain.
+    pub in_domain: Vec<bool>,
+    /// Per term: its position among its relation's facts (meaningful for domain atoms).
+    position: Vec<u32>,
+    relations: FxHashMap<RelKey, Relation>,
+    pub rules: GroundRules,
+}
+
+impl Grounding {
+    /// The domain facts of a relation.
+    pub(super) fn facts(&self, key: RelKey) -> &[TermId] {
+        self.relations.get(&key).map_or(&[], |r| r.facts.as_slice())
+    }
+}
+
+struct Work<'l> {
+    limits: &'l GroundingLimits,
+    steps: u64,
+}
+
+impl Work<'_> {
+    fn step(&mut self) -> Result<(), GdlError> {
+        self.steps += 1;
+        if self.steps > self.limits.max_steps {
+            return Err(too_large(format!(
+                "more than {} join steps",
+                self.limits.max_steps
+            )));
+        }
+        if self.steps.is_multiple_of(4096)
+            && let Some(deadline) = self.limits.deadline
+            && Instant::now() > deadline
+        {
+            return Err(GdlError::Budget(
+                "the time limit passed while grounding".to_owned(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn too_large(what: String) -> GdlError {
+    GdlError::Budget(format!("the game is too large to ground: {what}"))
+}
+
+/// Receives each match of a join: the bindings and the ground atom of each body literal.
+type Found<'a> = dyn FnMut(&[TermId], &[TermId]) -> Result<(), GdlError> + 'a;
+
+/// What a join does with negative literals.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Assume they hold (the relaxed domain).
+    Relaxed,
+    /// Report their atom (or [`UNBOUND`] when outside the domain: always true).
+    Instantiate,
+}
+
+/// Grounds `program` within `limits`.
+pub(super) fn ground(
+    program: &Program,
+    rules: &[CompiledRule],
+    limits: &GroundingLimits,
+) -> Result<Grounding, GdlError> {
+    let mut grounding = Grounding {
+        terms: Terms::new(),
+        in_domain: Vec::new(),
+        position: Vec::new(),
+        relations: FxHashMap::default(),
+        rules: GroundRules {
+            starts: vec![0],
+            ..GroundRules::default()
+        },
+    };
+    let mut work = Work { limits, steps: 0 };
+    grounding.saturate(program, rules, &mut work)?;
+    grounding.instantiate(rules, &mut work)?;
+    Ok(grounding)
+}
+
+impl Grounding {
+    /// Adds an atom to the domain; new `init`/`next` atoms add their `true` atom and new
+    /// `legal` atoms their `does` atom. Returns whether it was new.
+    fn add_fact(
+        &mut self,
+        program: &Program,
+        atom: TermId,
+        limits: &GroundingLimits,
+    ) -> Result<(), GdlError> {
+        let keywords = &program.keywords;
+        let mut pending = vec![atom];
+        while let Some(atom) = pending.pop() {
+            if self.in_domain.len() <= atom as usize {
+                self.in_domain.resize(self.terms.len(), false);
+                self.position.resize(self.terms.len(), 0);
+            }
+            if self.in_domain[atom as usize] {
+                continue;
+            }
+            self.in_domain[atom as usize] = true;
+            let relation = self.terms.functor(atom);
+            let args = self.terms.args(atom).to_vec();
+            let entry = self.relations.entry((relation, args.len())).or_default();
+            let position = entry.facts.len() as u32;
+            entry.facts.push(atom);
+            self.position[atom as usize] = position;
+            for (i, &arg) in args.iter().enumerate() {
+                entry
+                    .index
+                    .entry((i as u32, arg))
+                    .or_default()
+                    .push(position);
+            }
+            let derived = match args.as_slice() {
+                [fluent] if relation == keywords.next || relation == keywords.init => {
+                    Some(self.terms.intern(keywords.true_, &[*fluent]))
+                }
+                [role, action] if relation == keywords.legal => {
+                    Some(self.terms.intern(keywords.does, &[*role, *action]))
+                }
+                _ => None,
+            };
+            pending.extend(derived);
+            if self.terms.len() > limits.max_terms {
+                return Err(too_large(format!(
+                    "more than {} ground terms",
+                    limits.max_terms
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The relaxed fixpoint, semi-naive: after the first round, a rule is joined once per
+    /// positive literal whose relation grew in the last round, that literal reading only the
+    /// new facts.
+    fn saturate(
+        &mut self,
+        program: &Program,
+        rules: &[CompiledRule],
+        work: &mut Work<'_>,
+    ) -> Result<(), GdlError> {
+        let limits = work.limits;
+        let mut bindings_found: Vec<TermId> = Vec::new();
+        let mut previous_sizes: FxHashMap<RelKey, u32> = FxHashMap::default();
+        let mut first_round = true;
+        loop {
+            let sizes: FxHashMap<RelKey, u32> = self
+                .relations
+                .iter()
+                .map(|(key, relation)| (*key, relation.facts.len() as u32))
+                .collect();
+            let delta = |key: &RelKey| -> Range<u32> {
+                previous_sizes.get(key).copied().unwrap_or(0)..sizes.get(key).copied().unwrap_or(0)
+            };
+            let mut heads: Vec<TermId> = Vec::new();
+            for rule in rules {
+                let mut joins: Vec<Option<(usize, Range<u32>)>> = Vec::new();
+                if first_round {
+                    joins.push(None);
+                } else {
+                    for (i, literal) in rule.body.iter().enumerate() {
+                        if let CompiledLiteral::Positive(atom) = literal {
+                            let range = delta(&atom.key());
+                            if !range.is_empty() {
+                                joins.push(Some((i, range)));
+                            }
+                        }
+                    }
+                }
+                for restriction in joins {
+                    bindings_found.clear();
+                    let mut matches = 0usize;
+                    self.join(
+                        rule,
+                        restriction,
+                        Mode::Relaxed,
+                        work,
+                        &mut |bindings, _| {
+                            bindings_found.extend_from_slice(bindings);
+                            matches += 1;
+                            Ok(())
+                        },
+                    )?;
+                    for m in 0..matches {
+                        let bindings =
+                            &bindings_found[m * rule.variables..(m + 1) * rule.variables];
+                        heads.push(self.head_of(rule, bindings, limits)?);
+                    }
+                }
+            }
+            first_round = false;
+            previous_sizes = sizes;
+            let before = self.fact_count();
+            for head in heads {
+                self.add_fact(program, head, limits)?;
+            }
+            if self.fact_count() == before {
+                return Ok(());
+            }
+        }
+    }
+
+    fn fact_count(&self) -> usize {
+        self.relations.values().map(|r| r.facts.len()).sum()
+    }
+
+    /// The head atom of `rule` under `bindings`, made if new, within the depth limit.
+    fn head_of(
+        &mut self,
+        rule: &CompiledRule,
+        bindings: &[TermId],
+        limits: &GroundingLimits,
+    ) -> Result<TermId, GdlError> {
+        let head = intern_atom(&mut self.terms, &rule.head, bindings);
+        if self.terms.depth(head) > limits.max_depth + 1 {
+            return Err(too_large(format!(
+                "terms nest more than {} levels deep (unbounded recursion through function terms?)",
+                limits.max_depth
+            )));
+        }
+        Ok(head)
+    }
+
+    /// Every rule over the final domain, as ground rules.
+    fn instantiate(
+        &mut self,
+        program_rules: &[CompiledRule],
+        work: &mut Work<'_>,
+    ) -> Result<(), GdlError> {
+        let limits = work.limits;
+        let mut rules = std::mem::take(&mut self.rules);
+        let mut key = KeyScratch::new();
+        for rule in program_rules {
+            self.join(
+                rule,
+                None,
+                Mode::Instantiate,
+                work,
+                &mut |bindings, atoms| {
+                    let Some(head) = find_atom(&self.terms, &rule.head, bindings, &mut key) else {
+                        return Err(GdlError::Build(
+                            "grounding missed a rule's head (an engine fault)".to_owned(),
+                        ));
+                    };
+                    rules.heads.push(head);
+                    for (literal, &atom) in rule.body.iter().zip(atoms) {
+                        match literal {
+                            CompiledLiteral::Positive(_) => rules.literals.push(atom << 1),
+                            CompiledLiteral::Negative(_) if atom != UNBOUND => {
+                                rules.literals.push(atom << 1 | 1);
+                            }
+                            _ => {}
+                        }
+                    }
+                    rules.starts.push(rules.literals.len() as u32);
+                    if rules.heads.len() > limits.max_ground_rules {
+                        return Err(too_large(format!(
+                            "more than {} ground rules",
+                            limits.max_ground_rules
+                        )));
+                    }
+                    if rules.literals.len() > limits.max_literals {
+                        return Err(too_large(format!(
+                            "more than {} literals in the ground rules",
+                            limits.max_literals
+                        )));
+                    }
+                    Ok(())
+                },
+            )?;
+        }
+        self.rules = rules;
+        Ok(())
+    }
+}
+
+fn intern_atom(terms: &mut Terms, atom: &PatternAtom, bindings: &[TermId]) -> TermId {
+    let args: Vec<TermId> = atom
+        .args
+        .iter()
+        .map(|arg| intern_instance(terms, arg, bindings))
+        .collect();
+    terms.intern(atom.relation, &args)
+}
+
+fn find_atom(
+    terms: &Terms,
+    atom: &PatternAtom,
+    bindings: &[TermId],
+    key: &mut KeyScratch,
+) -> Option<TermId> {
+    let args = atom
+        .args
+        .iter()
+        .map(|arg| find_instance(terms, arg, bindings, key))
+        .collect::<Option<Vec<_>>>()?;
+    terms.find(atom.relation, &args, key)
+}
+
+/// Where the candidates of a positive literal come from.
+enum Source<'a> {
+    /// Every fact of the relation.
+    All,
+    /// The positions of an argument index.
+    List(&'a [u32]),
+    /// The one fact a fully bound literal can be.
+    One(u32),
+}
+
+/// The facts a positive literal may match at one level of a join.
+struct Candidates<'a> {
+    source: Source<'a>,
+    /// Only positions in this range count (the whole relation, or the last round's delta).
+    range: Range<u32>,
+    cursor: usize,
+}
+
+impl Candidates<'_> {
+    fn next(&mut self) -> Option<u32> {
+        match self.source {
+            Source::One(position) => {
+                let first = self.cursor == 0;
+                self.cursor = 1;
+                Some(position).filter(|p| first && self.range.contains(p))
+            }
+            Source::List(list) => {
+                while let Some(&position) = list.get(self.cursor) {
+                    self.cursor += 1;
+                    if position >= self.range.end {
+                        return None;
+                    }
+                    if position >= self.range.start {
+                        return Some(position);
+                    }
+                }
+                None
+            }
+            Source::All => {
+                let position = self.range.start + self.cursor as u32;
+                if position < self.range.end {
+                    self.cursor += 1;
+                    Some(position)
+                } else {
+                    None
+                }
+            }
+        }
+    }
+}
+
+impl Grounding {
+    /// Enumerates the matches of `rule`'s body against the domain. For each, `found` receives
+    /// the bindings and, per body literal, the ground atom it stands for (the matched fact of a
+    /// positive literal; in [`Mode::Instantiate`], a negative literal's atom or [`UNBOUND`] when
+    /// that atom is outside the domain). `restriction` limits one positive literal to a range of
+    /// its relation's facts.
+    fn join(
+        &self,
+        rule: &CompiledRule,
+        restriction: Option<(usize, Range<u32>)>,
+        mode: Mode,
+        work: &mut Work<'_>,
+        found: &mut Found<'_>,
+    ) -> Result<(), GdlError> {
+        let body = &rule.body;
+        let mut bindings = vec![UNBOUND; rule.variables];
+        let mut atoms = vec![UNBOUND; body.len()];
+        let mut trail: Vec<usize> = Vec::new();
+        let mut marks = vec![0usize; body.len() + 1];
+        let mut levels: Vec<Option<Candidates<'_>>> = (0..=body.len()).map(|_| None).collect();
+        let mut key = KeyScratch::new();
+        let mut pending = Vec::new();
+        let mut level = 0;
+        // Whether the current level is entered afresh (else: backtracked into).
+        let mut fresh = true;
+        loop {
+            if level == body.len() {
+                work.step()?;
+                found(&bindings, &atoms)?;
+                if level == 0 {
+                    return Ok(());
+                }
+                level -= 1;
+                fresh = false;
+                continue;
+            }
+            while trail.len() > marks[level] {
+                let slot = trail.pop().expect("non-empty trail");
+                bindings[slot] = UNBOUND;
+            }
+            let success = match &body[level] {
+                CompiledLiteral::Positive(atom) => {
+                    let relation = self.relations.get(&atom.key());
+                    if fresh {
+                        levels[level] = relation.map(|relation| {
+                            let mut range = 0..relation.facts.len() as u32;
+                            if let Some((i, delta)) = &restriction
+                                && *i == level
+                            {
+                                range = delta.clone();
+                            }
+                            self.candidates(relation, atom, &bindings, range, &mut key)
+                        });
+                    }
+                    let mut matched = false;
+                    if let (Some(relation), Some(candidates)) = (relation, levels[level].as_mut()) {
+                        while let Some(position) = candidates.next() {
+                            work.step()?;
+                            let fact = relation.facts[position as usize];
+                            let fact_args = self.terms.args(fact);
+                            let all = atom.args.iter().zip(fact_args).all(|(pattern, &arg)| {
+                                match_pattern(
+                                    &self.terms,
+                                    pattern,
+                                    arg,
+                                    &mut bindings,
+                                    &mut trail,
+                                    &mut pending,
+                                )
+                            });
+                            if all {
+                                atoms[level] = fact;
+                                matched = true;
+                                break;
+                            }
+                            while trail.len() > marks[level] {
+                                let slot = trail.pop().expect("non-empty trail");
+                                bindings[slot] = UNBOUND;
+                            }
+                        }
+                    }
+                    matched
+                }
+                test => {
+                    work.step()?;
+                    // A test succeeds at most once per entry into its level.
+                    fresh
+                        && match test {
+                            CompiledLiteral::Distinct(a, b) => {
+                                !instances_equal(&self.terms, a, b, &bindings)
+                            }
+                            CompiledLiteral::Equal(a, b) => {
+                                instances_equal(&self.terms, a, b, &bindings)
+                            }
+                            CompiledLiteral::Negative(atom) => {
+                                if mode == Mode::Instantiate {
+                                    atoms[level] =
+                                        find_atom(&self.terms, atom, &bindings, &mut key)
+                                            .filter(|&a| {
+                                                self.in_domain
+                                                    .get(a as usize)
+                                                    .copied()
+                                                    .unwrap_or(false)
+                                            })
+                                            .unwrap_or(UNBOUND);
+                                }
+                                true
+                            }
+                            CompiledLiteral::Positive(_) => unreachable!("handled above"),
+                        }
+                }
+            };
+            if success {
+                level += 1;
+                marks[level] = trail.len();
+                fresh = true;
+            } else if level == 0 {
+                return Ok(());
+            } else {
+                level -= 1;
+                fresh = false;
+            }
+        }
+    }
+
+    /// The candidate facts for a positive literal: through the shortest index list among its
+    /// arguments that are ground under the bindings, else every fact.
+    fn candidates<'a>(
+        &'a self,
+        relation: &'a Relation,
+        atom: &PatternAtom,
+        bindings: &[TermId],
+        range: Range<u32>,
+        key: &mut KeyScratch,
+    ) -> Candidates<'a> {
+        if atom.args.iter().all(|arg| pattern_bound(arg, bindings)) {
+            // A membership test: the atom itself, if it exists and is in the domain.
+            let source = match find_atom(&self.terms, atom, bindings, key) {
+                Some(fact) if self.in_domain.get(fact as usize).copied().unwrap_or(false) => {
+                    Source::One(self.position[fact as usize])
+                }
+                _ => Source::List(&[]),
+            };
+            return Candidates {
+                source,
+                range,
+                cursor: 0,
+            };
+        }
+        let mut best: Option<&'a [u32]> = None;
+        for (i, arg) in atom.args.iter().enumerate() {
+            let ground = match arg {
+                Pattern::Var(slot) if bindings[*slot] == UNBOUND => continue,
+                Pattern::Func(..) if !pattern_bound(arg, bindings) => continue,
+                _ => find_instance(&self.terms, arg, bindings, key),
+            };
+            let list: &[u32] = match ground {
+                Some(term) => relation
+                    .index
+                    .get(&(i as u32, term))
+                    .map_or(&[], Vec::as_slice),
+                // A term that does not exist matches no fact.
+                None => &[],
+            };
+            if best.is_none_or(|b| list.len() < b.len()) {
+                best = Some(list);
+            }
+        }
+        Candidates {
+            source: best.map_or(Source::All, Source::List),
+            range,
+            cursor: 0,
+        }
+    }
+}
+
+/// Whether every variable of `pattern` is bound.
+fn pattern_bound(pattern: &Pattern, bindings: &[TermId]) -> bool {
+    let mut pending = vec![pattern];
+    while let Some(pattern) = pending.pop() {
+        match pattern {
+            Pattern::Const(_) => {}
+            Pattern::Var(slot) => {
+                if bindings[*slot] == UNBOUND {
+                    return false;
+                }
+            }
+            Pattern::Func(_, args) => pending.extend(args),
+        }
+    }
+    true
+}

@@ -1,0 +1,334 @@
+//! Evaluating the circuit: one bit per proposition, updated incrementally.
+//!
+//! The evaluator keeps the values of every proposition for its current base props (the state)
+//! and inputs (the joint move), and for every rule the number of its literals that hold, and
+//! for every prop the number of its rules that hold. When a prop changes, the counts of the
+//! rules that read it are updated at once; a head whose count of holding rules crosses zero is
+//! marked dirty. [`Evaluator::propagate`] settles dirty props in numbering order (dependency
+//! order), so that each prop is decided once its inputs are final. Consecutive states of a game
+//! differ in a few fluents, so a step costs in proportion to what changes, not to the size of
+//! the circuit. Recursive groups are recomputed as a whole, from false to their least fixpoint,
+//! by reading their rules. Dirty bits have a summary level (one bit per word) so that finding
+//! the next dirty prop skips clean stretches. Nothing here allocates after construction.
+
+use super::circuit::{Circuit, GROUPED, NO_BASE, NO_GROUP, Prop};
+
+#[derive(Clone, Debug)]
+pub(super) struct Evaluator {
+    values: Vec<u64>,
+    dirty: Vec<u64>,
+    summary: Vec<u64>,
+    /// The inputs currently set, one per role at most.
+    inputs: Vec<Prop>,
+    /// Scratch for recursive groups: the values before re-evaluation.
+    previous: Vec<bool>,
+    /// Per rule: how many of its literals hold (rules of recursive groups are not counted).
+    satisfied: Vec<u32>,
+    /// Per derived prop: how many of its rules hold.
+    holding: Vec<u32>,
+    /// The base props of the next state: bit `i` is the value of base prop `i`'s `next` prop,
+    /// kept up to date as `next` props change, so that stepping needs no scan of the state.
+    next: Vec<u64>,
+}
+
+impl Evaluator {
+    /// Every prop evaluated for the empty state and no moves.
+    pub(super) fn new(circuit: &Circuit) -> Evaluator {
+        let words = circuit.props.div_ceil(64);
+        let mut evaluator = Evaluator {
+            values: vec![0; words],
+            dirty: vec![0; words],
+            summary: vec![0; words.div_ceil(64)],
+            inputs: Vec::new(),
+            previous: Vec::new(),
+            satisfied: vec![0; circuit.rule_head.len()],
+            holding: vec![0; circuit.props - circuit.derived_start as usize],
+            next: vec![0; circuit.base_count.div_ceil(64)],
+        };
+        evaluator.flip(circuit.true_prop);
+        // Every prop by reading its rules, in order; then the counts.
+        let mut prop = circuit.derived_start;
+        while (prop as usize) < circuit.props {
+            let group = circuit.group_of[(prop - circuit.derived_start) as usize];
+            if group == NO_GROUP {
+                if evaluator.rules_hold(circuit, prop) {
+                    evaluator.flip(prop);
+                }
+                prop += 1;
+            } else {
+                evaluator.settle_group(circuit, group as usize);
+                prop = circuit.groups[group as usize].1;
+            }
+        }
+        let mut at = 0;
+        for rule in 0..circuit.rule_head.len() {
+            let length = circuit.code[at] as usize;
+            let literals = &circuit.code[at + 1..at + 1 + length];
+            at += 1 + length;
+            let head = (circuit.rule_head[rule] - circuit.derived_start) as usize;
+            if circuit.rule_length[rule] == GROUPED || circuit.lazy[head] {
+                continue;
+            }
+            let count = literals
+                .iter()
+                .filter(|&&literal| evaluator.get(literal >> 1) != (literal & 1 == 1))
+                .count() as u32;
+            evaluator.satisfied[rule] = count;
+            if count == length as u32 {
+                evaluator.holding[(circuit.rule_head[rule] - circuit.derived_start) as usize] += 1;
+            }
+        }
+        for (i, &prop) in circuit.next_of_base.iter().enumerate() {
+            if evaluator.get(prop) {
+                evaluator.next[i >> 6] |= 1 << (i & 63);
+            }
+        }
+        evaluator
+    }
+
+    /// The next state as evaluated (valid after propagating the move layer).
+    pub(super) fn next_state(&self) -> &[u64] {
+        &self.next
+    }
+
+    /// Flips a derived prop after evaluation, keeping the next state in step.
+    #[inline]
+    fn flip_derived(&mut self, circuit: &Circuit, prop: Prop) {
+        self.flip(prop);
+        let base = circuit.base_of_next[(prop - circuit.derived_start) as usize];
+        if base != NO_BASE {
+            self.next[(base >> 6) as usize] ^= 1 << (base & 63);
+        }
+    }
+
+    /// The value of any prop: lazy props are evaluated from their rules (whose literals are
+    /// up to date once the layer they belong to is propagated).
+    #[inline]
+    pub(super) fn query(&self, circuit: &Circuit, prop: Prop) -> bool {
+        if prop >= circuit.derived_start && circuit.lazy[(prop - circuit.derived_start) as usize] {
+            self.rules_hold(circuit, prop)
+        } else {
+            self.get(prop)
+        }
+    }
+
+    #[inline]
+    pub(super) fn get(&self, prop: Prop) -> bool {
+        self.values[(prop >> 6) as usize] >> (prop & 63) & 1 == 1
+    }
+
+    #[inline]
+    fn flip(&mut self, prop: Prop) {
+        self.values[(prop >> 6) as usize] ^= 1 << (prop & 63);
+    }
+
+    #[inline]
+    fn mark(&mut self, prop: Prop) {
+        let word = (prop >> 6) as usize;
+        self.dirty[word] |= 1 << (prop & 63);
+        self.summary[word >> 6] |= 1 << (word & 63);
+    }
+
+    /// After `prop` changed: updates the counts of the rules reading it, marking the heads
+    /// whose value may change (and the heads in recursive groups, which are re-read), except
+    /// heads below `skip_below` (the prop's own group).
+    #[inline]
+    fn mark_readers(&mut self, circuit: &Circuit, prop: Prop) {
+        self.mark_readers_from(circuit, prop, 0);
+    }
+
+    #[inline]
+    fn mark_readers_from(&mut self, circuit: &Circuit, prop: Prop, skip_below: Prop) {
+        let now = self.get(prop);
+        let start = circuit.occurs_start[prop as usize] as usize;
+        let end = circuit.occurs_start[prop as usize + 1] as usize;
+        let derived_start = circuit.derived_start;
+        for &occurrence in &circuit.occurs[start..end] {
+            let rule = (occurrence >> 1) as usize;
+            let head = circuit.rule_head[rule];
+            let length = circuit.rule_length[rule];
+            if length == GROUPED {
+                if head >= skip_below {
+                    self.mark(head);
+                }
+                continue;
+            }
+            let index = (head - derived_start) as usize;
+            let mut crossed = false;
+            if now != (occurrence & 1 == 1) {
+                self.satisfied[rule] += 1;
+                if self.satisfied[rule] == length {
+                    self.holding[index] += 1;
+                    crossed = self.holding[index] == 1;
+                }
+            } else {
+                if self.satisfied[rule] == length {
+                    self.holding[index] -= 1;
+                    crossed = self.holding[index] == 0;
+                }
+                self.satisfied[rule] -= 1;
+            }
+            if crossed {
+                self.mark(head);
+            }
+        }
+    }
+
+    /// Sets an input or base prop, marking its readers when it changes.
+    #[inline]
+    pub(super) fn set(&mut self, circuit: &Circuit, prop: Prop, value: bool) {
+        if self.get(prop) != value {
+            self.flip(prop);
+            self.mark_readers(circuit, prop);
+        }
+    }
+
+    /// Makes `state` (a bit vector over the base props) the current base.
+    pub(super) fn load_state(&mut self, circuit: &Circuit, state: &[u64]) {
+        for (w, &word) in state.iter().enumerate() {
+            let mask = base_mask(circuit.base_count, w);
+            let mut changed = (self.values[w] ^ word) & mask;
+            while changed != 0 {
+                let bit = changed.trailing_zeros();
+                changed &= changed - 1;
+                let prop = (w as Prop) << 6 | bit;
+                self.flip(prop);
+                self.mark_readers(circuit, prop);
+            }
+        }
+    }
+
+    /// Sets exactly the inputs in `joint` (one per role).
+    pub(super) fn load_inputs(&mut self, circuit: &Circuit, joint: &[Prop]) {
+        if self.inputs.as_slice() == joint {
+            return;
+        }
+        for i in 0..self.inputs.len() {
+            let input = self.inputs[i];
+            if !joint.contains(&input) {
+                self.set(circuit, input, false);
+            }
+        }
+        for &input in joint {
+            self.set(circuit, input, true);
+        }
+        self.inputs.clear();
+        self.inputs.extend_from_slice(joint);
+    }
+
+    /// Re-evaluates the dirty props below `limit`; those above stay dirty for later.
+    pub(super) fn propagate(&mut self, circuit: &Circuit, limit: Prop) {
+        let limit = limit as usize;
+        let mut s = 0;
+        while s < self.summary.len() {
+            let summary = self.summary[s];
+            if summary == 0 {
+                s += 1;
+                continue;
+            }
+            let word = s << 6 | summary.trailing_zeros() as usize;
+            loop {
+                let bits = self.dirty[word];
+                if bits == 0 {
+                    break;
+                }
+                let prop = word << 6 | bits.trailing_zeros() as usize;
+                if prop >= limit {
+                    return;
+                }
+                self.dirty[word] = bits & (bits - 1);
+                self.evaluate(circuit, prop as Prop);
+            }
+            self.summary[s] &= !(1 << (word & 63));
+        }
+    }
+
+    fn evaluate(&mut self, circuit: &Circuit, prop: Prop) {
+        let index = (prop - circuit.derived_start) as usize;
+        let group = circuit.group_of[index];
+        if group != NO_GROUP {
+            self.evaluate_group(circuit, group as usize);
+            return;
+        }
+        let value = self.holding[index] > 0;
+        if value != self.get(prop) {
+            self.flip_derived(circuit, prop);
+            self.mark_readers(circuit, prop);
+        }
+    }
+
+    /// Whether one of the prop's rules has all its literals true.
+    #[inline]
+    fn rules_hold(&self, circuit: &Circuit, prop: Prop) -> bool {
+        let index = (prop - circuit.derived_start) as usize;
+        let code = &circuit.code
+            [circuit.code_start[index] as usize..circuit.code_start[index + 1] as usize];
+        let mut at = 0;
+        while at < code.len() {
+            let length = code[at] as usize;
+            let literals = &code[at + 1..at + 1 + length];
+            if literals
+                .iter()
+                .all(|&literal| self.get(literal >> 1) != (literal & 1 == 1))
+            {
+                return true;
+            }
+            at += 1 + length;
+        }
+        false
+    }
+
+    /// A recursive group from all-false to its least fixpoint (its rules read the group only
+    /// positively: the game is stratified), then the readers of what changed.
+    fn evaluate_group(&mut self, circuit: &Circuit, group: usize) {
+        let (first, end) = circuit.groups[group];
+        self.previous.clear();
+        for prop in first..end {
+            let word = (prop >> 6) as usize;
+            self.dirty[word] &= !(1 << (prop & 63));
+            self.previous.push(self.get(prop));
+        }
+        self.settle_group(circuit, group);
+        for prop in first..end {
+            if self.get(prop) != self.previous[(prop - first) as usize] {
+                // Settling flipped it directly; keep the next state in step once.
+                self.flip(prop);
+                self.flip_derived(circuit, prop);
+                self.mark_readers_from(circuit, prop, end);
+            }
+        }
+    }
+
+    /// The least fixpoint of a group, reading its rules.
+    fn settle_group(&mut self, circuit: &Circuit, group: usize) {
+        let (first, end) = circuit.groups[group];
+        for prop in first..end {
+            if self.get(prop) {
+                self.flip(prop);
+            }
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for prop in first..end {
+                if !self.get(prop) && self.rules_hold(circuit, prop) {
+                    self.flip(prop);
+                    changed = true;
+                }
+            }
+        }
+    }
+}
+
+/// The bits of word `w` that are base props.
+#[inline]
+fn base_mask(base_count: usize, w: usize) -> u64 {
+    let first = w * 64;
+    if base_count >= first + 64 {
+        u64::MAX
+    } else if base_count <= first {
+        0
+    } else {
+        (1u64 << (base_count - first)) - 1
+    }
+}

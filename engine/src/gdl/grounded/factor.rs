@@ -1,0 +1,206 @@
+//! Splitting rule bodies before grounding, so that the ground circuit stays small.
+//!
+//! A body's literals that share variables not in the head form independent parts: in the usual
+//! frame rule `(<= (next (cell ?x ?y ?s)) (true (cell ?x ?y ?s)) (does ?p (move ?a ?b ?c ?d))
+//! (distinctCell ?a ?b ?x ?y) ...)` the move's variables occur nowhere else, so the rule holds
+//! when the cell holds *and some* move leaves it alone. Grounded as written, the rule has one
+//! instance per cell and move; with the part about the move given its own relation
+//! `aux(?x, ?y)` (the "interface" variables it shares with the head), there is one instance of
+//! the aux rule per square and move and one of the frame rule per cell: the product becomes a
+//! sum, and the evaluator touches far fewer rules when a move changes.
+
+use super::super::program::{CompiledLiteral, CompiledRule, Pattern, PatternAtom, Symbols};
+
+/// The rules with independent body parts moved into auxiliary relations.
+pub(super) fn factor(rules: &[CompiledRule], symbols: &mut Symbols) -> Vec<CompiledRule> {
+    let mut factored = Vec::with_capacity(rules.len());
+    for rule in rules {
+        split(rule, symbols, &mut factored);
+    }
+    factored
+}
+
+fn split(rule: &CompiledRule, symbols: &mut Symbols, out: &mut Vec<CompiledRule>) {
+    let mut in_head = vec![false; rule.variables];
+    for arg in &rule.head.args {
+        for_each_var(arg, &mut |slot| in_head[slot] = true);
+    }
+    // Union-find over the literals, joined through shared local (non-head) variables.
+    let count = rule.body.len();
+    let mut parent: Vec<usize> = (0..count).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut first_with_var: Vec<Option<usize>> = vec![None; rule.variables];
+    let mut has_local = vec![false; count];
+    for (i, literal) in rule.body.iter().enumerate() {
+        for_each_literal_var(literal, &mut |slot| {
+            if in_head[slot] {
+                return;
+            }
+            has_local[i] = true;
+            match first_with_var[slot] {
+                None => first_with_var[slot] = Some(i),
+                Some(j) => {
+                    let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                    parent[a] = b;
+                }
+            }
+        });
+    }
+    let mut parts: Vec<Vec<usize>> = Vec::new();
+    let mut part_of_root: Vec<Option<usize>> = vec![None; count];
+    let mut kept: Vec<usize> = Vec::new();
+    for (i, &local) in has_local.iter().enumerate() {
+        if !local {
+            kept.push(i);
+            continue;
+        }
+        let r = root(&mut parent, i);
+        match part_of_root[r] {
+            Some(p) => parts[p].push(i),
+            None => {
+                part_of_root[r] = Some(parts.len());
+                parts.push(vec![i]);
+            }
+        }
+    }
+    if parts.is_empty() || (parts.len() == 1 && kept.is_empty()) {
+        out.push(rule.clone());
+        return;
+    }
+    let mut aux_atoms: Vec<CompiledLiteral> = Vec::new();
+    for part in parts {
+        // The part's head variables, which must be bound by its own positive literals.
+        let mut interface: Vec<usize> = Vec::new();
+        let mut bound_here = vec![false; rule.variables];
+        for &i in &part {
+            for_each_literal_var(&rule.body[i], &mut |slot| {
+                if in_head[slot] && !interface.contains(&slot) {
+                    interface.push(slot);
+                }
+            });
+            if let CompiledLiteral::Positive(atom) = &rule.body[i] {
+                for arg in &atom.args {
+                    for_each_var(arg, &mut |slot| bound_here[slot] = true);
+                }
+            }
+        }
+        if interface.iter().any(|&slot| !bound_here[slot]) {
+            kept.extend(part);
+            continue;
+        }
+        interface.sort_unstable();
+        let name = format!("aux {} of {}", out.len(), symbols.name(rule.head.relation));
+        let relation = symbols.intern(&name);
+        // Slots renumbered: the interface first, then the part's local variables.
+        let mut renumber: Vec<Option<usize>> = vec![None; rule.variables];
+        for (new, &old) in interface.iter().enumerate() {
+            renumber[old] = Some(new);
+        }
+        let mut next_slot = interface.len();
+        for &i in &part {
+            for_each_literal_var(&rule.body[i], &mut |slot| {
+                if renumber[slot].is_none() {
+                    renumber[slot] = Some(next_slot);
+                    next_slot += 1;
+                }
+            });
+        }
+        let map = |pattern: &Pattern| renumbered(pattern, &renumber);
+        let mut body: Vec<CompiledLiteral> = Vec::new();
+        // Positive literals first so that every test finds its variables bound.
+        for positive_pass in [true, false] {
+            for &i in &part {
+                let literal = &rule.body[i];
+                if matches!(literal, CompiledLiteral::Positive(_)) == positive_pass {
+                    body.push(map_literal(literal, &map));
+                }
+            }
+        }
+        out.push(CompiledRule {
+            head: PatternAtom {
+                relation,
+                args: (0..interface.len()).map(Pattern::Var).collect(),
+            },
+            body,
+            variables: next_slot,
+        });
+        aux_atoms.push(CompiledLiteral::Positive(PatternAtom {
+            relation,
+            args: interface.iter().map(|&slot| Pattern::Var(slot)).collect(),
+        }));
+    }
+    // The kept positive literals in their written order, the auxiliary atoms, then the tests
+    // (every variable is bound by then).
+    kept.sort_unstable();
+    let is_positive = |i: &&usize| matches!(rule.body[**i], CompiledLiteral::Positive(_));
+    let mut body: Vec<CompiledLiteral> = kept
+        .iter()
+        .filter(is_positive)
+        .map(|&i| rule.body[i].clone())
+        .collect();
+    body.extend(aux_atoms);
+    body.extend(
+        kept.iter()
+            .filter(|i| !is_positive(i))
+            .map(|&i| rule.body[i].clone()),
+    );
+    out.push(CompiledRule {
+        head: rule.head.clone(),
+        body,
+        variables: rule.variables,
+    });
+}
+
+fn renumbered(pattern: &Pattern, renumber: &[Option<usize>]) -> Pattern {
+    match pattern {
+        Pattern::Const(sym) => Pattern::Const(*sym),
+        Pattern::Var(slot) => Pattern::Var(renumber[*slot].expect("every variable renumbered")),
+        Pattern::Func(sym, args) => {
+            Pattern::Func(*sym, args.iter().map(|a| renumbered(a, renumber)).collect())
+        }
+    }
+}
+
+fn map_literal(literal: &CompiledLiteral, map: &impl Fn(&Pattern) -> Pattern) -> CompiledLiteral {
+    let atom = |atom: &PatternAtom| PatternAtom {
+        relation: atom.relation,
+        args: atom.args.iter().map(map).collect(),
+    };
+    match literal {
+        CompiledLiteral::Positive(a) => CompiledLiteral::Positive(atom(a)),
+        CompiledLiteral::Negative(a) => CompiledLiteral::Negative(atom(a)),
+        CompiledLiteral::Distinct(a, b) => CompiledLiteral::Distinct(map(a), map(b)),
+        CompiledLiteral::Equal(a, b) => CompiledLiteral::Equal(map(a), map(b)),
+    }
+}
+
+fn for_each_literal_var(literal: &CompiledLiteral, visit: &mut impl FnMut(usize)) {
+    match literal {
+        CompiledLiteral::Positive(atom) | CompiledLiteral::Negative(atom) => {
+            for arg in &atom.args {
+                for_each_var(arg, visit);
+            }
+        }
+        CompiledLiteral::Distinct(a, b) | CompiledLiteral::Equal(a, b) => {
+            for_each_var(a, visit);
+            for_each_var(b, visit);
+        }
+    }
+}
+
+fn for_each_var(pattern: &Pattern, visit: &mut impl FnMut(usize)) {
+    let mut pending = vec![pattern];
+    while let Some(pattern) = pending.pop() {
+        match pattern {
+            Pattern::Const(_) => {}
+            Pattern::Var(slot) => visit(*slot),
+            Pattern::Func(_, args) => pending.extend(args),
+        }
+    }
+}

@@ -1,0 +1,436 @@
+//! The grounded circuit behind the [`Game`] interface.
+
+use std::cell::RefCell;
+
+use rand::{Rng, RngExt};
+
+use super::super::GdlError;
+use super::super::program::{Ground, Program};
+use super::circuit::{self, Circuit, Prop};
+use super::domain::{self, GroundingLimits};
+use super::evaluator::Evaluator;
+use super::factor;
+use crate::playout::{Playout, PlayoutEnd};
+use crate::{Game, Reward, RoleIndex};
+
+/// A state: one bit per base proposition (fluent).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GroundedState(Box<[u64]>);
+
+/// A move: the number of its `does` proposition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GroundedMove(u32);
+
+/// A goal proposition of a role and its value (`None`: not a number from 0 to 100).
+#[derive(Debug)]
+struct GoalProp {
+    prop: Prop,
+    value: Option<Reward>,
+    text: String,
+}
+
+/// Buffers reused by every query and playout.
+#[derive(Debug)]
+struct Scratch {
+    evaluator: Evaluator,
+    joint: Vec<Prop>,
+    legal: Vec<Prop>,
+    next: Vec<u64>,
+}
+
+/// A GDL game grounded into a circuit.
+#[derive(Debug)]
+pub struct GroundedGame {
+    program: Program,
+    circuit: Circuit,
+    role_names: Vec<String>,
+    /// Per base prop: its fluent; per input: its action (for rendering and percepts).
+    fluents: Vec<Ground>,
+    actions: Vec<Ground>,
+    /// Per role: (input prop, legal prop) of each move it may ever make.
+    moves: Vec<Vec<(Prop, Prop)>>,
+    goals: Vec<Vec<GoalProp>>,
+    /// Per role: (sees prop, percept).
+    percepts: Vec<Vec<(Prop, Ground)>>,
+    initial: GroundedState,
+    scratch: RefCell<Scratch>,
+    failure: RefCell<Option<GdlError>>,
+}
+
+impl GroundedGame {
+    /// Grounds `program` within `limits`.
+    pub fn new(mut program: Program, limits: &GroundingLimits) -> Result<GroundedGame, GdlError> {
+        let role_names: Vec<String> = program
+            .roles
+            .iter()
+            .map(|&sym| program.symbols.name(sym).to_owned())
+            .collect();
+        if role_names.is_empty() {
+            return Err(GdlError::Build("the game declares no role".to_owned()));
+        }
+        let rules = factor::factor(&program.rules, &mut program.symbols);
+        let grounding = domain::ground(&program, &rules, limits)?;
+        let circuit = circuit::build(&program, &grounding)?;
+        let terms = &grounding.terms;
+        let fluents = circuit
+            .base_fluents
+            .iter()
+            .map(|&t| terms.to_ground(t))
+            .collect();
+        let actions = circuit
+            .input_actions
+            .iter()
+            .map(|&t| terms.to_ground(t))
+            .collect();
+        let mut moves = vec![Vec::new(); role_names.len()];
+        for (i, role) in circuit.input_roles.iter().enumerate() {
+            if let Some(role) = role
+                && circuit.input_legal[i] != circuit.false_prop
+            {
+                moves[*role].push((circuit.input_start + i as Prop, circuit.input_legal[i]));
+            }
+        }
+        let goals = circuit
+            .goals
+            .iter()
+            .map(|role_goals| {
+                role_goals
+                    .iter()
+                    .map(|&(prop, value)| {
+                        let text = terms.to_ground(value).display(&program.symbols).to_string();
+                        GoalProp {
+                            prop,
+                            value: text.parse::<Reward>().ok().filter(|&v| v <= 100),
+                            text,
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let percepts = circuit
+            .sees
+            .iter()
+            .map(|role_sees| {
+                role_sees
+                    .iter()
+                    .map(|&(prop, percept)| (prop, terms.to_ground(percept)))
+                    .collect()
+            })
+            .collect();
+        // `init` should be static; if a game makes it read `true`, it sees an empty state.
+        let evaluator = Evaluator::new(&circuit);
+        let words = circuit.base_count.div_ceil(64);
+        let mut initial = vec![0u64; words];
+        for (i, &prop) in circuit.init_of_base.iter().enumerate() {
+            if evaluator.query(&circuit, prop) {
+                initial[i >> 6] |= 1 << (i & 63);
+            }
+        }
+        let scratch = Scratch {
+            evaluator,
+            joint: Vec::new(),
+            legal: Vec::new(),
+            next: vec![0; words],
+        };
+        Ok(GroundedGame {
+            program,
+            circuit,
+            role_names,
+            fluents,
+            actions,
+            moves,
+            goals,
+            percepts,
+            initial: GroundedState(initial.into_boxed_slice()),
+            scratch: RefCell::new(scratch),
+            failure: RefCell::new(None),
+        })
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// Sizes, for reports: (propositions, ground rules).
+    pub fn size(&self) -> (usize, usize) {
+        (self.circuit.props, self.circuit.ground_rules)
+    }
+
+    /// The first error met by a [`Game`] method (a goal value that is not a number 0–100).
+    pub fn error(&self) -> Option<GdlError> {
+        self.failure.borrow().clone()
+    }
+
+    /// The fluents of a state, as terms.
+    pub fn fluents(&self, state: &GroundedState) -> Vec<Ground> {
+        (0..self.circuit.base_count)
+            .filter(|&i| state.0[i >> 6] >> (i & 63) & 1 == 1)
+            .map(|i| self.fluents[i].clone())
+            .collect()
+    }
+
+    /// The action of a move, as a term.
+    pub fn action(&self, action: GroundedMove) -> &Ground {
+        &self.actions[(action.0 - self.circuit.input_start) as usize]
+    }
+
+    /// Whether `role` is GDL-II's `random`, the chance player that moves uniformly at random.
+    pub fn is_random(&self, role: RoleIndex) -> bool {
+        self.program.roles[role] == self.program.keywords.random
+    }
+
+    /// What `role` sees after the joint move (GDL-II `sees`).
+    pub fn percepts(
+        &self,
+        state: &GroundedState,
+        joint: &[GroundedMove],
+        role: RoleIndex,
+    ) -> Vec<Ground> {
+        let mut scratch = self.scratch.borrow_mut();
+        self.evaluate_move(&mut scratch, state, joint);
+        self.percepts[role]
+            .iter()
+            .filter(|(prop, _)| scratch.evaluator.query(&self.circuit, *prop))
+            .map(|(_, percept)| percept.clone())
+            .collect()
+    }
+
+    /// Every goal value of each role, ascending (a well-formed game gives exactly one in
+    /// terminal states).
+    pub fn try_goal_values(&self, state: &GroundedState) -> Result<Vec<Vec<Reward>>, GdlError> {
+        let mut scratch = self.scratch.borrow_mut();
+        self.evaluate_state(&mut scratch, state);
+        let evaluator = &scratch.evaluator;
+        let mut values = Vec::with_capacity(self.goals.len());
+        for (role, goals) in self.goals.iter().enumerate() {
+            let mut role_values = Vec::new();
+            for goal in goals
+                .iter()
+                .filter(|g| evaluator.query(&self.circuit, g.prop))
+            {
+                match goal.value {
+                    Some(value) => role_values.push(value),
+                    None => return Err(self.bad_goal(role, goal)),
+                }
+            }
+            role_values.sort_unstable();
+            role_values.dedup();
+            values.push(role_values);
+        }
+        Ok(values)
+    }
+
+    fn bad_goal(&self, role: RoleIndex, goal: &GoalProp) -> GdlError {
+        GdlError::Game(format!(
+            "goal value `{}` of role `{}` is not a number from 0 to 100",
+            goal.text, self.role_names[role]
+        ))
+    }
+
+    fn evaluate_state(&self, scratch: &mut Scratch, state: &GroundedState) {
+        let circuit = &self.circuit;
+        scratch.evaluator.load_state(circuit, &state.0);
+        scratch
+            .evaluator
+            .propagate(circuit, circuit.state_layer_end);
+    }
+
+    fn evaluate_move(&self, scratch: &mut Scratch, state: &GroundedState, joint: &[GroundedMove]) {
+        let circuit = &self.circuit;
+        scratch.evaluator.load_state(circuit, &state.0);
+        scratch.joint.clear();
+        scratch.joint.extend(joint.iter().map(|m| m.0));
+        let Scratch {
+            evaluator, joint, ..
+        } = scratch;
+        evaluator.load_inputs(circuit, joint);
+        evaluator.propagate(circuit, circuit.props as Prop);
+    }
+
+    /// The next base props from the evaluated `next` props, into `scratch.next`.
+    fn read_next(&self, scratch: &mut Scratch) {
+        scratch.next.copy_from_slice(scratch.evaluator.next_state());
+    }
+
+    /// The highest goal value of each role (0 when none), or the error of a bad value.
+    fn goal_rewards(&self, evaluator: &Evaluator) -> Result<Vec<Reward>, GdlError> {
+        let mut rewards = Vec::with_capacity(self.goals.len());
+        for (role, goals) in self.goals.iter().enumerate() {
+            let mut best = None;
+            for goal in goals
+                .iter()
+                .filter(|g| evaluator.query(&self.circuit, g.prop))
+            {
+                match goal.value {
+                    Some(value) => best = best.max(Some(value)),
+                    None => return Err(self.bad_goal(role, goal)),
+                }
+            }
+            rewards.push(best.unwrap_or(0));
+        }
+        Ok(rewards)
+    }
+
+    fn record(&self, error: GdlError) {
+        let mut failure = self.failure.borrow_mut();
+        if failure.is_none() {
+            *failure = Some(error);
+        }
+    }
+
+    /// Random playout without allocation per ply: the evaluator steps from state to state,
+    /// each role's legal moves are read straight from the bits.
+    pub fn fast_random_playout<R: Rng + ?Sized>(
+        &self,
+        state: &GroundedState,
+        rng: &mut R,
+        max_plies: usize,
+    ) -> Playout {
+        if let Some(error) = self.failure.borrow().as_ref() {
+            return Playout {
+                plies: 0,
+                end: PlayoutEnd::Failure(error.to_string()),
+                goals: None,
+            };
+        }
+        let circuit = &self.circuit;
+        let mut scratch = self.scratch.borrow_mut();
+        let scratch = &mut *scratch;
+        scratch.evaluator.load_state(circuit, &state.0);
+        let mut plies = 0;
+        let end = loop {
+            scratch
+                .evaluator
+                .propagate(circuit, circuit.state_layer_end);
+            if scratch.evaluator.query(circuit, circuit.terminal) {
+                break PlayoutEnd::Terminal;
+            }
+            if plies >= max_plies {
+                break PlayoutEnd::PlyLimit;
+            }
+            scratch.joint.clear();
+            let mut stuck = None;
+            for (role, moves) in self.moves.iter().enumerate() {
+                scratch.legal.clear();
+                for &(input, legal) in moves {
+                    if scratch.evaluator.query(circuit, legal) {
+                        scratch.legal.push(input);
+                    }
+                }
+                if scratch.legal.is_empty() {
+                    stuck = Some(role);
+                    break;
+                }
+                let pick = rng.random_range(0..scratch.legal.len());
+                scratch.joint.push(scratch.legal[pick]);
+            }
+            if let Some(role) = stuck {
+                break PlayoutEnd::NoLegalMove(role);
+            }
+            scratch.evaluator.load_inputs(circuit, &scratch.joint);
+            scratch.evaluator.propagate(circuit, circuit.props as Prop);
+            self.read_next(scratch);
+            scratch.evaluator.load_state(circuit, &scratch.next);
+            plies += 1;
+        };
+        let mut goals = None;
+        if end == PlayoutEnd::Terminal {
+            match self.goal_rewards(&scratch.evaluator) {
+                Ok(rewards) => goals = Some(rewards),
+                Err(error) => {
+                    let message = error.to_string();
+                    self.record(error);
+                    return Playout {
+                        plies,
+                        end: PlayoutEnd::Failure(message),
+                        goals: None,
+                    };
+                }
+            }
+        }
+        Playout { plies, end, goals }
+    }
+}
+
+/// The [`Game`] view. Grounded games do not run out of budget while playing; the one failure
+/// is a goal value that is not a number 0–100, after which the game answers "terminal, no
+/// moves, goals 0" like the interpreter.
+impl Game for GroundedGame {
+    type State = GroundedState;
+    type Move = GroundedMove;
+
+    fn roles(&self) -> &[String] {
+        &self.role_names
+    }
+
+    fn initial_state(&self) -> GroundedState {
+        self.initial.clone()
+    }
+
+    fn is_terminal(&self, state: &GroundedState) -> bool {
+        if self.failure.borrow().is_some() {
+            return true;
+        }
+        let mut scratch = self.scratch.borrow_mut();
+        self.evaluate_state(&mut scratch, state);
+        scratch
+            .evaluator
+            .query(&self.circuit, self.circuit.terminal)
+    }
+
+    fn legal_moves(&self, state: &GroundedState, role: RoleIndex) -> Vec<GroundedMove> {
+        if self.failure.borrow().is_some() {
+            return Vec::new();
+        }
+        let mut scratch = self.scratch.borrow_mut();
+        self.evaluate_state(&mut scratch, state);
+        self.moves[role]
+            .iter()
+            .filter(|&&(_, legal)| scratch.evaluator.query(&self.circuit, legal))
+            .map(|&(input, _)| GroundedMove(input))
+            .collect()
+    }
+
+    fn next_state(&self, state: &GroundedState, joint: &[GroundedMove]) -> GroundedState {
+        if self.failure.borrow().is_some() {
+            return state.clone();
+        }
+        let mut scratch = self.scratch.borrow_mut();
+        self.evaluate_move(&mut scratch, state, joint);
+        self.read_next(&mut scratch);
+        GroundedState(scratch.next.clone().into_boxed_slice())
+    }
+
+    /// The goal value of each role; a role with several values gets the highest, a role with
+    /// none gets 0 (as the interpreter).
+    fn goals(&self, state: &GroundedState) -> Vec<Reward> {
+        if self.failure.borrow().is_some() {
+            return vec![0; self.role_names.len()];
+        }
+        let mut scratch = self.scratch.borrow_mut();
+        self.evaluate_state(&mut scratch, state);
+        match self.goal_rewards(&scratch.evaluator) {
+            Ok(rewards) => rewards,
+            Err(error) => {
+                self.record(error);
+                vec![0; self.role_names.len()]
+            }
+        }
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.failure.borrow().as_ref().map(ToString::to_string)
+    }
+
+    fn random_playout<R: Rng + ?Sized>(
+        &self,
+        state: &GroundedState,
+        rng: &mut R,
+        max_plies: usize,
+    ) -> Playout
+    where
+        Self: Sized,
+    {
+        self.fast_random_playout(state, rng, max_plies)
+    }
+}

@@ -1,0 +1,298 @@
+//! Hash-consed ground terms: every distinct ground term (and ground atom: an atom is a term whose
+//! functor is the relation) gets one dense [`TermId`], so that grounding compares, hashes and
+//! stores terms as integers.
+
+use rustc_hash::FxHashMap;
+
+use super::super::program::{Ground, Pattern, Sym};
+
+/// A ground term's number in its [`Terms`] table.
+pub(super) type TermId = u32;
+
+/// The table of ground terms. A term is its functor and its arguments' ids; a constant has no
+/// arguments (GDL has no zero-argument functions, so `c` and `(c)` need not differ).
+#[derive(Debug, Default)]
+pub(super) struct Terms {
+    functors: Vec<Sym>,
+    /// Where each term's arguments start in `arguments`; one extra entry closes the last term.
+    starts: Vec<u32>,
+    arguments: Vec<TermId>,
+    depths: Vec<u16>,
+    /// Whether a term without arguments was written as a function, `(f)`, which GDL keeps
+    /// apart from the constant `f` (the interpreter does too).
+    empty_function: Vec<bool>,
+    /// `[functor, argument ids...]` to the term's id.
+    ids: FxHashMap<Box<[u32]>, TermId>,
+}
+
+/// The key entry that marks a function without arguments (never a term id: the grounding
+/// limits keep ids far below it).
+const EMPTY_FUNCTION: u32 = u32::MAX;
+
+/// A reusable buffer for the keys of term lookups.
+pub(super) type KeyScratch = Vec<u32>;
+
+impl Terms {
+    pub(super) fn new() -> Terms {
+        Terms {
+            starts: vec![0],
+            ..Terms::default()
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.functors.len()
+    }
+
+    pub(super) fn functor(&self, term: TermId) -> Sym {
+        self.functors[term as usize]
+    }
+
+    pub(super) fn args(&self, term: TermId) -> &[TermId] {
+        let i = term as usize;
+        &self.arguments[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+
+    pub(super) fn depth(&self, term: TermId) -> usize {
+        usize::from(self.depths[term as usize])
+    }
+
+    /// Whether the term is `(f)`: a function applied to no arguments.
+    pub(super) fn is_empty_function(&self, term: TermId) -> bool {
+        self.empty_function[term as usize]
+    }
+
+    /// The id of `functor(args)` if the term exists (a constant when `args` is empty).
+    pub(super) fn find(
+        &self,
+        functor: Sym,
+        args: &[TermId],
+        key: &mut KeyScratch,
+    ) -> Option<TermId> {
+        self.find_written(functor, args, false, key)
+    }
+
+    /// As [`Terms::find`]; `function` tells `(f)` from `f` when there are no arguments.
+    pub(super) fn find_written(
+        &self,
+        functor: Sym,
+        args: &[TermId],
+        function: bool,
+        key: &mut KeyScratch,
+    ) -> Option<TermId> {
+        key.clear();
+        key.push(functor.0);
+        key.extend_from_slice(args);
+        if function && args.is_empty() {
+            key.push(EMPTY_FUNCTION);
+        }
+        self.ids.get(key.as_slice()).copied()
+    }
+
+    /// The id of `functor(args)`, made if new. The caller keeps depths within its limit.
+    pub(super) fn intern(&mut self, functor: Sym, args: &[TermId]) -> TermId {
+        self.intern_written(functor, args, false)
+    }
+
+    /// As [`Terms::intern`]; `function` tells `(f)` from `f` when there are no arguments.
+    pub(super) fn intern_written(
+        &mut self,
+        functor: Sym,
+        args: &[TermId],
+        function: bool,
+    ) -> TermId {
+        let mut key = Vec::with_capacity(args.len() + 2);
+        if let Some(id) = self.find_written(functor, args, function, &mut key) {
+            return id;
+        }
+        self.empty_function.push(function && args.is_empty());
+        let id = TermId::try_from(self.functors.len()).expect("fewer than 2^32 terms");
+        let depth = 1 + args.iter().map(|&a| self.depth(a)).max().unwrap_or(0);
+        self.functors.push(functor);
+        self.arguments.extend_from_slice(args);
+        self.starts.push(self.arguments.len() as u32);
+        self.depths.push(u16::try_from(depth).unwrap_or(u16::MAX));
+        self.ids.insert(key.into_boxed_slice(), id);
+        id
+    }
+
+    /// The term as the interpreter's [`Ground`], for rendering and comparison. Iterative: the
+    /// term's depth is bounded by the grounding limits, but it comes from user input.
+    pub(super) fn to_ground(&self, term: TermId) -> Ground {
+        // Post-order over an explicit stack: children are built before their parent.
+        let mut built: Vec<Ground> = Vec::new();
+        let mut pending: Vec<(TermId, bool)> = vec![(term, false)];
+        while let Some((id, children_done)) = pending.pop() {
+            let args = self.args(id);
+            if args.is_empty() && self.is_empty_function(id) {
+                built.push(Ground::Func(self.functor(id), Vec::new().into()));
+            } else if args.is_empty() {
+                built.push(Ground::Const(self.functor(id)));
+            } else if children_done {
+                let children = built.split_off(built.len() - args.len());
+                built.push(Ground::Func(self.functor(id), children.into()));
+            } else {
+                pending.push((id, true));
+                pending.extend(args.iter().rev().map(|&a| (a, false)));
+            }
+        }
+        built.pop().expect("one term built")
+    }
+}
+
+/// Variable bindings of one rule during a join: a slot holds a term id or [`UNBOUND`].
+pub(super) const UNBOUND: TermId = TermId::MAX;
+
+/// Matches `pattern` against `term`, binding unbound slots (recorded on `trail` so that the
+/// caller can undo them). Runs on the explicit stack `pending`, reused between calls.
+pub(super) fn match_pattern<'p>(
+    terms: &Terms,
+    pattern: &'p Pattern,
+    term: TermId,
+    bindings: &mut [TermId],
+    trail: &mut Vec<usize>,
+    pending: &mut Vec<(&'p Pattern, TermId)>,
+) -> bool {
+    pending.clear();
+    pending.push((pattern, term));
+    while let Some((pattern, term)) = pending.pop() {
+        match pattern {
+            Pattern::Const(sym) => {
+                if terms.functor(term) != *sym
+                    || !terms.args(term).is_empty()
+                    || terms.is_empty_function(term)
+                {
+                    return false;
+                }
+            }
+            Pattern::Var(slot) => {
+                let bound = bindings[*slot];
+                if bound == UNBOUND {
+                    bindings[*slot] = term;
+                    trail.push(*slot);
+                } else if bound != term {
+                    return false;
+                }
+            }
+            Pattern::Func(sym, args) => {
+                let term_args = terms.args(term);
+                if terms.functor(term) != *sym
+                    || term_args.len() != args.len()
+                    || (args.is_empty() && !terms.is_empty_function(term))
+                {
+                    return false;
+                }
+                pending.extend(args.iter().zip(term_args.iter().copied()));
+            }
+        }
+    }
+    true
+}
+
+/// The id of a pattern whose variables are all bound, if that term exists (no new terms).
+/// Recursion follows the pattern's written nesting, which the program builder bounds.
+pub(super) fn find_instance(
+    terms: &Terms,
+    pattern: &Pattern,
+    bindings: &[TermId],
+    key: &mut KeyScratch,
+) -> Option<TermId> {
+    match pattern {
+        Pattern::Const(sym) => terms.find(*sym, &[], key),
+        Pattern::Var(slot) => Some(bindings[*slot]).filter(|&t| t != UNBOUND),
+        Pattern::Func(sym, args) => {
+            let ids = args
+                .iter()
+                .map(|a| find_instance(terms, a, bindings, key))
+                .collect::<Option<Vec<_>>>()?;
+            terms.find_written(*sym, &ids, true, key)
+        }
+    }
+}
+
+/// One side of an equality test: a pattern under the bindings, or a term.
+#[derive(Clone, Copy)]
+enum Side<'p> {
+    Pattern(&'p Pattern),
+    Term(TermId),
+}
+
+/// Whether two patterns (variables bound) denote the same ground term, without making terms:
+/// `(distinct ?x (f ?y))` may name a term that no rule ever produced.
+pub(super) fn instances_equal(
+    terms: &Terms,
+    left: &Pattern,
+    right: &Pattern,
+    bindings: &[TermId],
+) -> bool {
+    fn resolve<'p>(side: Side<'p>, bindings: &[TermId]) -> Side<'p> {
+        match side {
+            Side::Pattern(Pattern::Var(slot)) => Side::Term(bindings[*slot]),
+            other => other,
+        }
+    }
+    let mut pending = vec![(Side::Pattern(left), Side::Pattern(right))];
+    while let Some(pair) = pending.pop() {
+        match (resolve(pair.0, bindings), resolve(pair.1, bindings)) {
+            (Side::Term(a), Side::Term(b)) => {
+                if a != b {
+                    return false;
+                }
+            }
+            (Side::Pattern(Pattern::Const(c)), Side::Term(t))
+            | (Side::Term(t), Side::Pattern(Pattern::Const(c))) => {
+                if terms.functor(t) != *c || !terms.args(t).is_empty() || terms.is_empty_function(t)
+                {
+                    return false;
+                }
+            }
+            (Side::Pattern(Pattern::Func(f, args)), Side::Term(t))
+            | (Side::Term(t), Side::Pattern(Pattern::Func(f, args))) => {
+                let term_args = terms.args(t);
+                if terms.functor(t) != *f
+                    || term_args.len() != args.len()
+                    || (args.is_empty() && !terms.is_empty_function(t))
+                {
+                    return false;
+                }
+                pending.extend(
+                    args.iter()
+                        .zip(term_args)
+                        .map(|(a, &b)| (Side::Pattern(a), Side::Term(b))),
+                );
+            }
+            (Side::Pattern(Pattern::Const(a)), Side::Pattern(Pattern::Const(b))) => {
+                if a != b {
+                    return false;
+                }
+            }
+            (Side::Pattern(Pattern::Func(f, xs)), Side::Pattern(Pattern::Func(g, ys))) => {
+                if f != g || xs.len() != ys.len() {
+                    return false;
+                }
+                pending.extend(
+                    xs.iter()
+                        .zip(ys)
+                        .map(|(a, b)| (Side::Pattern(a), Side::Pattern(b))),
+                );
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// The id of a pattern whose variables are all bound, made if new.
+pub(super) fn intern_instance(terms: &mut Terms, pattern: &Pattern, bindings: &[TermId]) -> TermId {
+    match pattern {
+        Pattern::Const(sym) => terms.intern(*sym, &[]),
+        Pattern::Var(slot) => bindings[*slot],
+        Pattern::Func(sym, args) => {
+            let ids: Vec<TermId> = args
+                .iter()
+                .map(|a| intern_instance(terms, a, bindings))
+                .collect();
+            terms.intern_written(*sym, &ids, true)
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! Small games on the grounded reasoner, each checked against the interpreter (the oracle) and
+//! the fallback for a game that cannot be grounded. The corpus-wide differential test lives in
+//! `tests/gdl_reasoner.rs`.
+
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+use super::super::tests::program;
+use super::super::{Budget, Reasoner, ReasonerMove, ReasonerState};
+use crate::Game;
+
+fn both(text: &str) -> (Reasoner, Reasoner) {
+    let program = program(text).expect("builds");
+    let oracle = Reasoner::interpreted(program.clone(), Budget::default()).expect("runs");
+    let fast = Reasoner::new(program, Budget::default()).expect("runs");
+    assert_eq!(
+        fast.engine_name(),
+        "grounded",
+        "{:?}",
+        fast.fallback_reason()
+    );
+    (oracle, fast)
+}
+
+fn moves(game: &Reasoner, state: &ReasonerState, role: usize) -> Vec<String> {
+    let mut shown: Vec<String> = game
+        .legal_moves(state, role)
+        .iter()
+        .map(|m| game.render_move(m))
+        .collect();
+    shown.sort();
+    shown
+}
+
+fn find(game: &Reasoner, state: &ReasonerState, role: usize, text: &str) -> ReasonerMove {
+    game.legal_moves(state, role)
+        .into_iter()
+        .find(|m| game.render_move(m) == text)
+        .expect("a legal move")
+}
+
+/// Random trajectories on both engines, comparing everything at every step.
+fn agree(text: &str, trajectories: u64) {
+    let (oracle, fast) = both(text);
+    for seed in 0..trajectories {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let (mut expected, mut actual) = (oracle.initial_state(), fast.initial_state());
+        for _ in 0..30 {
+            assert_eq!(fast.render_state(&actual), oracle.render_state(&expected));
+            assert_eq!(fast.is_terminal(&actual), oracle.is_terminal(&expected));
+            assert_eq!(
+                fast.try_goal_values(&actual),
+                oracle.try_goal_values(&expected)
+            );
+            let legal: Vec<Vec<String>> = (0..oracle.roles().len())
+                .map(|role| moves(&oracle, &expected, role))
+                .collect();
+            for (role, expected_moves) in legal.iter().enumerate() {
+                assert_eq!(&moves(&fast, &actual, role), expected_moves);
+            }
+            if oracle.is_terminal(&expected) || legal.iter().any(Vec::is_empty) {
+                break;
+            }
+            let chosen: Vec<&String> = legal
+                .iter()
+                .map(|m| &m[rng.random_range(0..m.len())])
+                .collect();
+            let joint = |game: &Reasoner, state: &ReasonerState| -> Vec<ReasonerMove> {
+                chosen
+                    .iter()
+                    .enumerate()
+                    .map(|(role, text)| find(game, state, role, text))
+                    .collect()
+            };
+            let (expected_joint, actual_joint) = (joint(&oracle, &expected), joint(&fast, &actual));
+            for role in 0..oracle.roles().len() {
+                assert_eq!(
+                    fast.try_percepts(&actual, &actual_joint, role),
+                    oracle.try_percepts(&expected, &expected_joint, role)
+                );
+            }
+            expected = oracle.next_state(&expected, &expected_joint);
+            actual = fast.next_state(&actual, &actual_joint);
+        }
+    }
+    assert_eq!(fast.failure(), None);
+}
+
+/// Static recursion (`reach`), a recursive view over the state (`seen`), negation of it in
+/// goals, and a zero-argument function term as a fluent.
+#[test]
+fn recursion_and_negation_agree_with_the_interpreter() {
+    agree(
+        "(role robot)
+         (init (at a)) (init (clock))
+         (edge a b) (edge b c) (edge c a) (edge c d) (edge b d)
+         (<= (reach ?x ?y) (edge ?x ?y))
+         (<= (reach ?x ?z) (edge ?x ?y) (reach ?y ?z))
+         (<= (legal robot (go ?y)) (true (at ?x)) (edge ?x ?y) (reach ?y d))
+         (<= (next (at ?y)) (does robot (go ?y)))
+         (<= (next (visited ?x)) (true (at ?x)))
+         (<= (next (visited ?x)) (true (visited ?x)))
+         (<= (next (clock)) (true (clock)))
+         (<= (seen ?x) (true (visited ?x)))
+         (<= (seen ?y) (seen ?x) (edge ?x ?y) (true (visited ?y)))
+         (<= (linked ?x) (seen ?x) (seen ?y) (edge ?y ?x))
+         (<= terminal (true (at d)))
+         (<= (goal robot 100) (true (at d)) (not (linked b)))
+         (<= (goal robot 50) (true (at d)) (linked b))
+         (<= (goal robot 0) (not (true (at d))))",
+        20,
+    );
+}
+
+/// GDL-II: the `random` role and what each role sees.
+#[test]
+fn chance_and_percepts_agree_with_the_interpreter() {
+    agree(
+        "(role random) (role guesser)
+         (init (phase hide))
+         (coin heads) (coin tails)
+         (<= (legal random (hide ?c)) (true (phase hide)) (coin ?c))
+         (<= (legal random noop) (true (phase guess)))
+         (<= (legal guesser noop) (true (phase hide)))
+         (<= (legal guesser (guess ?c)) (true (phase guess)) (coin ?c))
+         (<= (next (hidden ?c)) (does random (hide ?c)))
+         (<= (next (hidden ?c)) (true (hidden ?c)))
+         (<= (next (phase guess)) (true (phase hide)))
+         (<= (next (phase over)) (true (phase guess)))
+         (<= (next (right)) (does guesser (guess ?c)) (true (hidden ?c)))
+         (<= (sees guesser (hint ?c)) (does random (hide ?c)) (distinct ?c tails))
+         (<= (sees random done) (does guesser (guess ?c)))
+         (<= terminal (true (phase over)))
+         (<= (goal guesser 100) (true (right)))
+         (<= (goal guesser 0) (not (true (right))))
+         (<= (goal random 0))",
+        10,
+    );
+}
+
+/// A counter built from function terms has no finite ground form: the reasoner falls back to
+/// the interpreter and says why.
+#[test]
+fn an_unbounded_game_falls_back_to_the_interpreter() {
+    let program = program(
+        "(role counter)
+         (init (count zero))
+         (<= (legal counter tick) (true (count ?n)))
+         (<= (next (count (s ?n))) (true (count ?n)))
+         (<= terminal (true (count (s (s (s zero))))))
+         (<= (goal counter 100) terminal)",
+    )
+    .expect("builds");
+    let game = Reasoner::new(program, Budget::default()).expect("runs on the interpreter");
+    assert_eq!(game.engine_name(), "interpreter");
+    let reason = game.fallback_reason().expect("a reason");
+    assert!(reason.contains("too large to ground"), "{reason}");
+    let mut state = game.initial_state();
+    for _ in 0..3 {
+        let tick = game.legal_moves(&state, 0);
+        state = game.next_state(&state, &tick);
+    }
+    assert!(game.is_terminal(&state));
+    assert_eq!(game.goals(&state), [100]);
+}

@@ -1,0 +1,329 @@
+//! The GDL reasoner to use: the grounded circuit when the game grounds within its limits, the
+//! interpreter otherwise (with the reason kept), behind one [`Game`] implementation.
+
+use std::cell::Cell;
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+
+use super::GdlError;
+use super::grounded::{GroundedGame, GroundedMove, GroundedState, GroundingLimits};
+use super::interpreter::{Budget, GdlState, Interpreter};
+use super::program::{Ground, Program};
+use crate::playout::Playout;
+use crate::{Game, Reward, RoleIndex};
+
+/// How long grounding may take by default before the interpreter takes over.
+const GROUNDING_TIME: Duration = Duration::from_secs(10);
+
+/// The engine running a game.
+#[derive(Debug)]
+pub enum Engine {
+    /// Both boxed: the two differ much in size, and a reasoner is made once per game.
+    Grounded(Box<GroundedGame>),
+    Interpreted(Box<Interpreter>),
+}
+
+/// A GDL game on the fastest engine that can run it.
+#[derive(Debug)]
+pub struct Reasoner {
+    engine: Engine,
+    fallback_reason: Option<String>,
+    /// Set when a state or move of the other engine was passed in (a caller's mistake, answered
+    /// like a failure rather than a panic).
+    mixed_up: Cell<bool>,
+}
+
+/// A state of either engine.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ReasonerState {
+    Grounded(GroundedState),
+    Interpreted(GdlState),
+}
+
+/// A move of either engine.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ReasonerMove {
+    Grounded(GroundedMove),
+    Interpreted(Ground),
+}
+
+const MIXED_UP: &str = "a state or move of another engine was passed to this game";
+
+impl Reasoner {
+    /// Grounds the program (within the default limits, for at most ten seconds and never past
+    /// the budget's deadline), falling back to the interpreter under `budget`.
+    pub fn new(program: Program, budget: Budget) -> Result<Reasoner, GdlError> {
+        let mut deadline = Instant::now() + GROUNDING_TIME;
+        if let Some(limit) = budget.deadline {
+            deadline = deadline.min(limit);
+        }
+        let limits = GroundingLimits {
+            deadline: Some(deadline),
+            ..GroundingLimits::default()
+        };
+        Reasoner::with_limits(program, budget, &limits)
+    }
+
+    /// As [`Reasoner::new`], with explicit grounding limits.
+    pub fn with_limits(
+        program: Program,
+        budget: Budget,
+        limits: &GroundingLimits,
+    ) -> Result<Reasoner, GdlError> {
+        // Grounding consumes its own copy so that the interpreter can take the program if it
+        // fails (the copy is of symbols and compiled rules: small beside either engine).
+        match GroundedGame::new(program.clone(), limits) {
+            Ok(game) => Ok(Reasoner {
+                engine: Engine::Grounded(Box::new(game)),
+                fallback_reason: None,
+                mixed_up: Cell::new(false),
+            }),
+            Err(error) => {
+                let interpreter = Interpreter::new(program, budget)?;
+                Ok(Reasoner {
+                    engine: Engine::Interpreted(Box::new(interpreter)),
+                    fallback_reason: Some(error.to_string()),
+                    mixed_up: Cell::new(false),
+                })
+            }
+        }
+    }
+
+    /// Only the interpreter, for comparisons.
+    pub fn interpreted(program: Program, budget: Budget) -> Result<Reasoner, GdlError> {
+        Ok(Reasoner {
+            engine: Engine::Interpreted(Box::new(Interpreter::new(program, budget)?)),
+            fallback_reason: None,
+            mixed_up: Cell::new(false),
+        })
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// `"grounded"` or `"interpreter"`.
+    pub fn engine_name(&self) -> &'static str {
+        match self.engine {
+            Engine::Grounded(_) => "grounded",
+            Engine::Interpreted(_) => "interpreter",
+        }
+    }
+
+    /// Why the game runs on the interpreter, when grounding failed.
+    pub fn fallback_reason(&self) -> Option<&str> {
+        self.fallback_reason.as_deref()
+    }
+
+    pub fn program(&self) -> &Program {
+        match &self.engine {
+            Engine::Grounded(game) => game.program(),
+            Engine::Interpreted(interpreter) => interpreter.program(),
+        }
+    }
+
+    /// A ground term in KIF form.
+    pub fn render(&self, term: &Ground) -> String {
+        term.display(&self.program().symbols).to_string()
+    }
+
+    /// A move in KIF form (its action, as in `(legal role action)`).
+    pub fn render_move(&self, action: &ReasonerMove) -> String {
+        match (&self.engine, action) {
+            (Engine::Grounded(game), ReasonerMove::Grounded(action)) => {
+                self.render(game.action(*action))
+            }
+            (_, ReasonerMove::Interpreted(action)) => self.render(action),
+            (Engine::Interpreted(_), ReasonerMove::Grounded(_)) => MIXED_UP.to_owned(),
+        }
+    }
+
+    /// The fluents of a state in KIF form, sorted.
+    pub fn render_state(&self, state: &ReasonerState) -> Vec<String> {
+        let mut fluents: Vec<String> = match (&self.engine, state) {
+            (Engine::Grounded(game), ReasonerState::Grounded(state)) => {
+                game.fluents(state).iter().map(|f| self.render(f)).collect()
+            }
+            (_, ReasonerState::Interpreted(state)) => {
+                state.iter().map(|f| self.render(f)).collect()
+            }
+            (Engine::Interpreted(_), ReasonerState::Grounded(_)) => vec![MIXED_UP.to_owned()],
+        };
+        fluents.sort();
+        fluents
+    }
+
+    /// Whether `role` is GDL-II's `random`.
+    pub fn is_random(&self, role: RoleIndex) -> bool {
+        match &self.engine {
+            Engine::Grounded(game) => game.is_random(role),
+            Engine::Interpreted(interpreter) => interpreter.is_random(role),
+        }
+    }
+
+    /// What `role` sees after the joint move (GDL-II `sees`), in KIF form, sorted; the
+    /// interpreter's budget error when it ran out.
+    pub fn try_percepts(
+        &self,
+        state: &ReasonerState,
+        joint: &[ReasonerMove],
+        role: RoleIndex,
+    ) -> Result<Vec<String>, GdlError> {
+        let mixed_up = || GdlError::Game(MIXED_UP.to_owned());
+        let percepts = match (&self.engine, state) {
+            (Engine::Grounded(game), ReasonerState::Grounded(state)) => {
+                let joint = grounded_moves(joint).ok_or_else(mixed_up)?;
+                game.percepts(state, &joint, role)
+            }
+            (Engine::Interpreted(interpreter), ReasonerState::Interpreted(state)) => {
+                let joint = interpreted_moves(joint).ok_or_else(mixed_up)?;
+                interpreter.try_percepts(state, &joint, role)?
+            }
+            _ => return Err(mixed_up()),
+        };
+        let mut shown: Vec<String> = percepts.iter().map(|p| self.render(p)).collect();
+        shown.sort();
+        Ok(shown)
+    }
+
+    /// Every goal value of each role, ascending.
+    pub fn try_goal_values(&self, state: &ReasonerState) -> Result<Vec<Vec<Reward>>, GdlError> {
+        match (&self.engine, state) {
+            (Engine::Grounded(game), ReasonerState::Grounded(state)) => game.try_goal_values(state),
+            (Engine::Interpreted(interpreter), ReasonerState::Interpreted(state)) => {
+                interpreter.try_goal_values(state)
+            }
+            _ => Err(GdlError::Game(MIXED_UP.to_owned())),
+        }
+    }
+
+    fn mixed_up<T>(&self, answer: T) -> T {
+        self.mixed_up.set(true);
+        answer
+    }
+}
+
+fn grounded_moves(joint: &[ReasonerMove]) -> Option<Vec<GroundedMove>> {
+    joint
+        .iter()
+        .map(|m| match m {
+            ReasonerMove::Grounded(m) => Some(*m),
+            ReasonerMove::Interpreted(_) => None,
+        })
+        .collect()
+}
+
+fn interpreted_moves(joint: &[ReasonerMove]) -> Option<Vec<Ground>> {
+    joint
+        .iter()
+        .map(|m| match m {
+            ReasonerMove::Interpreted(m) => Some(m.clone()),
+            ReasonerMove::Grounded(_) => None,
+        })
+        .collect()
+}
+
+impl Game for Reasoner {
+    type State = ReasonerState;
+    type Move = ReasonerMove;
+
+    fn roles(&self) -> &[String] {
+        match &self.engine {
+            Engine::Grounded(game) => game.roles(),
+            Engine::Interpreted(interpreter) => interpreter.roles(),
+        }
+    }
+
+    fn initial_state(&self) -> ReasonerState {
+        match &self.engine {
+            Engine::Grounded(game) => ReasonerState::Grounded(game.initial_state()),
+            Engine::Interpreted(interpreter) => {
+                ReasonerState::Interpreted(interpreter.initial_state())
+            }
+        }
+    }
+
+    fn is_terminal(&self, state: &ReasonerState) -> bool {
+        match (&self.engine, state) {
+            (Engine::Grounded(game), ReasonerState::Grounded(state)) => game.is_terminal(state),
+            (Engine::Interpreted(interpreter), ReasonerState::Interpreted(state)) => {
+                interpreter.is_terminal(state)
+            }
+            _ => self.mixed_up(true),
+        }
+    }
+
+    fn legal_moves(&self, state: &ReasonerState, role: RoleIndex) -> Vec<ReasonerMove> {
+        match (&self.engine, state) {
+            (Engine::Grounded(game), ReasonerState::Grounded(state)) => game
+                .legal_moves(state, role)
+                .into_iter()
+                .map(ReasonerMove::Grounded)
+                .collect(),
+            (Engine::Interpreted(interpreter), ReasonerState::Interpreted(state)) => interpreter
+                .legal_moves(state, role)
+                .into_iter()
+                .map(ReasonerMove::Interpreted)
+                .collect(),
+            _ => self.mixed_up(Vec::new()),
+        }
+    }
+
+    fn next_state(&self, state: &ReasonerState, joint: &[ReasonerMove]) -> ReasonerState {
+        match (&self.engine, state) {
+            (Engine::Grounded(game), ReasonerState::Grounded(inner)) => {
+                match grounded_moves(joint) {
+                    Some(joint) => ReasonerState::Grounded(game.next_state(inner, &joint)),
+                    None => self.mixed_up(state.clone()),
+                }
+            }
+            (Engine::Interpreted(interpreter), ReasonerState::Interpreted(inner)) => {
+                match interpreted_moves(joint) {
+                    Some(joint) => {
+                        ReasonerState::Interpreted(interpreter.next_state(inner, &joint))
+                    }
+                    None => self.mixed_up(state.clone()),
+                }
+            }
+            _ => self.mixed_up(state.clone()),
+        }
+    }
+
+    fn goals(&self, state: &ReasonerState) -> Vec<Reward> {
+        match (&self.engine, state) {
+            (Engine::Grounded(game), ReasonerState::Grounded(state)) => game.goals(state),
+            (Engine::Interpreted(interpreter), ReasonerState::Interpreted(state)) => {
+                interpreter.goals(state)
+            }
+            _ => self.mixed_up(vec![0; self.roles().len()]),
+        }
+    }
+
+    fn failure(&self) -> Option<String> {
+        if self.mixed_up.get() {
+            return Some(MIXED_UP.to_owned());
+        }
+        match &self.engine {
+            Engine::Grounded(game) => game.failure(),
+            Engine::Interpreted(interpreter) => interpreter.failure(),
+        }
+    }
+
+    fn random_playout<R: Rng + ?Sized>(
+        &self,
+        state: &ReasonerState,
+        rng: &mut R,
+        max_plies: usize,
+    ) -> Playout
+    where
+        Self: Sized,
+    {
+        match (&self.engine, state) {
+            (Engine::Grounded(game), ReasonerState::Grounded(state)) => {
+                game.fast_random_playout(state, rng, max_plies)
+            }
+            _ => crate::playout::step_by_step_playout(self, state, rng, max_plies),
+        }
+    }
+}

@@ -1,0 +1,592 @@
+//! The Ludi board engine (seed 004): a [`Description`] of a Ludi game — what the analysis layer
+//! lowers a `.ludi` file to — compiled to a board graph and rules, played behind [`Game`].
+//!
+//! Layers, one file each: [`board`] (cells, neighbours, lines), [`state`] (the position),
+//! [`rules`] (conditions, legal moves, their effects), [`end`] (end conditions, results),
+//! [`playout`] (the allocation-free random playout), [`advisors`] (the evaluation the probe's
+//! search players use). The meanings follow `docs/ludi.md` (clause order and tie rule,
+//! `in-a-row` as *at least* N, captures, cell names).
+
+pub mod advisors;
+pub mod board;
+mod end;
+mod playout;
+mod rules;
+mod state;
+#[cfg(test)]
+mod tests;
+
+use rand::Rng;
+
+pub use board::{Board, CellIndex};
+pub use state::{LudiMove, LudiState, MoveKind, Piece};
+
+use crate::{Game, Reward, RoleIndex};
+
+/// The preferred game length of the seed (60 moves); a game exceeding twice it is a draw.
+pub const PREFERRED_LENGTH: u16 = 60;
+pub const MAX_LENGTH: u16 = 2 * PREFERRED_LENGTH;
+
+/// Why a description cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LudiError {
+    /// What is not executable, as a noun phrase ("boardless games").
+    pub what: String,
+}
+
+impl LudiError {
+    pub fn new(what: impl Into<String>) -> Self {
+        LudiError { what: what.into() }
+    }
+}
+
+impl std::fmt::Display for LudiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the Ludi engine cannot play {}", self.what)
+    }
+}
+
+impl std::error::Error for LudiError {}
+
+// ── The engine's input: a plain description (built by analysis/src/ludi/engine.rs) ───────────
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tiling {
+    Tri,
+    Square,
+    Hex,
+    TruncSquare,
+}
+
+impl Tiling {
+    pub fn name(self) -> &'static str {
+        match self {
+            Tiling::Tri => "tri",
+            Tiling::Square => "square",
+            Tiling::Hex => "hex",
+            Tiling::TruncSquare => "trunc-square",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    Tri,
+    Square,
+    Hex,
+    Rhombus,
+    Trapezium,
+    Boardless,
+}
+
+impl Shape {
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Tri => "tri",
+            Shape::Square => "square",
+            Shape::Hex => "hex",
+            Shape::Rhombus => "rhombus",
+            Shape::Trapezium => "trapezium",
+            Shape::Boardless => "boardless",
+        }
+    }
+}
+
+/// Compass points, in the order the board keeps its sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Compass {
+    N,
+    NE,
+    E,
+    SE,
+    S,
+    SW,
+    W,
+    NW,
+}
+
+impl Compass {
+    pub fn opposite(self) -> Compass {
+        match self {
+            Compass::N => Compass::S,
+            Compass::NE => Compass::SW,
+            Compass::E => Compass::W,
+            Compass::SE => Compass::NW,
+            Compass::S => Compass::N,
+            Compass::SW => Compass::NE,
+            Compass::W => Compass::E,
+            Compass::NW => Compass::SE,
+        }
+    }
+
+    /// The (column, row) vector of the direction on a square board.
+    pub fn vector(self) -> [i32; 3] {
+        match self {
+            Compass::N => [0, 1, 0],
+            Compass::NE => [1, 1, 0],
+            Compass::E => [1, 0, 0],
+            Compass::SE => [1, -1, 0],
+            Compass::S => [0, -1, 0],
+            Compass::SW => [-1, -1, 0],
+            Compass::W => [-1, 0, 0],
+            Compass::NW => [-1, 1, 0],
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardSpec {
+    pub tiling: Tiling,
+    pub shape: Shape,
+    /// The dimensions as written; missing ones are completed as `(size 5)` = 5×5.
+    pub size: Vec<u32>,
+    pub diagonal_adjacency: bool,
+}
+
+/// A cell as `A1` names it: zero-based column and row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellName {
+    pub column: u32,
+    pub row: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RegionPart {
+    Cell(CellName),
+    Side(Compass),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegionSpec {
+    pub name: String,
+    /// `None`: every player's.
+    pub owner: Option<RoleIndex>,
+    pub parts: Vec<RegionPart>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellRef {
+    From,
+    To,
+    Current,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Occupant {
+    Empty,
+    Enemy,
+    Friend,
+    Any,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    Greater,
+    Less,
+    AtLeast,
+    AtMost,
+    Equal,
+    NotEqual,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arithmetic {
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turtle {
+    Forward,
+    Back,
+    Left,
+    Right,
+}
+
+/// A move condition (`pre`, `if`). Trees are at most [`MAX_TREE_DEPTH`] deep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Condition {
+    And(Vec<Condition>),
+    Or(Vec<Condition>),
+    Not(Box<Condition>),
+    Empty(CellRef),
+    Owner(CellRef),
+    Enemy(CellRef),
+    Line,
+    Connected,
+    Steps(Vec<Turtle>),
+    Compare(Comparison, Number, Number),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Number {
+    Constant(i64),
+    Between(Occupant),
+    GroupSize(CellRef),
+    Phase(CellRef),
+    Neighbours(CellRef, Occupant),
+    Distance,
+    PieceState,
+    Height(CellRef),
+    Arithmetic(Arithmetic, Vec<Number>),
+}
+
+/// How deep condition trees may nest: the engine evaluates them recursively.
+pub const MAX_TREE_DEPTH: usize = 64;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Pass,
+    Pop,
+    Push,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    Surround,
+    DirectNeighbours,
+    AllNeighbours,
+    Flank,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    Capture {
+        methods: Vec<Method>,
+        condition: Option<Condition>,
+    },
+    Convert {
+        methods: Vec<Method>,
+        condition: Option<Condition>,
+    },
+    IncrementState,
+    DecrementState,
+    SetState(i64),
+    Score(i64),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveDirection {
+    Compass(Compass),
+    Turtle(Turtle),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveSpec {
+    pub priority: i64,
+    pub mandatory: bool,
+    pub direction: Option<MoveDirection>,
+    /// `None`: every player may make it.
+    pub owner: Option<RoleIndex>,
+    pub pre: Option<Condition>,
+    pub actions: Vec<Action>,
+    pub post: Vec<Effect>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceSpec {
+    pub name: String,
+    /// `None`: every player has pieces of this type.
+    pub owner: Option<RoleIndex>,
+    pub value: i64,
+    pub state: i64,
+    pub moves: Vec<MoveSpec>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    Cell(CellName),
+    Region(String),
+    Home,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlacementSpec {
+    pub piece: usize,
+    /// `None`: for every player.
+    pub owner: Option<RoleIndex>,
+    pub locations: Vec<Location>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InHandSpec {
+    pub piece: usize,
+    pub owner: Option<RoleIndex>,
+    pub count: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    Win,
+    Lose,
+    Draw,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TieRule {
+    #[default]
+    MoverWins,
+    MoverLoses,
+    Draw,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConnectTarget {
+    Region(String),
+    OwnRegions,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    Cell(CellName),
+    Region(String),
+    Side(Compass),
+}
+
+/// An end condition, evaluated for one player. `piece`: only pieces of that type count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EndCondition {
+    And(Vec<EndCondition>),
+    Or(Vec<EndCondition>),
+    Not(Box<EndCondition>),
+    Connect {
+        targets: Vec<ConnectTarget>,
+        piece: Option<usize>,
+    },
+    Group {
+        size: Option<i64>,
+        piece: Option<usize>,
+    },
+    InARow {
+        length: i64,
+        piece: Option<usize>,
+    },
+    Reach {
+        target: Target,
+        count: i64,
+        piece: Option<usize>,
+    },
+    Capture {
+        count: Option<i64>,
+        piece: Option<usize>,
+    },
+    /// `None`: every opponent.
+    Eliminate(Option<RoleIndex>),
+    Score(i64),
+    Stack(i64),
+    State {
+        value: i64,
+        piece: Option<usize>,
+    },
+    NoMove,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EndClauseSpec {
+    /// `None`: every player.
+    pub player: Option<RoleIndex>,
+    pub result: GameResult,
+    pub condition: EndCondition,
+}
+
+/// A Ludi game as the engine takes it: names resolved to indices, defaults filled in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Description {
+    pub name: String,
+    pub players: Vec<String>,
+    pub directions: Vec<Option<Compass>>,
+    pub board: BoardSpec,
+    pub regions: Vec<RegionSpec>,
+    pub pieces: Vec<PieceSpec>,
+    pub placements: Vec<PlacementSpec>,
+    pub in_hand: Vec<InHandSpec>,
+    pub can_pass: bool,
+    pub end: Vec<EndClauseSpec>,
+    pub tie: TieRule,
+}
+
+impl Description {
+    /// The seed's default game on `board` for `players`: place a piece on an empty cell, with
+    /// the given end clauses.
+    pub fn placement_game(
+        name: &str,
+        players: &[&str],
+        board: BoardSpec,
+        end: Vec<EndClauseSpec>,
+    ) -> Description {
+        Description {
+            name: name.to_owned(),
+            players: players.iter().map(|&p| p.to_owned()).collect(),
+            directions: vec![None; players.len()],
+            board,
+            regions: Vec::new(),
+            pieces: vec![PieceSpec {
+                name: "Piece".to_owned(),
+                owner: None,
+                value: 1,
+                state: 0,
+                moves: vec![MoveSpec {
+                    priority: 0,
+                    mandatory: false,
+                    direction: None,
+                    owner: None,
+                    pre: Some(Condition::Empty(CellRef::To)),
+                    actions: vec![Action::Push],
+                    post: Vec::new(),
+                }],
+            }],
+            placements: Vec::new(),
+            in_hand: Vec::new(),
+            can_pass: false,
+            end,
+            tie: TieRule::MoverWins,
+        }
+    }
+}
+
+// ── The compiled game ────────────────────────────────────────────────────────────────────────
+
+/// A playable Ludi game.
+#[derive(Clone, Debug)]
+pub struct LudiGame {
+    pub(crate) description: Description,
+    pub(crate) board: Board,
+    /// The cells of each region, by the description's region order.
+    pub(crate) regions: Vec<Vec<CellIndex>>,
+    pub(crate) initial: LudiState,
+    /// What the fast paths may assume.
+    pub(crate) traits: rules::Traits,
+}
+
+impl LudiGame {
+    pub fn new(description: Description) -> Result<LudiGame, LudiError> {
+        if description.players.is_empty() {
+            return Err(LudiError::new("a game without players"));
+        }
+        if description.players.len() > usize::from(u8::MAX) - 1 {
+            return Err(LudiError::new("more than 254 players"));
+        }
+        if description.pieces.len() > usize::from(u8::MAX) {
+            return Err(LudiError::new("more than 255 piece types"));
+        }
+        let board = Board::new(&description.board)?;
+        let regions = description
+            .regions
+            .iter()
+            .map(|region| {
+                let mut cells = Vec::new();
+                for part in &region.parts {
+                    match part {
+                        RegionPart::Cell(name) => cells.extend(board.cell_at(
+                            name.column,
+                            name.row,
+                            description.board.tiling,
+                        )),
+                        RegionPart::Side(compass) => cells.extend_from_slice(board.side(*compass)),
+                    }
+                }
+                cells.sort_unstable();
+                cells.dedup();
+                cells
+            })
+            .collect();
+        let traits = rules::Traits::of(&description, &board)?;
+        let mut game = LudiGame {
+            initial: LudiState::empty(0, 0, 0),
+            description,
+            board,
+            regions,
+            traits,
+        };
+        game.initial = game.start_position()?;
+        Ok(game)
+    }
+
+    pub fn description(&self) -> &Description {
+        &self.description
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The state after `moves` (each the mover's move) from the initial state; `None` when one
+    /// is not legal. For tests and replays.
+    pub fn replay(&self, moves: &[LudiMove]) -> Option<LudiState> {
+        let mut state = self.initial.clone();
+        for &m in moves {
+            if state.is_over() || !self.mover_moves(&state).contains(&m) {
+                return None;
+            }
+            state = self.apply(&state, m);
+        }
+        Some(state)
+    }
+
+    /// The cell `A1` names, if on the board.
+    pub fn cell(&self, name: &str) -> Option<CellIndex> {
+        let split = name.find(|c: char| c.is_ascii_digit())?;
+        let (letters, digits) = name.split_at(split);
+        if letters.is_empty() || !letters.bytes().all(|b| b.is_ascii_uppercase()) {
+            return None;
+        }
+        let column = letters.bytes().try_fold(0u32, |acc, b| {
+            acc.checked_mul(26)?.checked_add(u32::from(b - b'A') + 1)
+        })? - 1;
+        let row = digits.parse::<u32>().ok()?.checked_sub(1)?;
+        self.board
+            .cell_at(column, row, self.description.board.tiling)
+    }
+}
+
+impl Game for LudiGame {
+    type State = LudiState;
+    type Move = LudiMove;
+
+    fn roles(&self) -> &[String] {
+        &self.description.players
+    }
+
+    fn initial_state(&self) -> LudiState {
+        self.initial.clone()
+    }
+
+    fn is_terminal(&self, state: &LudiState) -> bool {
+        state.is_over()
+    }
+
+    fn legal_moves(&self, state: &LudiState, role: RoleIndex) -> Vec<LudiMove> {
+        if state.is_over() {
+            return Vec::new();
+        }
+        if role != usize::from(state.mover) {
+            return vec![LudiMove::NOOP];
+        }
+        self.mover_moves(state)
+    }
+
+    fn next_state(&self, state: &LudiState, joint: &[LudiMove]) -> LudiState {
+        match joint.get(usize::from(state.mover)) {
+            Some(&m) if !state.is_over() => self.apply(state, m),
+            _ => state.clone(),
+        }
+    }
+
+    fn goals(&self, state: &LudiState) -> Vec<Reward> {
+        match &state.result {
+            Some(goals) => goals.to_vec(),
+            None => vec![50; self.description.players.len()],
+        }
+    }
+
+    fn random_playout<R: Rng + ?Sized>(
+        &self,
+        state: &LudiState,
+        rng: &mut R,
+        max_plies: usize,
+    ) -> crate::playout::Playout {
+        self.fast_playout(state, rng, max_plies)
+    }
+}

@@ -1,0 +1,850 @@
+//! The rules: the start position, move conditions, legal moves with priorities, and what a move
+//! does (actions, then post-conditions: captures, conversions, piece states, scores).
+
+use super::board::{Board, CellIndex, NO_CELL};
+use super::state::{LudiMove, LudiState, MoveKind, Piece, UNLIMITED};
+use super::{
+    Action, Arithmetic, CellRef, Comparison, Compass, Condition, Description, Effect,
+    EndCondition, LudiError, LudiGame, MAX_TREE_DEPTH, Method, MoveDirection, Number, Occupant,
+    Tiling, Turtle,
+};
+
+/// What the fast paths may assume about a game, worked out once.
+#[derive(Clone, Debug)]
+pub(crate) struct Traits {
+    /// Pieces are only ever added to empty cells: no stacking, lifting, capturing or
+    /// converting. Lines then only grow, so each player's longest line is kept in the state.
+    pub additive: bool,
+    /// The seed's default game exactly: one way to move, placing on an empty cell from an
+    /// unlimited hand, and end conditions built from `in-a-row` and `no-move` only. The random
+    /// playout then runs without allocating (see `playout.rs`).
+    pub plain_placement: bool,
+}
+
+/// The headings of the turtle, in turning order (anticlockwise), per tiling.
+fn headings(tiling: Tiling) -> &'static [[i32; 3]] {
+    match tiling {
+        Tiling::Square => &[[1, 0, 0], [0, 1, 0], [-1, 0, 0], [0, -1, 0]],
+        Tiling::TruncSquare => &[[2, 0, 0], [0, 2, 0], [-2, 0, 0], [0, -2, 0]],
+        Tiling::Hex => &[
+            [1, 0, 0],
+            [1, 1, 0],
+            [0, 1, 0],
+            [-1, 0, 0],
+            [-1, -1, 0],
+            [0, -1, 0],
+        ],
+        Tiling::Tri => &[],
+    }
+}
+
+impl Traits {
+    pub fn of(description: &Description, board: &Board) -> Result<Traits, LudiError> {
+        let mut additive = true;
+        let mut plain_placement = true;
+        let mut rules = 0;
+        for piece in &description.pieces {
+            for rule in &piece.moves {
+                rules += 1;
+                if let Some(pre) = &rule.pre {
+                    check_condition(pre, 0, description.board.tiling)?;
+                }
+                for effect in &rule.post {
+                    if let Effect::Capture {
+                        condition: Some(c), ..
+                    }
+                    | Effect::Convert {
+                        condition: Some(c), ..
+                    } = effect
+                    {
+                        check_condition(c, 0, description.board.tiling)?;
+                    }
+                }
+                let kind = rule_kind(&rule.actions);
+                let onto_empty = rule.pre.as_ref().is_some_and(requires_empty_destination);
+                let changes_others = rule.post.iter().any(|effect| {
+                    matches!(effect, Effect::Capture { .. } | Effect::Convert { .. })
+                });
+                if kind != RuleKind::Place || !onto_empty || changes_others {
+                    additive = false;
+                }
+                if kind != RuleKind::Place
+                    || rule.pre != Some(Condition::Empty(CellRef::To))
+                    || !rule.post.is_empty()
+                    || rule.owner.is_some()
+                {
+                    plain_placement = false;
+                }
+            }
+            if piece.owner.is_some() {
+                plain_placement = false;
+            }
+        }
+        if rules != 1 || !description.in_hand.is_empty() || description.can_pass {
+            plain_placement = false;
+        }
+        for clause in &description.end {
+            check_end(&clause.condition, 0, board)?;
+            if !only_lines(&clause.condition) {
+                plain_placement = false;
+            }
+        }
+        Ok(Traits {
+            additive,
+            plain_placement: plain_placement && additive,
+        })
+    }
+}
+
+fn check_condition(condition: &Condition, depth: usize, tiling: Tiling) -> Result<(), LudiError> {
+    if depth > MAX_TREE_DEPTH {
+        return Err(LudiError::new(format!(
+            "conditions nested more than {MAX_TREE_DEPTH} deep"
+        )));
+    }
+    match condition {
+        Condition::And(parts) | Condition::Or(parts) => parts
+            .iter()
+            .try_for_each(|part| check_condition(part, depth + 1, tiling)),
+        Condition::Not(inner) => check_condition(inner, depth + 1, tiling),
+        Condition::Steps(_) if tiling == Tiling::Tri => Err(LudiError::new(
+            "turtle steps on a triangular tiling (its cells have no straight headings)",
+        )),
+        Condition::Compare(_, left, right) => {
+            check_number(left, depth + 1)?;
+            check_number(right, depth + 1)
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_number(number: &Number, depth: usize) -> Result<(), LudiError> {
+    if depth > MAX_TREE_DEPTH {
+        return Err(LudiError::new(format!(
+            "numbers nested more than {MAX_TREE_DEPTH} deep"
+        )));
+    }
+    match number {
+        Number::Arithmetic(_, terms) => terms.iter().try_for_each(|t| check_number(t, depth + 1)),
+        _ => Ok(()),
+    }
+}
+
+fn check_end(condition: &EndCondition, depth: usize, board: &Board) -> Result<(), LudiError> {
+    if depth > MAX_TREE_DEPTH {
+        return Err(LudiError::new(format!(
+            "end conditions nested more than {MAX_TREE_DEPTH} deep"
+        )));
+    }
+    match condition {
+        EndCondition::And(parts) | EndCondition::Or(parts) => parts
+            .iter()
+            .try_for_each(|part| check_end(part, depth + 1, board)),
+        EndCondition::Not(inner) => check_end(inner, depth + 1, board),
+        EndCondition::InARow { .. } if board.axes().is_empty() => Err(LudiError::new(
+            "`in-a-row` on a triangular tiling (its cells form no straight lines)",
+        )),
+        EndCondition::Connect { targets, .. } if targets.len() > 64 => {
+            Err(LudiError::new("`connect` with more than 64 targets"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Whether `pre` can only hold on an empty destination.
+fn requires_empty_destination(pre: &Condition) -> bool {
+    match pre {
+        Condition::Empty(CellRef::To | CellRef::Current) => true,
+        Condition::And(parts) => parts.iter().any(requires_empty_destination),
+        _ => false,
+    }
+}
+
+fn only_lines(condition: &EndCondition) -> bool {
+    match condition {
+        EndCondition::And(parts) | EndCondition::Or(parts) => parts.iter().all(only_lines),
+        EndCondition::Not(inner) => only_lines(inner),
+        EndCondition::InARow { piece: None, .. } | EndCondition::NoMove => true,
+        _ => false,
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RuleKind {
+    Pass,
+    Place,
+    Step,
+    Lift,
+}
+
+pub(crate) fn rule_kind(actions: &[Action]) -> RuleKind {
+    let push = actions.contains(&Action::Push);
+    let pop = actions.contains(&Action::Pop);
+    match (pop, push) {
+        (true, true) => RuleKind::Step,
+        (false, true) => RuleKind::Place,
+        (true, false) => RuleKind::Lift,
+        (false, false) => RuleKind::Pass,
+    }
+}
+
+/// Whether a condition speaks of an enemy piece on the origin: such moves lift enemy pieces
+/// (Gorodruir); every other move lifts the mover's own.
+fn moves_enemy_pieces(condition: &Condition) -> bool {
+    match condition {
+        Condition::Enemy(CellRef::From) => true,
+        Condition::And(parts) | Condition::Or(parts) => parts.iter().any(moves_enemy_pieces),
+        _ => false,
+    }
+}
+
+/// The cells of a move a condition is evaluated against.
+#[derive(Clone, Copy)]
+pub(crate) struct Context {
+    pub mover: usize,
+    pub kind: usize,
+    pub from: Option<CellIndex>,
+    pub to: CellIndex,
+    pub current: CellIndex,
+}
+
+impl LudiGame {
+    pub(crate) fn start_position(&self) -> Result<LudiState, LudiError> {
+        let d = &self.description;
+        let players = d.players.len();
+        let kinds = d.pieces.len();
+        let mut state = LudiState::empty(self.board.cell_count(), players, kinds);
+        for placement in &d.placements {
+            let kind = placement.piece;
+            let spec = d
+                .pieces
+                .get(kind)
+                .ok_or_else(|| LudiError::new("a start placement of an unknown piece type"))?;
+            for location in &placement.locations {
+                let (cells, owners): (Vec<CellIndex>, Vec<usize>) = match location {
+                    super::Location::Home => {
+                        let owners: Vec<usize> = match placement.owner {
+                            Some(owner) => vec![owner],
+                            None => (0..players).collect(),
+                        };
+                        for &owner in &owners {
+                            let cells = self.home(owner)?.to_vec();
+                            for cell in cells {
+                                state.push(cell, piece_of(owner, kind, spec.state));
+                            }
+                        }
+                        continue;
+                    }
+                    super::Location::Cell(name) => {
+                        let cell = self
+                            .board
+                            .cell_at(name.column, name.row, d.board.tiling)
+                            .ok_or_else(|| LudiError::new("a start placement off the board"))?;
+                        (vec![cell], placement.owner.into_iter().collect())
+                    }
+                    super::Location::Region(name) => {
+                        let index = d
+                            .regions
+                            .iter()
+                            .position(|r| &r.name == name)
+                            .ok_or_else(|| LudiError::new(format!("the unknown region {name}")))?;
+                        let owner = placement.owner.or(d.regions[index].owner);
+                        (self.regions[index].clone(), owner.into_iter().collect())
+                    }
+                };
+                let [owner] = owners[..] else {
+                    return Err(LudiError::new(
+                        "start pieces of every player on the same cells (name the owner)",
+                    ));
+                };
+                for cell in cells {
+                    state.push(cell, piece_of(owner, kind, spec.state));
+                }
+            }
+        }
+        for hand in &d.in_hand {
+            let count = u16::try_from(hand.count.clamp(0, i64::from(UNLIMITED - 1)))
+                .unwrap_or(UNLIMITED - 1);
+            let owners: Vec<usize> = match hand.owner {
+                Some(owner) => vec![owner],
+                None => (0..players).collect(),
+            };
+            for owner in owners {
+                if let Some(slot) = state.hands.get_mut(owner * kinds + hand.piece) {
+                    *slot = count;
+                }
+            }
+        }
+        if self.traits.additive {
+            for player in 0..players {
+                state.longest_run[player] = self.longest_line_of(&state, player, None) as u8;
+            }
+        }
+        Ok(state)
+    }
+
+    /// A player's home row: the side opposite their direction; without one, the first row for
+    /// the first player and the last row for the second (docs/ludi.md).
+    fn home(&self, player: usize) -> Result<&[CellIndex], LudiError> {
+        let side = match self.description.directions.get(player).copied().flatten() {
+            Some(direction) => direction.opposite(),
+            None => match player {
+                0 => Compass::S,
+                1 => Compass::N,
+                _ => {
+                    return Err(LudiError::new(
+                        "home rows for a third player without a direction",
+                    ));
+                }
+            },
+        };
+        Ok(self.board.side(side))
+    }
+
+    /// The mover's legal moves: those of the highest priority among the mandatory ones if any
+    /// is mandatory, else among all; a pass when there is none (or passing is allowed).
+    pub(crate) fn mover_moves(&self, state: &LudiState) -> Vec<LudiMove> {
+        let mut found: Vec<(LudiMove, i64, bool)> = Vec::new();
+        self.generate(state, &mut |m, priority, mandatory| {
+            found.push((m, priority, mandatory));
+            true
+        });
+        if found.iter().any(|&(_, _, mandatory)| mandatory) {
+            found.retain(|&(_, _, mandatory)| mandatory);
+        }
+        let top = found.iter().map(|&(_, p, _)| p).max().unwrap_or(0);
+        let mut moves: Vec<LudiMove> = found
+            .into_iter()
+            .filter(|&(_, p, _)| p == top)
+            .map(|(m, _, _)| m)
+            .collect();
+        if moves.is_empty() || self.description.can_pass {
+            moves.push(LudiMove::PASS);
+        }
+        moves
+    }
+
+    /// Whether the mover of `state` has a move other than a pass.
+    pub(crate) fn has_move(&self, state: &LudiState) -> bool {
+        let mut any = false;
+        self.generate(state, &mut |_, _, _| {
+            any = true;
+            false
+        });
+        any
+    }
+
+    /// Calls `emit(move, priority, mandatory)` for each move of the mover's piece rules until it
+    /// answers false.
+    fn generate(&self, state: &LudiState, emit: &mut dyn FnMut(LudiMove, i64, bool) -> bool) {
+        let d = &self.description;
+        let mover = state.mover();
+        let kinds = d.pieces.len();
+        let cells = self.board.cell_count() as CellIndex;
+        for (kind, spec) in d.pieces.iter().enumerate() {
+            if spec.owner.is_some_and(|owner| owner != mover) {
+                continue;
+            }
+            for (rule_index, rule) in spec.moves.iter().enumerate() {
+                if rule.owner.is_some_and(|owner| owner != mover) {
+                    continue;
+                }
+                let holds = |from: Option<CellIndex>, to: CellIndex| {
+                    let context = Context {
+                        mover,
+                        kind,
+                        from,
+                        to,
+                        current: to,
+                    };
+                    rule.pre
+                        .as_ref()
+                        .is_none_or(|pre| self.condition(state, pre, &context))
+                };
+                let make = |kind_of: MoveKind, from: CellIndex, to: CellIndex| LudiMove {
+                    kind: kind_of,
+                    piece: kind as u8,
+                    rule: rule_index.min(usize::from(u8::MAX)) as u8,
+                    from,
+                    to,
+                };
+                match rule_kind(&rule.actions) {
+                    RuleKind::Pass => {
+                        if holds(None, NO_CELL) && !emit(LudiMove::PASS, rule.priority, rule.mandatory)
+                        {
+                            return;
+                        }
+                    }
+                    RuleKind::Place => {
+                        if state.hands.get(mover * kinds + kind).copied().unwrap_or(0) == 0 {
+                            continue;
+                        }
+                        for to in 0..cells {
+                            if holds(None, to)
+                                && !emit(make(MoveKind::Place, NO_CELL, to), rule.priority, rule.mandatory)
+                            {
+                                return;
+                            }
+                        }
+                    }
+                    RuleKind::Step | RuleKind::Lift => {
+                        let enemy_origin = rule.pre.as_ref().is_some_and(moves_enemy_pieces);
+                        let heading = rule
+                            .direction
+                            .as_ref()
+                            .and_then(|direction| self.heading(direction, mover));
+                        for from in 0..cells {
+                            let piece = state.piece(from);
+                            if piece.is_empty()
+                                || usize::from(piece.kind) != kind
+                                || (usize::from(piece.owner) != mover && !enemy_origin)
+                            {
+                                continue;
+                            }
+                            if rule_kind(&rule.actions) == RuleKind::Lift {
+                                if holds(Some(from), from)
+                                    && !emit(make(MoveKind::Lift, from, from), rule.priority, rule.mandatory)
+                                {
+                                    return;
+                                }
+                                continue;
+                            }
+                            for to in 0..cells {
+                                if to == from {
+                                    continue;
+                                }
+                                if let Some(d) = heading
+                                    && !self.board.ray(from, d).any(|cell| cell == to)
+                                {
+                                    continue;
+                                }
+                                if holds(Some(from), to)
+                                    && !emit(make(MoveKind::Step, from, to), rule.priority, rule.mandatory)
+                                {
+                                    return;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The board direction a `dirn` names for `player`: a compass point, or a turtle step
+    /// relative to the player's forward direction (north for the first player, south for the
+    /// second, unless declared).
+    fn heading(&self, direction: &MoveDirection, player: usize) -> Option<usize> {
+        let forward = self
+            .description
+            .directions
+            .get(player)
+            .copied()
+            .flatten()
+            .unwrap_or(if player == 1 { Compass::S } else { Compass::N });
+        let compass = match direction {
+            MoveDirection::Compass(c) => *c,
+            MoveDirection::Turtle(Turtle::Forward) => forward,
+            MoveDirection::Turtle(Turtle::Back) => forward.opposite(),
+            MoveDirection::Turtle(turn @ (Turtle::Left | Turtle::Right)) => {
+                let v = forward.vector();
+                let (x, y) = (v[0], v[1]);
+                let rotated = if *turn == Turtle::Left {
+                    [-y, x, 0]
+                } else {
+                    [y, -x, 0]
+                };
+                return self.board.direction_of(self.scaled(rotated));
+            }
+        };
+        self.board.direction_of(self.scaled(compass.vector()))
+    }
+
+    /// A unit vector in the board's coordinates (the 4.8.8 lattice steps by 2 orthogonally).
+    fn scaled(&self, v: [i32; 3]) -> [i32; 3] {
+        if self.description.board.tiling == Tiling::TruncSquare && (v[0] == 0 || v[1] == 0) {
+            [v[0] * 2, v[1] * 2, v[2]]
+        } else {
+            v
+        }
+    }
+
+    fn cell_of(&self, context: &Context, cell: CellRef) -> Option<CellIndex> {
+        let cell = match cell {
+            CellRef::From => context.from?,
+            CellRef::To => context.to,
+            CellRef::Current => context.current,
+        };
+        (cell != NO_CELL).then_some(cell)
+    }
+
+    fn matches(state: &LudiState, cell: CellIndex, occupant: Occupant, mover: usize) -> bool {
+        let piece = state.piece(cell);
+        match occupant {
+            Occupant::Empty => piece.is_empty(),
+            Occupant::Any => !piece.is_empty(),
+            Occupant::Friend => !piece.is_empty() && usize::from(piece.owner) == mover,
+            Occupant::Enemy => !piece.is_empty() && usize::from(piece.owner) != mover,
+        }
+    }
+
+    /// Evaluates a move condition (depth bounded by `Traits::of`).
+    pub(crate) fn condition(&self, state: &LudiState, condition: &Condition, c: &Context) -> bool {
+        match condition {
+            Condition::And(parts) => parts.iter().all(|p| self.condition(state, p, c)),
+            Condition::Or(parts) => parts.iter().any(|p| self.condition(state, p, c)),
+            Condition::Not(inner) => !self.condition(state, inner, c),
+            Condition::Empty(cell) => self
+                .cell_of(c, *cell)
+                .is_some_and(|cell| state.piece(cell).is_empty()),
+            Condition::Owner(cell) => self
+                .cell_of(c, *cell)
+                .is_some_and(|cell| state.owner(cell) == Some(c.mover)),
+            Condition::Enemy(cell) => self
+                .cell_of(c, *cell)
+                .and_then(|cell| state.owner(cell))
+                .is_some_and(|owner| owner != c.mover),
+            Condition::Line => c
+                .from
+                .is_some_and(|from| self.board.line_distance(from, c.to).is_some()),
+            Condition::Connected => self.board.neighbours(c.to).iter().any(|&n| {
+                Some(n) != c.from && state.owner(n) == Some(c.mover)
+            }),
+            Condition::Steps(steps) => c.from.is_some_and(|from| self.reaches(from, c.to, steps)),
+            Condition::Compare(comparison, left, right) => {
+                let (l, r) = (self.number(state, left, c), self.number(state, right, c));
+                match comparison {
+                    Comparison::Greater => l > r,
+                    Comparison::Less => l < r,
+                    Comparison::AtLeast => l >= r,
+                    Comparison::AtMost => l <= r,
+                    Comparison::Equal => l == r,
+                    Comparison::NotEqual => l != r,
+                }
+            }
+        }
+    }
+
+    /// Whether the turtle path leads from `from` to `to`, starting along any heading (so that
+    /// knight-like moves go every way). `l` and `r` turn, then step.
+    fn reaches(&self, from: CellIndex, to: CellIndex, steps: &[Turtle]) -> bool {
+        let headings = headings(self.description.board.tiling);
+        let turns = headings.len();
+        let direction: Vec<Option<usize>> = headings
+            .iter()
+            .map(|&v| self.board.direction_of(v))
+            .collect();
+        (0..turns).any(|start| {
+            let mut at = from;
+            let mut heading = start;
+            for step in steps {
+                let go = match step {
+                    Turtle::Forward => heading,
+                    Turtle::Back => (heading + turns / 2) % turns,
+                    Turtle::Left => {
+                        heading = (heading + 1) % turns;
+                        heading
+                    }
+                    Turtle::Right => {
+                        heading = (heading + turns - 1) % turns;
+                        heading
+                    }
+                };
+                let Some(d) = direction[go] else {
+                    return false;
+                };
+                at = self.board.neighbour(at, d);
+                if at == NO_CELL {
+                    return false;
+                }
+            }
+            at == to
+        })
+    }
+
+    fn number(&self, state: &LudiState, number: &Number, c: &Context) -> i64 {
+        match number {
+            Number::Constant(value) => *value,
+            Number::Between(occupant) => {
+                let Some(from) = c.from else { return 0 };
+                match self.board.line_distance(from, c.to) {
+                    Some((d, steps)) => self
+                        .board
+                        .ray(from, d)
+                        .take(steps.saturating_sub(1))
+                        .filter(|&cell| Self::matches(state, cell, *occupant, c.mover))
+                        .count() as i64,
+                    None => 0,
+                }
+            }
+            Number::GroupSize(cell) => self
+                .cell_of(c, *cell)
+                .map_or(0, |cell| self.group_at(state, cell).len() as i64),
+            Number::Phase(cell) => self
+                .cell_of(c, *cell)
+                .map_or(0, |cell| i64::from(self.board.phase(cell))),
+            Number::Neighbours(cell, occupant) => self.cell_of(c, *cell).map_or(0, |cell| {
+                self.board
+                    .neighbours(cell)
+                    .iter()
+                    .filter(|&&n| Self::matches(state, n, *occupant, c.mover))
+                    .count() as i64
+            }),
+            Number::Distance => c
+                .from
+                .and_then(|from| self.distance(from, c.to))
+                .map_or(0, |d| d as i64),
+            Number::PieceState => match c.from {
+                Some(from) => i64::from(state.piece(from).state),
+                None => self.description.pieces.get(c.kind).map_or(0, |p| p.state),
+            },
+            Number::Height(cell) => self
+                .cell_of(c, *cell)
+                .map_or(0, |cell| state.height(cell) as i64),
+            Number::Arithmetic(operation, terms) => {
+                let mut values = terms.iter().map(|t| self.number(state, t, c));
+                let first = values.next().unwrap_or(0);
+                values.fold(first, |acc, v| match operation {
+                    Arithmetic::Add => acc.saturating_add(v),
+                    Arithmetic::Subtract => acc.saturating_sub(v),
+                    Arithmetic::Multiply => acc.saturating_mul(v),
+                    Arithmetic::Divide => acc.checked_div(v).unwrap_or(0),
+                })
+            }
+        }
+    }
+
+    /// Steps between two cells through the board's adjacency (breadth first).
+    fn distance(&self, from: CellIndex, to: CellIndex) -> Option<usize> {
+        let mut seen = vec![false; self.board.cell_count()];
+        let mut frontier = vec![from];
+        seen[usize::from(from)] = true;
+        let mut steps = 0;
+        while !frontier.is_empty() {
+            if frontier.contains(&to) {
+                return Some(steps);
+            }
+            let mut next = Vec::new();
+            for &cell in &frontier {
+                for &n in self.board.neighbours(cell) {
+                    if !std::mem::replace(&mut seen[usize::from(n)], true) {
+                        next.push(n);
+                    }
+                }
+            }
+            frontier = next;
+            steps += 1;
+        }
+        None
+    }
+
+    /// The cells of the group of same-owner pieces at `cell` (empty when the cell is).
+    pub(crate) fn group_at(&self, state: &LudiState, cell: CellIndex) -> Vec<CellIndex> {
+        let Some(owner) = state.owner(cell) else {
+            return Vec::new();
+        };
+        let mut seen = vec![false; self.board.cell_count()];
+        let mut group = vec![cell];
+        seen[usize::from(cell)] = true;
+        let mut i = 0;
+        while let Some(&at) = group.get(i) {
+            i += 1;
+            for &n in self.board.neighbours(at) {
+                if state.owner(n) == Some(owner) && !std::mem::replace(&mut seen[usize::from(n)], true)
+                {
+                    group.push(n);
+                }
+            }
+        }
+        group
+    }
+
+    /// The state after the mover plays `m`, with the game's result when it ends.
+    pub(crate) fn apply(&self, state: &LudiState, m: LudiMove) -> LudiState {
+        let d = &self.description;
+        let players = d.players.len();
+        let kinds = d.pieces.len();
+        let mover = state.mover();
+        let mut next = state.clone();
+        next.plies = next.plies.saturating_add(1);
+        let spec = d.pieces.get(usize::from(m.piece));
+        let rule = spec.and_then(|spec| spec.moves.get(usize::from(m.rule)));
+        match m.kind {
+            MoveKind::Noop | MoveKind::Pass => next.passes = next.passes.saturating_add(1),
+            MoveKind::Place => {
+                let slot = mover * kinds + usize::from(m.piece);
+                if let Some(hand) = next.hands.get_mut(slot)
+                    && *hand != UNLIMITED
+                {
+                    *hand = hand.saturating_sub(1);
+                }
+                let initial = spec.map_or(0, |spec| spec.state);
+                next.push(m.to, piece_of(mover, usize::from(m.piece), initial));
+                next.passes = 0;
+            }
+            MoveKind::Step => {
+                let piece = next.pop(m.from);
+                next.push(m.to, piece);
+                next.passes = 0;
+            }
+            MoveKind::Lift => {
+                next.pop(m.from);
+                next.passes = 0;
+            }
+        }
+        if let Some(rule) = rule
+            && matches!(m.kind, MoveKind::Place | MoveKind::Step)
+        {
+            for effect in &rule.post {
+                self.effect(&mut next, effect, mover, m);
+            }
+        }
+        if self.traits.additive && m.kind == MoveKind::Place {
+            let run = self.run_through(&next, m.to) as u8;
+            let best = &mut next.longest_run[mover];
+            *best = (*best).max(run);
+        }
+        next.mover = ((mover + 1) % players) as u8;
+        let next_has_move = self.has_move(&next);
+        self.settle(&mut next, mover, next_has_move);
+        next
+    }
+
+    fn effect(&self, state: &mut LudiState, effect: &Effect, mover: usize, m: LudiMove) {
+        match effect {
+            Effect::Capture { methods, condition } | Effect::Convert { methods, condition } => {
+                let mut targets = self.targets(state, methods, mover, m.to);
+                if let Some(condition) = condition {
+                    targets.retain(|&cell| {
+                        let context = Context {
+                            mover,
+                            kind: usize::from(m.piece),
+                            from: (m.from != NO_CELL).then_some(m.from),
+                            to: m.to,
+                            current: cell,
+                        };
+                        self.condition(state, condition, &context)
+                    });
+                }
+                for cell in targets {
+                    if matches!(effect, Effect::Capture { .. }) {
+                        let removed = state.clear(cell) as u16;
+                        state.captured[mover] = state.captured[mover].saturating_add(removed);
+                    } else {
+                        state.top[usize::from(cell)].owner = mover as u8;
+                    }
+                }
+            }
+            Effect::IncrementState => adjust_state(state, m.to, |s| s.saturating_add(1)),
+            Effect::DecrementState => adjust_state(state, m.to, |s| s.saturating_sub(1)),
+            Effect::SetState(value) => {
+                let value = (*value).clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
+                adjust_state(state, m.to, |_| value);
+            }
+            Effect::Score(points) => {
+                let points = (*points).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+                state.scores[mover] = state.scores[mover].saturating_add(points);
+            }
+        }
+    }
+
+    /// The enemy cells the capture methods pick around `to`, each once.
+    fn targets(
+        &self,
+        state: &LudiState,
+        methods: &[Method],
+        mover: usize,
+        to: CellIndex,
+    ) -> Vec<CellIndex> {
+        let enemy = |cell: CellIndex| state.owner(cell).is_some_and(|o| o != mover);
+        let mut targets: Vec<CellIndex> = Vec::new();
+        for method in methods {
+            match method {
+                Method::DirectNeighbours => targets.extend(
+                    self.board
+                        .direct_neighbours(to)
+                        .iter()
+                        .copied()
+                        .filter(|&n| enemy(n)),
+                ),
+                Method::AllNeighbours => targets.extend(
+                    self.board
+                        .all_neighbours(to)
+                        .iter()
+                        .copied()
+                        .filter(|&n| enemy(n)),
+                ),
+                Method::Surround => {
+                    for &n in self.board.neighbours(to) {
+                        if enemy(n) && !targets.contains(&n) {
+                            let group = self.group_at(state, n);
+                            let free = group.iter().any(|&cell| {
+                                self.board
+                                    .neighbours(cell)
+                                    .iter()
+                                    .any(|&m| state.piece(m).is_empty())
+                            });
+                            if !free {
+                                targets.extend(group);
+                            }
+                        }
+                    }
+                }
+                Method::Flank => {
+                    for d in self.board.line_directions() {
+                        let run: Vec<CellIndex> =
+                            self.board.ray(to, d).take_while(|&cell| enemy(cell)).collect();
+                        let closed = self
+                            .board
+                            .ray(to, d)
+                            .nth(run.len())
+                            .is_some_and(|cell| state.owner(cell) == Some(mover));
+                        if !run.is_empty() && closed {
+                            targets.extend(run);
+                        }
+                    }
+                }
+            }
+        }
+        targets.sort_unstable();
+        targets.dedup();
+        targets
+    }
+
+    /// The longest line of the same owner's pieces through `cell`.
+    pub(crate) fn run_through(&self, state: &LudiState, cell: CellIndex) -> usize {
+        let Some(owner) = state.owner(cell) else {
+            return 0;
+        };
+        self.board
+            .axes()
+            .iter()
+            .map(|&(forward, backward)| {
+                let count = |d| {
+                    self.board
+                        .ray(cell, d)
+                        .take_while(|&c| state.owner(c) == Some(owner))
+                        .count()
+                };
+                1 + count(forward) + count(backward)
+            })
+            .max()
+            .unwrap_or(1)
+    }
+}
+
+fn piece_of(owner: usize, kind: usize, state: i64) -> Piece {
+    Piece {
+        owner: owner as u8,
+        kind: kind as u8,
+        state: state.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16,
+    }
+}
+
+fn adjust_state(state: &mut LudiState, cell: CellIndex, change: impl Fn(i16) -> i16) {
+    if let Some(piece) = state.top.get_mut(usize::from(cell))
+        && !piece.is_empty()
+    {
+        piece.state = change(piece.state);
+    }
+}

@@ -1,0 +1,1 @@
+//! Engine unit tests: board graphs, rules and end conditions against hand-checked positions.

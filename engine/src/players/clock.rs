@@ -1,0 +1,121 @@
+//! The budget of one decision: wall-clock time, units of work, and an outside cancel flag.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What one move may cost. `nodes` counts a player's units of work: states expanded by the tree
+/// searches, iterations by MCTS. A budget with neither limit lets a search run to its end.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveBudget {
+    pub time: Option<Duration>,
+    pub nodes: Option<u64>,
+}
+
+impl MoveBudget {
+    /// No limit: searches run until they are complete.
+    pub fn unlimited() -> Self {
+        MoveBudget::default()
+    }
+
+    /// A play clock: so much wall-clock time per move.
+    pub fn time(time: Duration) -> Self {
+        MoveBudget {
+            time: Some(time),
+            nodes: None,
+        }
+    }
+
+    /// So many units of work per move; repeatable, unlike a time limit.
+    pub fn nodes(nodes: u64) -> Self {
+        MoveBudget {
+            time: None,
+            nodes: Some(nodes),
+        }
+    }
+}
+
+/// A running [`MoveBudget`]. Players call [`Clock::tick`] once per unit of work and stop as soon
+/// as it says no; once it has said no it keeps saying no, so every level of a search unwinds.
+#[derive(Clone, Debug)]
+pub struct Clock {
+    started: Instant,
+    deadline: Option<Instant>,
+    max_nodes: Option<u64>,
+    nodes: u64,
+    cancel: Option<Arc<AtomicBool>>,
+    stopped: bool,
+}
+
+impl Clock {
+    /// Starts the budget now.
+    pub fn start(budget: &MoveBudget) -> Clock {
+        let started = Instant::now();
+        Clock {
+            started,
+            // A time too large to add to `now` is as good as no limit.
+            deadline: budget.time.and_then(|time| started.checked_add(time)),
+            max_nodes: budget.nodes,
+            nodes: 0,
+            cancel: None,
+            stopped: false,
+        }
+    }
+
+    pub fn unlimited() -> Clock {
+        Clock::start(&MoveBudget::unlimited())
+    }
+
+    /// Also stops when `flag` is set (by another thread, a Ctrl-C handler, an editor request).
+    pub fn with_cancel(mut self, flag: Arc<AtomicBool>) -> Clock {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// Counts one unit of work; false once the budget is spent.
+    pub fn tick(&mut self) -> bool {
+        if self.stopped {
+            return false;
+        }
+        if self.max_nodes.is_some_and(|max| self.nodes >= max) || self.out_of_time() {
+            self.stopped = true;
+            return false;
+        }
+        self.nodes += 1;
+        true
+    }
+
+    /// Whether the budget is spent, without counting work.
+    pub fn is_stopped(&mut self) -> bool {
+        if !self.stopped
+            && (self.max_nodes.is_some_and(|max| self.nodes >= max) || self.out_of_time())
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+            || self
+                .cancel
+                .as_ref()
+                .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
+    /// Whether nothing but the cancel flag can stop the clock: players that never finish on
+    /// their own (MCTS) then set themselves a limit.
+    pub fn is_unlimited(&self) -> bool {
+        self.deadline.is_none() && self.max_nodes.is_none()
+    }
+
+    /// Units of work counted so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+}

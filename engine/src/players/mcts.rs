@@ -1,0 +1,326 @@
+//! Monte-Carlo tree search with UCT, the default general player: it needs nothing from a game
+//! but its rules.
+//!
+//! Simultaneous moves are handled the usual way of general game players (decoupled UCT): in
+//! each tree node every role keeps its own statistics per legal move and picks its move by its
+//! own UCB1 score on its own rewards; the joint move picked leads to the child. In a turn-taking
+//! game the idle role's only move makes this plain UCT.
+
+use std::collections::HashMap;
+
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+use super::{Choice, Clock, Player, choice};
+use crate::playout::{PlayoutEnd, random_playout};
+use crate::{Game, Reward, RoleIndex};
+
+/// The UCB1 exploration constant, for rewards scaled to 0..1.
+const EXPLORATION: f64 = std::f64::consts::SQRT_2;
+
+/// Plies after which a rollout is abandoned and scored as [`ROLLOUT_UNKNOWN`]: rollouts cannot
+/// be interrupted by the clock, so a game that never ends must not hold one forever.
+const ROLLOUT_MAX_PLIES: usize = 1_000;
+
+/// The reward every role gets from a rollout or a state that says nothing about the outcome (the
+/// ply limit, a role without legal moves).
+const ROLLOUT_UNKNOWN: f64 = 50.0;
+
+/// Iterations per move when the clock sets no limit (MCTS would otherwise never stop).
+pub const DEFAULT_ITERATIONS: u64 = 10_000;
+
+/// The most tree nodes one decision builds; past it, iterations roll out from the frontier
+/// without growing the tree, so memory stays bounded on long clocks.
+const MAX_TREE_NODES: usize = 250_000;
+
+#[derive(Clone, Debug)]
+pub struct Mcts {
+    rng: SmallRng,
+}
+
+impl Mcts {
+    /// With an iteration budget ([`MoveBudget::nodes`](super::MoveBudget::nodes)), the same seed
+    /// gives the same moves.
+    pub fn new(seed: u64) -> Self {
+        Mcts {
+            rng: SmallRng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl<G: Game> Player<G> for Mcts {
+    fn name(&self) -> &'static str {
+        "mcts"
+    }
+
+    fn choose_move(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        role: RoleIndex,
+        clock: &mut Clock,
+    ) -> Option<G::Move> {
+        let mut moves = match choice(game, state, role) {
+            Choice::Decided(only) => return only,
+            Choice::Open(moves) => moves,
+        };
+        let mut tree = Tree::new(game, state.clone());
+        if tree.nodes.is_empty() {
+            // The engine failed while the root was being expanded.
+            return None;
+        }
+        let iteration_cap = if clock.is_unlimited() {
+            DEFAULT_ITERATIONS
+        } else {
+            u64::MAX
+        };
+        let mut iterations = 0;
+        while iterations < iteration_cap && clock.tick() {
+            iterations += 1;
+            if tree.iterate(game, &mut self.rng).is_err() {
+                break;
+            }
+        }
+        // The most visited move is the most trusted one (the "robust child").
+        let best = tree.nodes[0]
+            .stats
+            .get(role)
+            .and_then(|stats| {
+                (0..stats.len()).max_by(|&a, &b| {
+                    (stats[a].visits, stats[a].mean())
+                        .partial_cmp(&(stats[b].visits, stats[b].mean()))
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                        // Prefer the earlier of equals, for repeatable choices.
+                        .then(b.cmp(&a))
+                })
+            })
+            .unwrap_or(0);
+        let root_moves = match &tree.nodes[0].kind {
+            NodeKind::Open { moves, .. } => moves.get(role),
+            _ => None,
+        };
+        // The root's moves are the ones `choice` returned (same state, same engine).
+        match root_moves.and_then(|moves| moves.get(best)) {
+            Some(chosen) => Some(chosen.clone()),
+            None => Some(moves.swap_remove(0)),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct MoveStats {
+    visits: u32,
+    /// Sum of the role's rewards (0–100) over the visits.
+    total: f64,
+}
+
+impl MoveStats {
+    fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.total / f64::from(self.visits)
+        }
+    }
+}
+
+enum NodeKind<M> {
+    Terminal(Vec<f64>),
+    /// A non-terminal state in which some role has no legal move: a faulty game.
+    DeadEnd,
+    Open {
+        /// Every role's legal moves.
+        moves: Vec<Vec<M>>,
+        /// The children by joint move (one move index per role).
+        children: HashMap<Vec<u32>, usize>,
+    },
+}
+
+struct Node<S, M> {
+    state: S,
+    kind: NodeKind<M>,
+    visits: u32,
+    /// Per role, per legal move (parallel to `moves`).
+    stats: Vec<Vec<MoveStats>>,
+}
+
+/// The engine failed: the search ends with what it has.
+struct Failed;
+
+struct Tree<G: Game> {
+    nodes: Vec<Node<G::State, G::Move>>,
+}
+
+impl<G: Game> Tree<G> {
+    fn new(game: &G, root: G::State) -> Self {
+        let mut tree = Tree { nodes: Vec::new() };
+        if let Ok(node) = Self::node(game, root) {
+            tree.nodes.push(node);
+        }
+        tree
+    }
+
+    fn node(game: &G, state: G::State) -> Result<Node<G::State, G::Move>, Failed> {
+        let failed = || game.failure().is_some();
+        let roles = game.roles().len();
+        let terminal = game.is_terminal(&state);
+        if failed() {
+            return Err(Failed);
+        }
+        let kind = if terminal {
+            let goals = game.goals(&state);
+            if failed() {
+                return Err(Failed);
+            }
+            NodeKind::Terminal(
+                (0..roles)
+                    .map(|role| {
+                        goals
+                            .get(role)
+                            .map_or(0.0, |&goal| f64::from(goal.min(100)))
+                    })
+                    .collect(),
+            )
+        } else {
+            let moves: Vec<Vec<G::Move>> = (0..roles)
+                .map(|role| game.legal_moves(&state, role))
+                .collect();
+            if failed() {
+                return Err(Failed);
+            }
+            if moves.iter().any(Vec::is_empty) {
+                NodeKind::DeadEnd
+            } else {
+                NodeKind::Open {
+                    moves,
+                    children: HashMap::new(),
+                }
+            }
+        };
+        let stats = match &kind {
+            NodeKind::Open { moves, .. } => moves
+                .iter()
+                .map(|list| vec![MoveStats::default(); list.len()])
+                .collect(),
+            _ => Vec::new(),
+        };
+        Ok(Node {
+            state,
+            kind,
+            visits: 0,
+            stats,
+        })
+    }
+
+    /// One iteration: select down the tree, add one node, roll out from it, back the rewards up.
+    fn iterate(&mut self, game: &G, rng: &mut SmallRng) -> Result<(), Failed> {
+        let roles = game.roles().len();
+        let mut path: Vec<(usize, Vec<u32>)> = Vec::new();
+        let mut current = 0;
+        let rewards = loop {
+            let node = &self.nodes[current];
+            let (moves, children) = match &node.kind {
+                NodeKind::Terminal(goals) => {
+                    path.push((current, Vec::new()));
+                    break goals.clone();
+                }
+                NodeKind::DeadEnd => {
+                    path.push((current, Vec::new()));
+                    break vec![ROLLOUT_UNKNOWN; roles];
+                }
+                NodeKind::Open { moves, children } => (moves, children),
+            };
+            let joint_indices: Vec<u32> = node
+                .stats
+                .iter()
+                .map(|stats| select(stats, node.visits, rng))
+                .collect();
+            if let Some(&child) = children.get(&joint_indices) {
+                path.push((current, joint_indices));
+                current = child;
+                continue;
+            }
+            let joint: Vec<G::Move> = joint_indices
+                .iter()
+                .zip(moves)
+                .map(|(&index, list)| list[index as usize].clone())
+                .collect();
+            let next = game.next_state(&node.state, &joint);
+            if game.failure().is_some() {
+                return Err(Failed);
+            }
+            path.push((current, joint_indices.clone()));
+            if self.nodes.len() >= MAX_TREE_NODES {
+                break rollout(game, &next, rng)?;
+            }
+            let child = Self::node(game, next)?;
+            let index = self.nodes.len();
+            let rewards = match &child.kind {
+                NodeKind::Terminal(goals) => goals.clone(),
+                NodeKind::DeadEnd => vec![ROLLOUT_UNKNOWN; roles],
+                NodeKind::Open { .. } => rollout(game, &child.state, rng)?,
+            };
+            self.nodes.push(child);
+            if let NodeKind::Open { children, .. } = &mut self.nodes[current].kind {
+                children.insert(joint_indices, index);
+            }
+            // The new node has been visited once, by this iteration.
+            path.push((index, Vec::new()));
+            break rewards;
+        };
+        for (node, joint) in path {
+            let node = &mut self.nodes[node];
+            node.visits += 1;
+            for (role, &index) in joint.iter().enumerate() {
+                let stats = &mut node.stats[role][index as usize];
+                stats.visits += 1;
+                stats.total += rewards.get(role).copied().unwrap_or(ROLLOUT_UNKNOWN);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The move a role tries next in a node: one never tried (at random), else the best UCB1 score.
+fn select(stats: &[MoveStats], node_visits: u32, rng: &mut SmallRng) -> u32 {
+    let untried = stats.iter().filter(|s| s.visits == 0).count();
+    if untried > 0 {
+        let pick = rng.random_range(0..untried);
+        let index = stats
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.visits == 0)
+            .nth(pick)
+            .map_or(0, |(index, _)| index);
+        return index as u32;
+    }
+    let log_visits = f64::from(node_visits.max(1)).ln();
+    let mut best = 0;
+    let mut best_score = f64::NEG_INFINITY;
+    for (index, s) in stats.iter().enumerate() {
+        let visits = f64::from(s.visits);
+        let score = s.mean() / 100.0 + EXPLORATION * (log_visits / visits).sqrt();
+        if score > best_score {
+            best_score = score;
+            best = index;
+        }
+    }
+    best as u32
+}
+
+/// Every role's reward from a random playout of `state` (see [`random_playout`]).
+fn rollout<G: Game>(game: &G, state: &G::State, rng: &mut SmallRng) -> Result<Vec<f64>, Failed> {
+    let roles = game.roles().len();
+    let playout = random_playout(game, state, rng, ROLLOUT_MAX_PLIES);
+    Ok(match (playout.end, playout.goals) {
+        (PlayoutEnd::Failure(_), _) => return Err(Failed),
+        (PlayoutEnd::Terminal, Some(goals)) => (0..roles)
+            .map(|role| {
+                goals
+                    .get(role)
+                    .map_or(0.0, |&goal: &Reward| f64::from(goal.min(100)))
+            })
+            .collect(),
+        _ => vec![ROLLOUT_UNKNOWN; roles],
+    })
+}

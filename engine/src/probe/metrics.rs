@@ -1,0 +1,318 @@
+//! The probe's measurements and the seed's viability test. A game is not viable when it
+//! (1) results in draws more often than not, (2) is very unbalanced towards either player,
+//! (3) has a serious first- or second-move advantage, or (4) does not end within a reasonable
+//! number of moves. The seed gives no thresholds; these are the probe's:
+//! (1) more than half the games drawn; (2) and (3) one side winning at least 75 % of the decided
+//! games; (4) more than half the games abandoned at twice the preferred length.
+
+use std::time::Duration;
+
+use super::{GameRecord, PREFERRED_LENGTH, ProbeSettings};
+
+/// A share of decided games at or beyond which one side's wins are "very unbalanced" or "a
+/// serious advantage".
+const LOPSIDED: f64 = 0.75;
+
+/// Samples along each game for the uncertainty criterion (the seed's S).
+const UNCERTAINTY_SAMPLES: usize = 100;
+
+/// The winner's lead (on the 0..1 scale of the players' estimates) beyond which the game counts
+/// as settled, for decisiveness.
+const SETTLED_LEAD: f64 = 0.5;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    pub viable: bool,
+    /// Why not, one sentence per failed test (empty when viable).
+    pub reasons: Vec<String>,
+}
+
+/// Everything the probe measured. Shares are 0..1.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProbeReport {
+    pub roles: Vec<String>,
+    /// Games played (fewer than asked when the time limit stopped the probe).
+    pub games: usize,
+    /// Wins by role, in the game's role order.
+    pub wins: Vec<usize>,
+    pub draws: usize,
+    /// Games won by some player (the seed's completion criterion).
+    pub completion: f64,
+    /// Games drawn, abandoned ones included.
+    pub drawishness: f64,
+    /// Games abandoned at the length limit.
+    pub timeouts: f64,
+    /// 1 − (largest − smallest share of the decided games won by a role); `None` without a
+    /// decided game.
+    pub balance: Option<f64>,
+    /// How much more often the first player wins than an even share: 1 when they win every
+    /// decided game, 0 when even, −1/(roles − 1) when they never win (−1 with two players).
+    pub first_move_advantage: Option<f64>,
+    /// Plies per game, the random opening included, and their standard deviation.
+    pub avg_length: f64,
+    pub length_spread: f64,
+    /// The seed's duration criterion: 1 − the mean of |preferred length − length| / preferred.
+    pub duration: f64,
+    /// Legal moves per decision, on average.
+    pub branching_factor: f64,
+    /// The seed's drama: how far behind, and how often, the eventual winner was.
+    pub drama: f64,
+    /// The seed's uncertainty: how far the winner's lead stays below a steady rise to victory.
+    pub uncertainty: f64,
+    /// How often the leader changes from one move to the next.
+    pub lead_change: f64,
+    /// The share of a decided game played before its outcome was settled: 1 when a game ends as
+    /// soon as the winner is clear.
+    pub decisiveness: f64,
+    pub verdict: Verdict,
+    /// The probe's wall-clock time.
+    pub seconds: f64,
+}
+
+pub(crate) fn measure(
+    roles: &[String],
+    records: &[GameRecord],
+    settings: &ProbeSettings,
+    elapsed: Duration,
+) -> ProbeReport {
+    let games = records.len();
+    let share = |count: usize| {
+        if games == 0 {
+            0.0
+        } else {
+            count as f64 / games as f64
+        }
+    };
+    let mut wins = vec![0; roles.len()];
+    for record in records {
+        if let Some(winner) = record.winner {
+            wins[winner] += 1;
+        }
+    }
+    let decided: usize = wins.iter().sum();
+    let draws = games - decided;
+    let timeouts = records.iter().filter(|r| r.timed_out).count();
+    let shares: Vec<f64> = wins
+        .iter()
+        .map(|&w| w as f64 / decided.max(1) as f64)
+        .collect();
+    let balance = (decided > 0 && roles.len() > 1).then(|| {
+        let max = shares.iter().copied().fold(0.0, f64::max);
+        let min = shares.iter().copied().fold(1.0, f64::min);
+        1.0 - (max - min)
+    });
+    let first_move_advantage = (decided > 0 && roles.len() > 1).then(|| {
+        let n = roles.len() as f64;
+        (shares[0] - 1.0 / n) * n / (n - 1.0)
+    });
+    let lengths: Vec<f64> = records.iter().map(|r| r.length as f64).collect();
+    let avg_length = mean(&lengths);
+    let length_spread = mean(
+        &lengths
+            .iter()
+            .map(|l| (l - avg_length).powi(2))
+            .collect::<Vec<_>>(),
+    )
+    .sqrt();
+    let preferred = PREFERRED_LENGTH as f64;
+    let duration = 1.0
+        - mean(
+            &lengths
+                .iter()
+                .map(|l| (preferred - l).abs() / preferred)
+                .collect::<Vec<_>>(),
+        );
+    let branching: Vec<f64> = records
+        .iter()
+        .flat_map(|r| r.branching.iter().map(|&b| b as f64))
+        .collect();
+    let won: Vec<&GameRecord> = records.iter().filter(|r| r.winner.is_some()).collect();
+    let drama = mean(&won.iter().map(|r| drama(r)).collect::<Vec<_>>());
+    let uncertainty = mean(&won.iter().map(|r| uncertainty(r)).collect::<Vec<_>>());
+    let decisiveness = mean(&won.iter().map(|r| decisiveness(r)).collect::<Vec<_>>());
+    let lead_change = mean(
+        &records
+            .iter()
+            .filter(|r| r.leads.len() > 1)
+            .map(lead_change)
+            .collect::<Vec<_>>(),
+    );
+    let mut report = ProbeReport {
+        roles: roles.to_vec(),
+        games,
+        wins,
+        draws,
+        completion: share(decided),
+        drawishness: share(draws),
+        timeouts: share(timeouts),
+        balance,
+        first_move_advantage,
+        avg_length,
+        length_spread,
+        duration,
+        branching_factor: mean(&branching),
+        drama,
+        uncertainty,
+        lead_change,
+        decisiveness,
+        verdict: Verdict {
+            viable: false,
+            reasons: Vec::new(),
+        },
+        seconds: elapsed.as_secs_f64(),
+    };
+    report.verdict = verdict(&report, settings);
+    report
+}
+
+fn verdict(report: &ProbeReport, settings: &ProbeSettings) -> Verdict {
+    let mut reasons = Vec::new();
+    let percent = |share: f64| format!("{:.0} %", share * 100.0);
+    if report.games == 0 {
+        reasons.push("no game was played within the time limit".to_owned());
+    }
+    if report.games > 0 && report.drawishness > 0.5 {
+        reasons.push(format!(
+            "it results in draws more often than not ({} of the games)",
+            percent(report.drawishness)
+        ));
+    }
+    let decided: usize = report.wins.iter().sum();
+    let mut first_move_reason = false;
+    if report.first_move_advantage.is_some() {
+        let first_share = report.wins[0] as f64 / decided as f64;
+        if first_share >= LOPSIDED {
+            reasons.push(format!(
+                "the first player has a serious advantage (won {} of the decided games)",
+                percent(first_share)
+            ));
+            first_move_reason = true;
+        } else if report.roles.len() == 2 && first_share <= 1.0 - LOPSIDED {
+            reasons.push(format!(
+                "the second player has a serious advantage (won {} of the decided games)",
+                percent(1.0 - first_share)
+            ));
+            first_move_reason = true;
+        }
+    }
+    // With the roles always moving in the same order, balance between the roles and the
+    // first-move advantage are one measure: say it once.
+    if !first_move_reason
+        && decided > 0
+        && let Some((role, &w)) = report.wins.iter().enumerate().max_by_key(|&(_, &w)| w)
+        && w as f64 / decided as f64 >= LOPSIDED
+        && report.roles.len() > 2
+    {
+        reasons.push(format!(
+            "it is very unbalanced towards {} (won {} of the decided games)",
+            report.roles[role],
+            percent(w as f64 / decided as f64)
+        ));
+    }
+    if report.games > 0 && report.timeouts > 0.5 {
+        reasons.push(format!(
+            "it does not end within a reasonable number of moves ({} of the games passed {} plies)",
+            percent(report.timeouts),
+            settings.max_length
+        ));
+    }
+    Verdict {
+        viable: reasons.is_empty(),
+        reasons,
+    }
+}
+
+fn mean(values: &[f64]) -> f64 {
+    if values.is_empty() {
+        0.0
+    } else {
+        values.iter().sum::<f64>() / values.len() as f64
+    }
+}
+
+/// The winner's and the strongest loser's estimates after each searched ply.
+fn sides(record: &GameRecord) -> Vec<(f64, f64)> {
+    let Some(winner) = record.winner else {
+        return Vec::new();
+    };
+    record
+        .leads
+        .iter()
+        .map(|estimates| {
+            let mine = estimates.get(winner).copied().unwrap_or(0.0);
+            let theirs = estimates
+                .iter()
+                .enumerate()
+                .filter(|&(r, _)| r != winner)
+                .map(|(_, &e)| e)
+                .fold(0.0, f64::max);
+            (mine, theirs)
+        })
+        .collect()
+}
+
+/// Seed eq. (4): over the moves on which the eventual winner was behind, the mean of the square
+/// root of how far behind (0 when never behind).
+fn drama(record: &GameRecord) -> f64 {
+    let behind: Vec<f64> = sides(record)
+        .iter()
+        .filter(|(w, l)| w < l)
+        .map(|(w, l)| (l - w).sqrt())
+        .collect();
+    mean(&behind)
+}
+
+/// Seed eq. (5): sampled at S points t across the game, how far the winner's lead stays below
+/// the straight line from even (t = 0) to won (t = 1).
+fn uncertainty(record: &GameRecord) -> f64 {
+    let sides = sides(record);
+    if sides.is_empty() {
+        return 0.0;
+    }
+    let last = sides.len() - 1;
+    let samples: Vec<f64> = (0..UNCERTAINTY_SAMPLES)
+        .map(|s| {
+            let t = s as f64 / (UNCERTAINTY_SAMPLES - 1) as f64;
+            let (w, l) = sides[(t * last as f64).round() as usize];
+            (t - (w - l)).clamp(0.0, 1.0)
+        })
+        .collect();
+    mean(&samples)
+}
+
+/// The share of a game's rounds across which the leader changed. Positions are compared a full
+/// round apart (one move of every role), since right after a move the mover usually looks
+/// better, and comparing consecutive plies would count that rhythm as lead changes.
+fn lead_change(record: &GameRecord) -> f64 {
+    let leader = |estimates: &Vec<f64>| -> Option<usize> {
+        let best = estimates.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let at: Vec<usize> = (0..estimates.len())
+            .filter(|&r| estimates[r] == best)
+            .collect();
+        (at.len() == 1).then(|| at[0])
+    };
+    let round = record.leads.first().map_or(1, Vec::len).max(1);
+    let leaders: Vec<Option<usize>> = record.leads.iter().map(leader).collect();
+    if leaders.len() <= round {
+        return 0.0;
+    }
+    let pairs = leaders.len() - round;
+    let changes = (0..pairs)
+        .filter(|&i| matches!((leaders[i], leaders[i + round]), (Some(a), Some(b)) if a != b))
+        .count();
+    changes as f64 / pairs as f64
+}
+
+/// 1 − the share of the searched plies played after the winner's lead became settled for good.
+fn decisiveness(record: &GameRecord) -> f64 {
+    let sides = sides(record);
+    if sides.is_empty() {
+        return 1.0;
+    }
+    let settled_from = sides
+        .iter()
+        .rposition(|(w, l)| w - l < SETTLED_LEAD)
+        .map_or(0, |i| i + 1);
+    let after = sides.len().saturating_sub(settled_from + 1);
+    1.0 - after as f64 / sides.len() as f64
+}
