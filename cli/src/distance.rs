@@ -3,7 +3,6 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 use ludeme_analysis::distance::cluster::{Merge, average_linkage, families, leaf_order};
@@ -11,7 +10,7 @@ use ludeme_analysis::distance::weighted::VARIANT_AT_MOST;
 use ludeme_analysis::distance::{
     Class, LudemeTree, Prepared, classic_measures, compare, distance, game_title, ludeme_tree,
 };
-use ludeme_analysis::{RootDatabase, SourceFile, Syntax, decode_source};
+use ludeme_analysis::{RootDatabase, SourceFile};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -67,22 +66,7 @@ pub struct ClusterArgs {
 
 /// Loads a game into the database, or says why it cannot be.
 fn load(db: &RootDatabase, path: &Path) -> Result<SourceFile, String> {
-    let bytes = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
-    let text = decode_source(&bytes)
-        .map_err(|problem| format!("{}: {}", path.display(), problem.diagnostic().message))?;
-    let syntax = Syntax::detect(path, text).ok_or_else(|| {
-        format!(
-            "{}: not a game file (expected .egg, .ludi, .kif, .gdl or .hrf)",
-            path.display()
-        )
-    })?;
-    Ok(SourceFile::new(
-        db,
-        path.to_path_buf(),
-        syntax,
-        Arc::from(text),
-        None,
-    ))
+    crate::inputs::load_game(db, path).map_err(|message| format!("{}: {message}", path.display()))
 }
 
 /// The games under `folder`, loaded; files that cannot be read are reported and skipped.

@@ -6,12 +6,11 @@
 //! over an even number of games of a two-player game each player plays each side equally.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
 use ludeme_analysis::gdl::engine::reasoner_for;
-use ludeme_analysis::{RootDatabase, SourceFile, Syntax, decode_source};
+use ludeme_analysis::{RootDatabase, Syntax};
 use ludeme_engine::gdl::{Budget, Reasoner};
 use ludeme_engine::players::{
     MatchEnd, MatchResult, MatchSettings, MoveBudget, PLAYER_NAMES, Player, RandomPlayer,
@@ -254,13 +253,11 @@ pub fn run(args: &PlayArgs) -> u8 {
 
 /// The game's fastest reasoner.
 fn load(path: &Path) -> Result<Reasoner, String> {
-    let bytes = std::fs::read(path).map_err(|error| format!("cannot read it: {error}"))?;
-    let text = decode_source(&bytes).map_err(|error| error.diagnostic().message)?;
-    let Some(syntax @ (Syntax::GdlKif | Syntax::GdlInfix)) = Syntax::detect(path, text) else {
-        return Err("only GDL games (.kif, .gdl, .hrf) can be played for now".to_owned());
-    };
     let db = RootDatabase::default();
-    let file = SourceFile::new(&db, path.to_path_buf(), syntax, Arc::from(text), None);
+    let file = crate::inputs::load_game(&db, path)?;
+    if !matches!(file.syntax(&db), Syntax::GdlKif | Syntax::GdlInfix) {
+        return Err("only GDL games (.kif, .gdl, .hrf) can be played for now".to_owned());
+    }
     reasoner_for(&db, file, Budget::default()).map_err(|error| error.to_string())
 }
 

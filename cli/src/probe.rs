@@ -101,7 +101,11 @@ pub fn load_ludi(path: &Path, text: &str) -> Result<LudiGame, String> {
 /// `ludeme bench` on a `.ludi` file.
 pub fn bench_ludi(path: &Path, text: &str, seconds: f64, seed: u64, json: bool) -> u8 {
     if !(seconds > 0.0 && seconds.is_finite()) {
-        return fail(path, "bench", format!("--seconds must be a positive number, not {seconds}"));
+        return fail(
+            path,
+            "bench",
+            format!("--seconds must be a positive number, not {seconds}"),
+        );
     }
     let started = Instant::now();
     let game = match load_ludi(path, text) {
@@ -114,7 +118,14 @@ pub fn bench_ludi(path: &Path, text: &str, seconds: f64, seed: u64, json: bool) 
         setup_seconds: started.elapsed().as_secs_f64(),
         circuit: None,
     };
-    crate::bench::report_playouts(path, &game, setup, Duration::from_secs_f64(seconds), seed, json)
+    crate::bench::report_playouts(
+        path,
+        &game,
+        setup,
+        Duration::from_secs_f64(seconds),
+        seed,
+        json,
+    )
 }
 
 pub fn run(args: &ProbeArgs) -> u8 {
@@ -124,7 +135,11 @@ pub fn run(args: &ProbeArgs) -> u8 {
         Err(message) => return fail(path, "probe", message),
     };
     if !(args.time_limit > 0.0 && args.time_limit.is_finite()) {
-        return fail(path, "probe", "--time-limit must be a positive number of seconds");
+        return fail(
+            path,
+            "probe",
+            "--time-limit must be a positive number of seconds",
+        );
     }
     let settings = ProbeSettings {
         games: args.games,

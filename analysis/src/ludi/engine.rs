@@ -90,7 +90,9 @@ impl Converter<'_> {
                 .iter()
                 .position(|p| p.name.name == named.name)
                 .map(Some)
-                .ok_or_else(|| self.refuse(named.range, format!("the unknown player {}", named.name))),
+                .ok_or_else(|| {
+                    self.refuse(named.range, format!("the unknown player {}", named.name))
+                }),
         }
     }
 
@@ -110,7 +112,10 @@ impl Converter<'_> {
         if depth > engine::MAX_TREE_DEPTH {
             Err(self.refuse(
                 self.game.range,
-                format!("conditions nested more than {} deep", engine::MAX_TREE_DEPTH),
+                format!(
+                    "conditions nested more than {} deep",
+                    engine::MAX_TREE_DEPTH
+                ),
             ))
         } else {
             Ok(())
@@ -231,13 +236,20 @@ impl Converter<'_> {
         use engine::Effect as E;
         use model::Effect as M;
         let methods = |methods: &[model::Method]| methods.iter().map(|&m| method(m)).collect();
-        let guard = |c: &Option<model::Condition>| c.as_ref().map(|c| self.condition(c, 0)).transpose();
+        let guard =
+            |c: &Option<model::Condition>| c.as_ref().map(|c| self.condition(c, 0)).transpose();
         Ok(match effect {
-            M::Capture { methods: m, condition } => E::Capture {
+            M::Capture {
+                methods: m,
+                condition,
+            } => E::Capture {
                 methods: methods(m),
                 condition: guard(condition)?,
             },
-            M::Convert { methods: m, condition } => E::Convert {
+            M::Convert {
+                methods: m,
+                condition,
+            } => E::Convert {
                 methods: methods(m),
                 condition: guard(condition)?,
             },
@@ -277,7 +289,9 @@ pub fn description_of(game: &Game) -> Result<Description, Diagnostic> {
                     .cells
                     .iter()
                     .map(|part| match part {
-                        model::RegionPart::Cell(cell, _) => engine::RegionPart::Cell(cell_name(*cell)),
+                        model::RegionPart::Cell(cell, _) => {
+                            engine::RegionPart::Cell(cell_name(*cell))
+                        }
                         model::RegionPart::Side(side) => engine::RegionPart::Side(compass(*side)),
                     })
                     .collect(),
@@ -346,7 +360,9 @@ pub fn description_of(game: &Game) -> Result<Description, Diagnostic> {
                     .iter()
                     .map(|location| match location {
                         model::Location::Cell(cell, _) => engine::Location::Cell(cell_name(*cell)),
-                        model::Location::Region(named) => engine::Location::Region(named.name.clone()),
+                        model::Location::Region(named) => {
+                            engine::Location::Region(named.name.clone())
+                        }
                         model::Location::Home => engine::Location::Home,
                     })
                     .collect(),

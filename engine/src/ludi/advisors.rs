@@ -80,9 +80,9 @@ impl Advisors {
                     EndCondition::Capture { .. } | EndCondition::Eliminate(_) => {
                         (Advisor::Material, 1.0)
                     }
-                    EndCondition::Reach { .. } | EndCondition::Stack(_) | EndCondition::State { .. } => {
-                        (Advisor::Material, 0.3)
-                    }
+                    EndCondition::Reach { .. }
+                    | EndCondition::Stack(_)
+                    | EndCondition::State { .. } => (Advisor::Material, 0.3),
                     // Having no move is what the condition wants: mobility counts against.
                     EndCondition::NoMove => (Advisor::Mobility, -0.5),
                     EndCondition::Score(_) => (Advisor::Score, 1.0),
@@ -182,7 +182,11 @@ impl Advisors {
             .filter(|&(p, _)| p != role)
             .map(|(_, &t)| t)
             .fold(f64::NEG_INFINITY, f64::max);
-        let lead = if theirs.is_finite() { mine - theirs } else { mine };
+        let lead = if theirs.is_finite() {
+            mine - theirs
+        } else {
+            mine
+        };
         0.5 + 0.5 * lead.tanh()
     }
 
@@ -259,7 +263,9 @@ impl Advisors {
 
 impl Heuristic<LudiGame> for Advisors {
     fn value(&self, game: &LudiGame, state: &LudiState, role: RoleIndex) -> Reward {
-        (self.evaluate(game, state, role) * 100.0).round().clamp(0.0, 100.0) as Reward
+        (self.evaluate(game, state, role) * 100.0)
+            .round()
+            .clamp(0.0, 100.0) as Reward
     }
 
     /// Moves next to pieces first (where lines, groups and captures happen), ties broken at
@@ -294,7 +300,11 @@ impl Heuristic<LudiGame> for Advisors {
 
 /// The conditions a clause needs to hold (those under a `not` are what it must avoid, which the
 /// search sees for itself).
-fn positive_atoms<'a>(condition: &'a EndCondition, atoms: &mut Vec<&'a EndCondition>, depth: usize) {
+fn positive_atoms<'a>(
+    condition: &'a EndCondition,
+    atoms: &mut Vec<&'a EndCondition>,
+    depth: usize,
+) {
     if depth > super::MAX_TREE_DEPTH {
         return;
     }
@@ -314,7 +324,12 @@ fn connect_targets(game: &LudiGame, targets: &[ConnectTarget], player: usize) ->
     for target in targets {
         match target {
             ConnectTarget::Region(name) => {
-                if let Some(i) = game.description.regions.iter().position(|r| &r.name == name) {
+                if let Some(i) = game
+                    .description
+                    .regions
+                    .iter()
+                    .position(|r| &r.name == name)
+                {
                     cells.extend_from_slice(&game.regions[i]);
                     cells.push(NO_CELL);
                 }

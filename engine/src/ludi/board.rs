@@ -194,6 +194,11 @@ impl Board {
         let mut step = vec![NO_CELL; cells * directions.len()];
         for (cell, c) in coords.iter().enumerate() {
             for (d, v) in directions.iter().enumerate() {
+                // On 4.8.8 the small squares (odd coordinates) touch octagons only.
+                let long_step = v[0].abs() == 2 || v[1].abs() == 2;
+                if spec.tiling == Tiling::TruncSquare && long_step && c[0] % 2 == 1 {
+                    continue;
+                }
                 let target = [c[0] + v[0], c[1] + v[1], c[2] + v[2]];
                 if let Some(&n) = index.get(&target) {
                     step[cell * directions.len() + d] = n;
@@ -315,6 +320,7 @@ impl Board {
             rows.iter().copied().max().unwrap_or(0),
         );
         let max_column = self.coords.iter().map(|c| c[0]).max().unwrap_or(0);
+        let min_column = self.coords.iter().map(|c| c[0]).min().unwrap_or(0);
         // The first and last cell of each row.
         let mut row_ends: HashMap<i32, (i32, i32)> = HashMap::new();
         for c in &self.coords {
@@ -324,7 +330,7 @@ impl Board {
         }
         for (cell, c) in self.coords.iter().enumerate() {
             let (x, y) = (c[0], c[1]);
-            let (first, last) = row_ends[&y];
+            let (_, last) = row_ends[&y];
             let mut put = |compass: Compass| sides[compass as usize].push(cell as CellIndex);
             if y == min_row {
                 put(Compass::S);
@@ -332,7 +338,8 @@ impl Board {
             if y == max_row {
                 put(Compass::N);
             }
-            if x == first && (tiling != Tiling::Hex || shape != Shape::Tri || x == 0) {
+            // West is the first column (docs/ludi.md, "Board sides").
+            if x == min_column {
                 put(Compass::W);
             }
             // A hexagon has six sides, so its east side is the last column, not the last cell
@@ -404,7 +411,9 @@ impl Board {
     }
 
     pub fn direct_neighbours(&self, cell: CellIndex) -> &[CellIndex] {
-        self.direct.get(usize::from(cell)).map_or(&[], Vec::as_slice)
+        self.direct
+            .get(usize::from(cell))
+            .map_or(&[], Vec::as_slice)
     }
 
     pub fn all_neighbours(&self, cell: CellIndex) -> &[CellIndex] {

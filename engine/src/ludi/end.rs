@@ -6,9 +6,7 @@
 
 use super::board::CellIndex;
 use super::state::LudiState;
-use super::{
-    ConnectTarget, EndCondition, GameResult, LudiGame, MAX_LENGTH, Target, TieRule,
-};
+use super::{ConnectTarget, EndCondition, GameResult, LudiGame, MAX_LENGTH, Target, TieRule};
 use crate::Reward;
 
 const WIN: Reward = 100;
@@ -127,8 +125,9 @@ impl LudiGame {
             EndCondition::Stack(height) => (0..cells).any(|cell| {
                 state.owner(cell) == Some(player) && state.height(cell) as i64 >= *height
             }),
-            EndCondition::State { value, piece } => (0..cells)
-                .any(|cell| kind_matches(*piece, cell) && i64::from(state.piece(cell).state) >= *value),
+            EndCondition::State { value, piece } => (0..cells).any(|cell| {
+                kind_matches(*piece, cell) && i64::from(state.piece(cell).state) >= *value
+            }),
             EndCondition::NoMove => player == state.mover() && !next_has_move,
         }
     }
@@ -164,7 +163,11 @@ impl LudiGame {
                 if before != super::board::NO_CELL && counts(before) {
                     continue; // not the start of the run
                 }
-                let run = 1 + self.board.ray(cell, forward).take_while(|&c| counts(c)).count();
+                let run = 1 + self
+                    .board
+                    .ray(cell, forward)
+                    .take_while(|&c| counts(c))
+                    .count();
                 longest = longest.max(run);
             }
             longest = longest.max(1);
@@ -252,7 +255,11 @@ impl LudiGame {
 }
 
 /// The goals when the move decided something, by the players' results and the tie rule.
-pub(crate) fn combine(decided: &[Option<GameResult>], mover: usize, tie: TieRule) -> Option<Vec<Reward>> {
+pub(crate) fn combine(
+    decided: &[Option<GameResult>],
+    mover: usize,
+    tie: TieRule,
+) -> Option<Vec<Reward>> {
     let players = decided.len();
     if decided.iter().all(Option::is_none) {
         return None;
@@ -281,12 +288,24 @@ pub(crate) fn combine(decided: &[Option<GameResult>], mover: usize, tie: TieRule
     } else if wins == 1 {
         decided
             .iter()
-            .map(|&d| if d == Some(GameResult::Win) { WIN } else { LOSS })
+            .map(|&d| {
+                if d == Some(GameResult::Win) {
+                    WIN
+                } else {
+                    LOSS
+                }
+            })
             .collect()
     } else if wins == 0 && losses < players {
         decided
             .iter()
-            .map(|&d| if d == Some(GameResult::Lose) { LOSS } else { WIN })
+            .map(|&d| {
+                if d == Some(GameResult::Lose) {
+                    LOSS
+                } else {
+                    WIN
+                }
+            })
             .collect()
     } else {
         tie_break()

@@ -4,9 +4,8 @@
 use super::board::{Board, CellIndex, NO_CELL};
 use super::state::{LudiMove, LudiState, MoveKind, Piece, UNLIMITED};
 use super::{
-    Action, Arithmetic, CellRef, Comparison, Compass, Condition, Description, Effect,
-    EndCondition, LudiError, LudiGame, MAX_TREE_DEPTH, Method, MoveDirection, Number, Occupant,
-    Tiling, Turtle,
+    Action, Arithmetic, CellRef, Comparison, Compass, Condition, Description, Effect, EndCondition,
+    LudiError, LudiGame, MAX_TREE_DEPTH, Method, MoveDirection, Number, Occupant, Tiling, Turtle,
 };
 
 /// What the fast paths may assume about a game, worked out once.
@@ -221,37 +220,36 @@ impl LudiGame {
                 .get(kind)
                 .ok_or_else(|| LudiError::new("a start placement of an unknown piece type"))?;
             for location in &placement.locations {
-                let (cells, owners): (Vec<CellIndex>, Vec<usize>) = match location {
-                    super::Location::Home => {
-                        let owners: Vec<usize> = match placement.owner {
-                            Some(owner) => vec![owner],
-                            None => (0..players).collect(),
-                        };
-                        for &owner in &owners {
-                            let cells = self.home(owner)?.to_vec();
-                            for cell in cells {
-                                state.push(cell, piece_of(owner, kind, spec.state));
+                let (cells, owners): (Vec<CellIndex>, Vec<usize>) =
+                    match location {
+                        super::Location::Home => {
+                            let owners: Vec<usize> = match placement.owner {
+                                Some(owner) => vec![owner],
+                                None => (0..players).collect(),
+                            };
+                            for &owner in &owners {
+                                let cells = self.home(owner)?.to_vec();
+                                for cell in cells {
+                                    state.push(cell, piece_of(owner, kind, spec.state));
+                                }
                             }
+                            continue;
                         }
-                        continue;
-                    }
-                    super::Location::Cell(name) => {
-                        let cell = self
-                            .board
-                            .cell_at(name.column, name.row, d.board.tiling)
-                            .ok_or_else(|| LudiError::new("a start placement off the board"))?;
-                        (vec![cell], placement.owner.into_iter().collect())
-                    }
-                    super::Location::Region(name) => {
-                        let index = d
-                            .regions
-                            .iter()
-                            .position(|r| &r.name == name)
-                            .ok_or_else(|| LudiError::new(format!("the unknown region {name}")))?;
-                        let owner = placement.owner.or(d.regions[index].owner);
-                        (self.regions[index].clone(), owner.into_iter().collect())
-                    }
-                };
+                        super::Location::Cell(name) => {
+                            let cell = self
+                                .board
+                                .cell_at(name.column, name.row, d.board.tiling)
+                                .ok_or_else(|| LudiError::new("a start placement off the board"))?;
+                            (vec![cell], placement.owner.into_iter().collect())
+                        }
+                        super::Location::Region(name) => {
+                            let index = d.regions.iter().position(|r| &r.name == name).ok_or_else(
+                                || LudiError::new(format!("the unknown region {name}")),
+                            )?;
+                            let owner = placement.owner.or(d.regions[index].owner);
+                            (self.regions[index].clone(), owner.into_iter().collect())
+                        }
+                    };
                 let [owner] = owners[..] else {
                     return Err(LudiError::new(
                         "start pieces of every player on the same cells (name the owner)",
@@ -370,7 +368,8 @@ impl LudiGame {
                 };
                 match rule_kind(&rule.actions) {
                     RuleKind::Pass => {
-                        if holds(None, NO_CELL) && !emit(LudiMove::PASS, rule.priority, rule.mandatory)
+                        if holds(None, NO_CELL)
+                            && !emit(LudiMove::PASS, rule.priority, rule.mandatory)
                         {
                             return;
                         }
@@ -381,7 +380,11 @@ impl LudiGame {
                         }
                         for to in 0..cells {
                             if holds(None, to)
-                                && !emit(make(MoveKind::Place, NO_CELL, to), rule.priority, rule.mandatory)
+                                && !emit(
+                                    make(MoveKind::Place, NO_CELL, to),
+                                    rule.priority,
+                                    rule.mandatory,
+                                )
                             {
                                 return;
                             }
@@ -403,7 +406,11 @@ impl LudiGame {
                             }
                             if rule_kind(&rule.actions) == RuleKind::Lift {
                                 if holds(Some(from), from)
-                                    && !emit(make(MoveKind::Lift, from, from), rule.priority, rule.mandatory)
+                                    && !emit(
+                                        make(MoveKind::Lift, from, from),
+                                        rule.priority,
+                                        rule.mandatory,
+                                    )
                                 {
                                     return;
                                 }
@@ -419,7 +426,11 @@ impl LudiGame {
                                     continue;
                                 }
                                 if holds(Some(from), to)
-                                    && !emit(make(MoveKind::Step, from, to), rule.priority, rule.mandatory)
+                                    && !emit(
+                                        make(MoveKind::Step, from, to),
+                                        rule.priority,
+                                        rule.mandatory,
+                                    )
                                 {
                                     return;
                                 }
@@ -507,9 +518,11 @@ impl LudiGame {
             Condition::Line => c
                 .from
                 .is_some_and(|from| self.board.line_distance(from, c.to).is_some()),
-            Condition::Connected => self.board.neighbours(c.to).iter().any(|&n| {
-                Some(n) != c.from && state.owner(n) == Some(c.mover)
-            }),
+            Condition::Connected => self
+                .board
+                .neighbours(c.to)
+                .iter()
+                .any(|&n| Some(n) != c.from && state.owner(n) == Some(c.mover)),
             Condition::Steps(steps) => c.from.is_some_and(|from| self.reaches(from, c.to, steps)),
             Condition::Compare(comparison, left, right) => {
                 let (l, r) = (self.number(state, left, c), self.number(state, right, c));
@@ -650,7 +663,8 @@ impl LudiGame {
         while let Some(&at) = group.get(i) {
             i += 1;
             for &n in self.board.neighbours(at) {
-                if state.owner(n) == Some(owner) && !std::mem::replace(&mut seen[usize::from(n)], true)
+                if state.owner(n) == Some(owner)
+                    && !std::mem::replace(&mut seen[usize::from(n)], true)
                 {
                     group.push(n);
                 }
@@ -792,8 +806,11 @@ impl LudiGame {
                 }
                 Method::Flank => {
                     for d in self.board.line_directions() {
-                        let run: Vec<CellIndex> =
-                            self.board.ray(to, d).take_while(|&cell| enemy(cell)).collect();
+                        let run: Vec<CellIndex> = self
+                            .board
+                            .ray(to, d)
+                            .take_while(|&cell| enemy(cell))
+                            .collect();
                         let closed = self
                             .board
                             .ray(to, d)

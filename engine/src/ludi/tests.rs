@@ -1,1 +1,396 @@
-//! Engine unit tests: board graphs, rules and end conditions against hand-checked positions.
+//! Engine unit tests: board graphs against counts worked out by hand, and rules and end
+//! conditions against hand-checked positions.
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+
+use super::*;
+use crate::Game;
+use crate::playout::{PlayoutEnd, random_playout};
+
+fn board(tiling: Tiling, shape: Shape, size: &[u32], diagonal: bool) -> Board {
+    Board::new(&BoardSpec {
+        tiling,
+        shape,
+        size: size.to_vec(),
+        diagonal_adjacency: diagonal,
+    })
+    .expect("a valid board")
+}
+
+fn clause(result: GameResult, condition: EndCondition) -> EndClauseSpec {
+    EndClauseSpec {
+        player: None,
+        result,
+        condition,
+    }
+}
+
+fn in_a_row(length: i64) -> EndCondition {
+    EndCondition::InARow {
+        length,
+        piece: None,
+    }
+}
+
+fn square(size: &[u32], diagonal: bool) -> BoardSpec {
+    BoardSpec {
+        tiling: Tiling::Square,
+        shape: Shape::Square,
+        size: size.to_vec(),
+        diagonal_adjacency: diagonal,
+    }
+}
+
+fn tic_tac_toe() -> LudiGame {
+    LudiGame::new(Description::placement_game(
+        "Tic-Tac-Toe",
+        &["White", "Black"],
+        square(&[3, 3], true),
+        vec![clause(GameResult::Win, in_a_row(3))],
+    ))
+    .expect("playable")
+}
+
+fn yavalath() -> LudiGame {
+    LudiGame::new(Description::placement_game(
+        "Yavalath",
+        &["White", "Black"],
+        BoardSpec {
+            tiling: Tiling::Hex,
+            shape: Shape::Hex,
+            size: vec![5],
+            diagonal_adjacency: false,
+        },
+        vec![
+            clause(GameResult::Win, in_a_row(4)),
+            clause(
+                GameResult::Lose,
+                EndCondition::And(vec![in_a_row(3), EndCondition::Not(Box::new(in_a_row(4)))]),
+            ),
+        ],
+    ))
+    .expect("playable")
+}
+
+/// Placements on the named cells, players alternating from the first.
+fn placements(game: &LudiGame, cells: &[&str]) -> Vec<LudiMove> {
+    cells
+        .iter()
+        .map(|name| LudiMove {
+            kind: MoveKind::Place,
+            piece: 0,
+            rule: 0,
+            from: board::NO_CELL,
+            to: game
+                .cell(name)
+                .unwrap_or_else(|| panic!("{name} is on the board")),
+        })
+        .collect()
+}
+
+#[test]
+fn square_boards_have_the_neighbours_and_lines_of_a_grid() {
+    let plain = board(Tiling::Square, Shape::Square, &[3, 3], false);
+    let diagonal = board(Tiling::Square, Shape::Square, &[3, 3], true);
+    assert_eq!(plain.cell_count(), 9);
+    let centre = 4;
+    assert_eq!(plain.neighbours(centre).len(), 4);
+    assert_eq!(diagonal.neighbours(centre).len(), 8);
+    assert_eq!(diagonal.neighbours(0).len(), 3);
+    // Rows and columns; with i-nbors the two diagonals too.
+    assert_eq!(plain.axes().len(), 2);
+    assert_eq!(diagonal.axes().len(), 4);
+    assert_eq!(diagonal.longest_line(), 3);
+    let cube = board(Tiling::Square, Shape::Square, &[3, 3, 3], true);
+    assert_eq!(cube.cell_count(), 27);
+    assert_eq!(cube.neighbours(13).len(), 26);
+    // 26 directions make 13 lines through the centre of a cube.
+    assert_eq!(cube.axes().len(), 13);
+}
+
+#[test]
+fn hex_boards_have_the_sizes_of_their_shapes() {
+    let hexagon = board(Tiling::Hex, Shape::Hex, &[5], false);
+    assert_eq!(hexagon.cell_count(), 61); // 3n(n − 1) + 1
+    assert_eq!(hexagon.longest_line(), 9); // 2n − 1
+    let degrees: Vec<usize> = (0..61).map(|c| hexagon.neighbours(c).len()).collect();
+    assert_eq!(degrees.iter().filter(|&&d| d == 6).count(), 37); // the inner hexagon of side 4
+    assert_eq!(degrees.iter().filter(|&&d| d == 3).count(), 6); // the corners
+    for side in [
+        Compass::N,
+        Compass::S,
+        Compass::E,
+        Compass::W,
+        Compass::SE,
+        Compass::NW,
+    ] {
+        assert_eq!(hexagon.side(side).len(), 5, "{side:?}");
+    }
+    let rhombus = board(Tiling::Hex, Shape::Rhombus, &[11], false);
+    assert_eq!(rhombus.cell_count(), 121);
+    assert_eq!(rhombus.side(Compass::N).len(), 11);
+    let triangle = board(Tiling::Hex, Shape::Tri, &[9], false);
+    assert_eq!(triangle.cell_count(), 45); // n(n + 1) / 2
+    let trapezium = board(Tiling::Hex, Shape::Trapezium, &[7, 7], false);
+    assert_eq!(trapezium.cell_count(), 7 * 7 + 21); // HW + H(H − 1)/2
+}
+
+#[test]
+fn other_tilings_build_their_graphs() {
+    // 4.8.8: nine octagons and the four small squares between them.
+    let truncated = board(Tiling::TruncSquare, Shape::Square, &[3, 3], false);
+    assert_eq!(truncated.cell_count(), 13);
+    // A small square touches four octagons; the centre octagon four octagons and four squares.
+    let square_cell = (0..13)
+        .find(|&c| truncated.neighbours(c).len() == 4 && truncated.phase(c) == 2)
+        .expect("a small square");
+    assert_eq!(truncated.neighbours(square_cell).len(), 4);
+    assert_eq!(truncated.neighbours(6).len(), 8);
+    // A triangle of side 3 is cut into 9 triangles; the middle one of the bottom row (a down
+    // triangle) shares its three edges.
+    let triangles = board(Tiling::Tri, Shape::Tri, &[3], false);
+    assert_eq!(triangles.cell_count(), 9);
+    let edges: usize = (0..9).map(|c| triangles.direct_neighbours(c).len()).sum();
+    assert_eq!(edges / 2, 9); // the 9 inner edges of a side-3 triangle
+    assert!(
+        Board::new(&BoardSpec {
+            tiling: Tiling::Square,
+            shape: Shape::Boardless,
+            size: vec![],
+            diagonal_adjacency: false,
+        })
+        .is_err()
+    );
+}
+
+#[test]
+fn three_in_a_row_wins_tic_tac_toe() {
+    let game = tic_tac_toe();
+    let moves = placements(&game, &["A1", "A2", "B1", "B2", "C1"]);
+    let state = game.replay(&moves).expect("legal");
+    assert_eq!(state.result(), Some(&[100, 0][..]));
+    assert!(game.is_terminal(&state));
+    // One move earlier nothing was decided, and only the empty cells could be played.
+    let before = game.replay(&moves[..4]).expect("legal");
+    assert!(!game.is_terminal(&before));
+    assert_eq!(game.legal_moves(&before, 0).len(), 5);
+    assert_eq!(game.legal_moves(&before, 1), vec![LudiMove::NOOP]);
+}
+
+#[test]
+fn a_full_tic_tac_toe_board_without_a_line_is_a_draw() {
+    let game = tic_tac_toe();
+    // X O X / X O O / O X X: no line for anyone.
+    let moves = placements(
+        &game,
+        &["A3", "B3", "C3", "B2", "A2", "C2", "B1", "A1", "C1"],
+    );
+    let state = game.replay(&moves).expect("legal");
+    assert_eq!(state.result(), Some(&[50, 50][..]));
+}
+
+#[test]
+fn yavalath_four_in_a_row_wins_and_three_loses() {
+    let game = yavalath();
+    // White: A1 B1 D1 then C1 makes four along the first row. Black plays far apart.
+    let four = placements(&game, &["A1", "E9", "B1", "G9", "D1", "I9", "C1"]);
+    assert_eq!(
+        game.replay(&four).expect("legal").result(),
+        Some(&[100, 0][..])
+    );
+    // White: A1 B1 C1 is three: White loses.
+    let three = placements(&game, &["A1", "E9", "B1", "G9", "C1"]);
+    assert_eq!(
+        game.replay(&three).expect("legal").result(),
+        Some(&[0, 100][..])
+    );
+    // C1 makes four along the row and three up the column at once: the first clause, the
+    // win, decides.
+    let both = placements(
+        &game,
+        &[
+            "A1", "E9", "B1", "G9", "D1", "I9", "C2", "A5", "C3", "E7", "C1",
+        ],
+    );
+    assert_eq!(
+        game.replay(&both).expect("legal").result(),
+        Some(&[100, 0][..])
+    );
+}
+
+#[test]
+fn surrounded_groups_are_captured_and_the_capture_ends_the_game() {
+    let mut description = Description::placement_game(
+        "Atari",
+        &["Black", "White"],
+        square(&[3, 3], false),
+        vec![clause(
+            GameResult::Win,
+            EndCondition::Capture {
+                count: Some(1),
+                piece: None,
+            },
+        )],
+    );
+    description.pieces[0].moves[0].post = vec![Effect::Capture {
+        methods: vec![Method::Surround],
+        condition: None,
+    }];
+    let game = LudiGame::new(description).expect("playable");
+    let moves = placements(&game, &["B1", "A1", "A2"]);
+    let state = game.replay(&moves).expect("legal");
+    let corner = game.cell("A1").expect("A1");
+    assert!(state.piece(corner).is_empty(), "the white stone is taken");
+    assert_eq!(state.result(), Some(&[100, 0][..]));
+}
+
+#[test]
+fn flanked_pieces_are_converted() {
+    let mut description = Description::placement_game(
+        "Flip",
+        &["Black", "White"],
+        square(&[8, 8], true),
+        vec![clause(GameResult::Win, EndCondition::Eliminate(None))],
+    );
+    description.pieces[0].moves[0].post = vec![Effect::Convert {
+        methods: vec![Method::Flank],
+        condition: None,
+    }];
+    let cell = |name: &str| {
+        let split = name.find(|c: char| c.is_ascii_digit()).expect("digits");
+        CellName {
+            column: u32::from(name.as_bytes()[0] - b'A'),
+            row: name[split..].parse::<u32>().expect("row") - 1,
+        }
+    };
+    description.placements = vec![
+        PlacementSpec {
+            piece: 0,
+            owner: Some(1),
+            locations: vec![Location::Cell(cell("D4")), Location::Cell(cell("E5"))],
+        },
+        PlacementSpec {
+            piece: 0,
+            owner: Some(0),
+            locations: vec![Location::Cell(cell("D5")), Location::Cell(cell("E4"))],
+        },
+    ];
+    let game = LudiGame::new(description).expect("playable");
+    // Black at C4 closes C4-D4-E4 around the white D4.
+    let state = game.replay(&placements(&game, &["C4"])).expect("legal");
+    let d4 = game.cell("D4").expect("D4");
+    assert_eq!(state.owner(d4), Some(0));
+    assert_eq!(state.owner(game.cell("E5").expect("E5")), Some(1));
+    assert!(!state.is_over(), "White still has E5");
+}
+
+#[test]
+fn direct_neighbour_captures_take_only_enemies_next_to_the_destination() {
+    let mut description = Description::placement_game(
+        "Custodian",
+        &["White", "Black"],
+        square(&[3, 3], true),
+        vec![clause(GameResult::Win, in_a_row(3))],
+    );
+    description.pieces[0].moves[0].post = vec![Effect::Capture {
+        methods: vec![Method::DirectNeighbours],
+        condition: None,
+    }];
+    let game = LudiGame::new(description).expect("playable");
+    // Black's B1 and A2 touch White's A1 orthogonally; Black's B2 only diagonally.
+    let state = game
+        .replay(&placements(&game, &["C3", "B2", "A1"]))
+        .expect("legal");
+    assert_eq!(state.owner(game.cell("B2").expect("B2")), Some(1));
+    // Black's B3 lands between White's A3 and C3 and takes both; White's A1 then takes B1.
+    let state = game
+        .replay(&placements(&game, &["C3", "B1", "A3", "B3", "A1"]))
+        .expect("legal");
+    assert!(state.piece(game.cell("A3").expect("A3")).is_empty());
+    assert!(state.piece(game.cell("C3").expect("C3")).is_empty());
+    assert!(state.piece(game.cell("B1").expect("B1")).is_empty());
+    assert_eq!(state.owner(game.cell("B3").expect("B3")), Some(1));
+    assert_eq!(state.captured, vec![1, 2]);
+}
+
+#[test]
+fn a_line_longer_than_the_board_never_wins_and_the_game_ends_at_the_length_limit() {
+    // 19 × 19 with a line of 20: nobody can win; the board is far from full at 120 moves.
+    let game = LudiGame::new(Description::placement_game(
+        "Endless",
+        &["White", "Black"],
+        square(&[19, 19], false),
+        vec![clause(GameResult::Win, in_a_row(20))],
+    ))
+    .expect("playable");
+    let mut rng = SmallRng::seed_from_u64(7);
+    for _ in 0..20 {
+        let playout = random_playout(&game, &game.initial_state(), &mut rng, 10_000);
+        assert_eq!(playout.end, PlayoutEnd::Terminal);
+        assert_eq!(playout.plies, usize::from(MAX_LENGTH));
+        assert_eq!(playout.goals, Some(vec![50, 50]));
+    }
+}
+
+#[test]
+fn the_fast_playout_agrees_with_the_rules() {
+    // The allocation-free loop and the step-by-step one must end the same games the same way:
+    // replay the fast loop's odds on a small game through the Game methods.
+    let game = tic_tac_toe();
+    assert!(game.traits.plain_placement);
+    let mut rng = SmallRng::seed_from_u64(3);
+    let start = game.initial_state();
+    let (mut fast, mut slow) = ([0u32; 3], [0u32; 3]);
+    let bucket = |goals: &Option<Vec<u8>>| match goals.as_deref() {
+        Some([100, 0]) => 0,
+        Some([0, 100]) => 1,
+        _ => 2,
+    };
+    for _ in 0..20_000 {
+        fast[bucket(&random_playout(&game, &start, &mut rng, 100).goals)] += 1;
+        slow[bucket(&crate::playout::step_by_step_playout(&game, &start, &mut rng, 100).goals)] +=
+            1;
+    }
+    for outcome in 0..3 {
+        let difference = (f64::from(fast[outcome]) - f64::from(slow[outcome])).abs() / 20_000.0;
+        assert!(difference < 0.02, "outcome {outcome}: {fast:?} vs {slow:?}");
+    }
+}
+
+#[test]
+fn a_two_by_two_board_never_has_a_line_of_three() {
+    let game = LudiGame::new(Description::placement_game(
+        "2x2",
+        &["White", "Black"],
+        square(&[2, 2], true),
+        vec![clause(GameResult::Win, in_a_row(3))],
+    ))
+    .expect("playable");
+    let mut rng = SmallRng::seed_from_u64(1);
+    for _ in 0..100 {
+        let playout = random_playout(&game, &game.initial_state(), &mut rng, 100);
+        assert_eq!(playout.goals, Some(vec![50, 50]));
+        assert_eq!(playout.plies, 4);
+    }
+}
+
+#[test]
+fn unplayable_descriptions_are_refused_not_panicked_on() {
+    let mut description = Description::placement_game(
+        "Lines on triangles",
+        &["White", "Black"],
+        BoardSpec {
+            tiling: Tiling::Tri,
+            shape: Shape::Tri,
+            size: vec![4],
+            diagonal_adjacency: false,
+        },
+        vec![clause(GameResult::Win, in_a_row(3))],
+    );
+    assert!(LudiGame::new(description.clone()).is_err());
+    description.board.size = vec![0];
+    assert!(LudiGame::new(description.clone()).is_err());
+    description.players.clear();
+    assert!(LudiGame::new(description).is_err());
+}

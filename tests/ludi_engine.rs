@@ -1,0 +1,105 @@
+//! The Ludi board engine on the project's games: every game of the seed (Appendix II and the
+//! Tic-Tac-Toe family, in `corpus/ludi/`) loads and plays, and random Tic-Tac-Toe has the odds
+//! an independent enumeration of its game tree gives.
+
+mod support;
+
+use std::sync::Arc;
+
+use ludeme_analysis::ludi::engine::ludi_engine_for;
+use ludeme_analysis::{RootDatabase, SourceFile, Syntax};
+use ludeme_engine::Game;
+use ludeme_engine::ludi::LudiGame;
+use ludeme_engine::playout::{PlayoutEnd, random_playout, random_playouts};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+
+fn load(path: &std::path::Path) -> LudiGame {
+    let text = std::fs::read_to_string(path).expect("readable");
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, path.to_path_buf(), Syntax::Ludi, Arc::from(text), None);
+    ludi_engine_for(&db, file).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn corpus(name: &str) -> std::path::PathBuf {
+    support::project_root().join("corpus/ludi").join(name)
+}
+
+#[test]
+fn every_corpus_game_loads_and_plays_to_an_end() {
+    let folder = support::project_root().join("corpus/ludi");
+    let games = support::files_with_extensions(&folder, &["ludi"]);
+    assert!(games.len() >= 25, "the corpus has its games");
+    let mut rng = SmallRng::seed_from_u64(5);
+    for path in games {
+        let game = load(&path);
+        for _ in 0..5 {
+            let playout = random_playout(&game, &game.initial_state(), &mut rng, 1_000);
+            assert_eq!(playout.end, PlayoutEnd::Terminal, "{}", path.display());
+            // The seed abandons games at twice the preferred length of 60 moves.
+            assert!(playout.plies <= 120, "{}", path.display());
+        }
+    }
+}
+
+#[test]
+fn the_seeds_evolved_games_are_all_there() {
+    for name in [
+        "yavalath",
+        "ndengrod",
+        "teiglith",
+        "elrostir",
+        "gorodruir",
+        "valion",
+    ] {
+        let game = load(&corpus(&format!("{name}.ludi")));
+        assert_eq!(game.roles().len(), 2, "{name}");
+    }
+}
+
+/// Random Tic-Tac-Toe: of the 255,168 possible games, weighted by their probability under
+/// uniformly random play, the first player wins 58.49 %, the second 28.81 %, 12.70 % are drawn,
+/// and a game lasts 7.626 plies on average.
+#[test]
+fn random_tic_tac_toe_has_the_known_odds() {
+    let game = load(&corpus("tic-tac-toe.ludi"));
+    let mut rng = SmallRng::seed_from_u64(2026);
+    let stats = random_playouts(&game, &mut rng, 1_000_000, 100);
+    assert_eq!(stats.completed, 1_000_000);
+    let first = stats.frequency(0, 100);
+    let second = stats.frequency(1, 100);
+    let draw = stats.frequency(0, 50);
+    assert!((first - 0.5849).abs() < 0.005, "first player {first}");
+    assert!((second - 0.2881).abs() < 0.005, "second player {second}");
+    assert!((draw - 0.1270).abs() < 0.005, "draws {draw}");
+    assert!(
+        (stats.average_plies() - 7.626).abs() < 0.02,
+        "{}",
+        stats.average_plies()
+    );
+}
+
+#[test]
+fn a_two_by_two_board_never_produces_a_winner() {
+    let game = load(&corpus("tic-tac-toe-2x2.ludi"));
+    let mut rng = SmallRng::seed_from_u64(1);
+    let stats = random_playouts(&game, &mut rng, 1_000, 100);
+    assert_eq!(stats.frequency(0, 50), 1.0);
+}
+
+#[test]
+fn files_with_errors_are_refused() {
+    let db = RootDatabase::default();
+    let text = "(game Broken (players White Black) (board (tiling square) (size 3 3)))";
+    let file = SourceFile::new(
+        &db,
+        "broken.ludi".into(),
+        Syntax::Ludi,
+        Arc::from(text),
+        None,
+    );
+    assert!(
+        ludi_engine_for(&db, file).is_err(),
+        "no end: an error, not a game"
+    );
+}
