@@ -286,6 +286,6 @@ fn bench_reports_playouts_and_outcome_frequencies() {
             );
         }
     }
-    let other = ludeme(&["bench", "corpus/ludi/yavalath.ludi", "--seconds", "0.1"]);
+    let other = ludeme(&["bench", "corpus/egg/poker.egg", "--seconds", "0.1"]);
     assert_eq!(other.status.code(), Some(2));
 }
