@@ -103,3 +103,33 @@ fn files_with_errors_are_refused() {
         "no end: an error, not a game"
     );
 }
+
+/// A boardless game is valid Ludi but has no finite board to play on: the engine says so in an
+/// info diagnostic instead of playing some other game.
+#[test]
+fn what_the_engine_cannot_play_is_named_in_an_info_diagnostic() {
+    use ludeme_analysis::Severity;
+    use ludeme_analysis::ludi::engine::{EngineRefusal, NOT_EXECUTABLE};
+    let db = RootDatabase::default();
+    let text = "(game Infinite (players White Black) (board (tiling square) (shape boardless) (size 19)) (end (All win (in-a-row 5))))";
+    let file = SourceFile::new(
+        &db,
+        "infinite.ludi".into(),
+        Syntax::Ludi,
+        Arc::from(text),
+        None,
+    );
+    match ludi_engine_for(&db, file) {
+        Err(EngineRefusal::NotExecutable(diagnostic)) => {
+            assert_eq!(diagnostic.code, NOT_EXECUTABLE);
+            assert_eq!(diagnostic.severity, Severity::Info);
+            assert!(
+                diagnostic.message.contains("boardless"),
+                "{}",
+                diagnostic.message
+            );
+        }
+        Err(other) => panic!("refused for another reason: {other}"),
+        Ok(_) => panic!("a boardless game was played"),
+    }
+}

@@ -22,6 +22,9 @@ use serde::Serialize;
 
 use crate::exit;
 
+/// States per move on GDL games (see `--move-nodes`).
+const GDL_NODES_PER_MOVE: u64 = 2_000;
+
 /// The options of `ludeme probe`.
 #[derive(Args, Debug)]
 pub struct ProbeArgs {
@@ -36,9 +39,11 @@ pub struct ProbeArgs {
     /// Opening plies played at random (not measured).
     #[arg(long, default_value_t = 1)]
     random_plies: usize,
-    /// States each search may visit per move (repeatable, unlike a clock).
-    #[arg(long, default_value_t = ProbeSettings::default().nodes_per_move)]
-    move_nodes: u64,
+    /// States each search may visit per move (repeatable, unlike a clock); by default 150 on
+    /// Ludi games, whose advisors value the states the search stops at, and 2,000 on GDL
+    /// games, where only the search's depth tells good moves from bad.
+    #[arg(long)]
+    move_nodes: Option<u64>,
     /// Stop playing new games after this many seconds.
     #[arg(long, default_value_t = 300.0)]
     time_limit: f64,
@@ -145,7 +150,10 @@ pub fn run(args: &ProbeArgs) -> u8 {
         games: args.games,
         seed: args.seed,
         random_plies: args.random_plies,
-        nodes_per_move: args.move_nodes,
+        nodes_per_move: args.move_nodes.unwrap_or(match syntax {
+            Syntax::Ludi => ProbeSettings::default().nodes_per_move,
+            _ => GDL_NODES_PER_MOVE,
+        }),
         time_limit: Some(Duration::from_secs_f64(args.time_limit)),
         ..ProbeSettings::default()
     };

@@ -568,8 +568,16 @@ impl Game for LudiGame {
     }
 
     fn next_state(&self, state: &LudiState, joint: &[LudiMove]) -> LudiState {
+        // A move naming cells off the board (not one `legal_moves` gave) changes nothing.
+        let cells = self.board.cell_count();
+        let on_board = |cell: CellIndex| usize::from(cell) < cells;
         match joint.get(usize::from(state.mover)) {
-            Some(&m) if !state.is_over() => self.apply(state, m),
+            Some(&m) if !state.is_over() => match m.kind {
+                MoveKind::Place if !on_board(m.to) => state.clone(),
+                MoveKind::Step if !on_board(m.from) || !on_board(m.to) => state.clone(),
+                MoveKind::Lift if !on_board(m.from) => state.clone(),
+                _ => self.apply(state, m),
+            },
             _ => state.clone(),
         }
     }

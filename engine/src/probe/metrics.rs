@@ -169,7 +169,8 @@ fn verdict(report: &ProbeReport, settings: &ProbeSettings) -> Verdict {
     let mut reasons = Vec::new();
     let percent = |share: f64| format!("{:.0} %", share * 100.0);
     if report.games == 0 {
-        reasons.push("no game was played within the time limit".to_owned());
+        reasons
+            .push("no game was played (none asked for, or the time limit came first)".to_owned());
     }
     if report.games > 0 && report.drawishness > 0.5 {
         reasons.push(format!(
@@ -315,4 +316,71 @@ fn decisiveness(record: &GameRecord) -> f64 {
         .map_or(0, |i| i + 1);
     let after = sides.len().saturating_sub(settled_from + 1);
     1.0 - after as f64 / sides.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(winner: Option<usize>, leads: &[[f64; 2]]) -> GameRecord {
+        GameRecord {
+            length: leads.len() + 1,
+            winner,
+            timed_out: false,
+            leads: leads.iter().map(|l| l.to_vec()).collect(),
+            branching: vec![2; leads.len()],
+        }
+    }
+
+    fn report(records: &[GameRecord]) -> ProbeReport {
+        let roles = ["White".to_owned(), "Black".to_owned()];
+        measure(&roles, records, &ProbeSettings::default(), Duration::ZERO)
+    }
+
+    #[test]
+    fn a_winner_never_behind_gives_no_drama_and_one_behind_does() {
+        let steady = record(Some(0), &[[0.6, 0.4], [0.7, 0.3], [1.0, 0.0]]);
+        assert_eq!(drama(&steady), 0.0);
+        // Behind by 0.36 once: the square root of the deficit.
+        let comeback = record(Some(0), &[[0.32, 0.68], [0.7, 0.3], [1.0, 0.0]]);
+        assert!((drama(&comeback) - 0.6).abs() < 1e-9);
+    }
+
+    #[test]
+    fn all_draws_are_not_viable_and_say_why() {
+        let draws: Vec<GameRecord> = (0..4).map(|_| record(None, &[[0.5, 0.5]])).collect();
+        let report = report(&draws);
+        assert_eq!(report.completion, 0.0);
+        assert_eq!(report.drawishness, 1.0);
+        assert_eq!(report.balance, None);
+        assert!(!report.verdict.viable);
+        assert!(report.verdict.reasons[0].contains("draws"));
+    }
+
+    #[test]
+    fn a_first_player_who_always_wins_is_a_serious_advantage() {
+        let wins: Vec<GameRecord> = (0..4)
+            .map(|_| record(Some(0), &[[0.6, 0.4], [1.0, 0.0]]))
+            .collect();
+        let report = report(&wins);
+        assert_eq!(report.first_move_advantage, Some(1.0));
+        assert_eq!(report.balance, Some(0.0));
+        assert!(!report.verdict.viable);
+        assert_eq!(
+            report.verdict.reasons.len(),
+            1,
+            "balance and first move are one measure"
+        );
+    }
+
+    #[test]
+    fn even_results_are_viable() {
+        let mut games: Vec<GameRecord> = (0..3)
+            .map(|_| record(Some(0), &[[0.6, 0.4], [1.0, 0.0]]))
+            .collect();
+        games.extend((0..3).map(|_| record(Some(1), &[[0.4, 0.6], [0.0, 1.0]])));
+        let report = report(&games);
+        assert_eq!(report.first_move_advantage, Some(0.0));
+        assert!(report.verdict.viable, "{:?}", report.verdict);
+    }
 }

@@ -93,7 +93,7 @@ pub fn probe<G: Game>(
         time: Some(settings.time_per_move),
         nodes: Some(settings.nodes_per_move.max(1)),
     };
-    let mut records = Vec::with_capacity(settings.games);
+    let mut records = Vec::new();
     let mut rng = SmallRng::seed_from_u64(settings.seed);
     for _ in 0..settings.games {
         if settings
