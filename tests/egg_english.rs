@@ -13,19 +13,7 @@ use ludeme_analysis::egg::{egg_explanation, egg_game, egg_lineage, load_egg_work
 use ludeme_analysis::{RootDatabase, SourceFile, Syntax};
 use serde_json::Value;
 
-use support::ludeme;
-
-/// The English of a game, as `ludeme explain` prints it; the command must succeed.
-fn explain(path: &str) -> String {
-    let output = ludeme(&["explain", path]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "ludeme explain {path}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("UTF-8 output")
-}
+use support::{explain, ludeme};
 
 /// Every sentence of the instructions of `text`, a game on its own.
 fn sentences(text: &str) -> Vec<String> {

@@ -137,13 +137,7 @@ fn tic_tac_toe_row_wins_and_full_board_draws() {
     }
 }
 
-/// Uniformly random tic-tac-toe, computed exactly by enumerating every game (each move chosen
-/// uniformly among the free cells): X wins 737/1260 ≈ 58.49 %, O wins 121/420 ≈ 28.81 %, draws
-/// 8/63 ≈ 12.70 %, and a game lasts 3203/420 ≈ 7.626 plies on average.
-const X_WINS: f64 = 737.0 / 1260.0;
-const O_WINS: f64 = 121.0 / 420.0;
-const DRAWS: f64 = 8.0 / 63.0;
-const PLIES: f64 = 3203.0 / 420.0;
+use support::random_tic_tac_toe::{DRAWS, O_WINS, PLIES, X_WINS};
 
 #[test]
 fn random_tic_tac_toe_has_the_known_odds() {

@@ -10,19 +10,7 @@ use ludeme_analysis::gdl::english::{SectionKind, gdl_explanation};
 use ludeme_analysis::{RootDatabase, SourceFile, Syntax};
 use serde_json::Value;
 
-use support::ludeme;
-
-/// The English of a game, as `ludeme explain` prints it; the command must succeed.
-fn explain(path: &str) -> String {
-    let output = ludeme(&["explain", path]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "ludeme explain {path}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("UTF-8 output")
-}
+use support::{explain, ludeme};
 
 const REPOSITORY: &str = "../shared/corpus/gdl/ggp-repository";
 

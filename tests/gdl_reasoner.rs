@@ -238,13 +238,7 @@ fn grounded_reasoner_agrees_with_the_interpreter_on_the_corpus() {
     assert!(compared > 200, "most corpus games ground and are compared");
 }
 
-/// Uniformly random tic-tac-toe, computed exactly by enumerating every game independently of
-/// any engine (each move chosen uniformly among the free cells): X wins 737/1260 ≈ 58.49 %,
-/// O wins 121/420 ≈ 28.81 %, draws 8/63 ≈ 12.70 %, and a game lasts 3203/420 ≈ 7.626 plies.
-const X_WINS: f64 = 737.0 / 1260.0;
-const O_WINS: f64 = 121.0 / 420.0;
-const DRAWS: f64 = 8.0 / 63.0;
-const PLIES: f64 = 3203.0 / 420.0;
+use support::random_tic_tac_toe::{DRAWS, O_WINS, PLIES, X_WINS};
 
 /// The acceptance figure: one million random playouts on the grounded reasoner match
 /// the exact odds within ±0.5 % (points), and the length within ±0.5 % of 7.626 plies.

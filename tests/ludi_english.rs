@@ -11,19 +11,7 @@ use ludeme_analysis::ludi::schema::LUDEMES;
 use ludeme_analysis::ludi::{ludi_explanation, ludi_tree};
 use ludeme_analysis::{RootDatabase, SourceFile, Syntax};
 
-use support::ludeme;
-
-/// The English of a game, as `ludeme explain` prints it; the command must succeed.
-fn explain(path: &str) -> String {
-    let output = ludeme(&["explain", path]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "ludeme explain {path}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("UTF-8 output")
-}
+use support::{explain, ludeme};
 
 /// The sheet's sentences, one per line, without bullets and wrapping.
 fn sentences(path: &str) -> Vec<String> {

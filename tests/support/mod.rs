@@ -19,6 +19,18 @@ pub fn ludeme_in(args: &[&str], dir: &Path) -> std::process::Output {
         .expect("the ludeme binary runs")
 }
 
+/// The English of a game, as `ludeme explain` prints it; the command must succeed.
+pub fn explain(path: &str) -> String {
+    let output = ludeme(&["explain", path]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "ludeme explain {path}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
 /// A diagnostic of `--format json` as (start line, "severity: code"), the form annotations take.
 pub fn line_and_code(diagnostic: &serde_json::Value) -> (usize, String) {
     (
@@ -257,4 +269,14 @@ pub fn assert_fixtures_match_annotations(
         .collect();
     assert!(missing.is_empty(), "no fixture reports {missing:?}");
     outputs
+}
+
+/// Uniformly random tic-tac-toe, computed exactly by enumerating every game independently of
+/// any engine (each move chosen uniformly among the free cells): X wins 737/1260 ≈ 58.49 %,
+/// O wins 121/420 ≈ 28.81 %, draws 8/63 ≈ 12.70 %, and a game lasts 3203/420 ≈ 7.626 plies.
+pub mod random_tic_tac_toe {
+    pub const X_WINS: f64 = 737.0 / 1260.0;
+    pub const O_WINS: f64 = 121.0 / 420.0;
+    pub const DRAWS: f64 = 8.0 / 63.0;
+    pub const PLIES: f64 = 3203.0 / 420.0;
 }
