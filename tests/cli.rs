@@ -213,6 +213,12 @@ fn binary_and_non_utf8_files_get_a_diagnostic() {
     .unwrap();
     let (status, diagnostics, stderr) = json_check(&[dir.path().to_str().unwrap()]);
     assert_eq!(status, 1, "{stderr}");
+    // fine.egg has no problem; it only gets the information that it is outside the EGGG
+    // engine's core (`egg/not-executable`).
+    let diagnostics: Vec<Value> = diagnostics
+        .into_iter()
+        .filter(|d| d["severity"] != "info")
+        .collect();
     assert_eq!(diagnostics.len(), 2, "{diagnostics:#?}");
     let by_code = |code: &str| {
         diagnostics

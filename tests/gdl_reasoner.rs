@@ -119,6 +119,14 @@ fn compare(
                 actual, expected,
                 "{name}: ply {ply} of trajectory {seed}, state {expected_fluents:?}"
             );
+            for role in 0..fast.roles().len() {
+                assert_eq!(
+                    fast.playout_legal_moves(&actual_state, role),
+                    fast.legal_moves(&actual_state, role),
+                    "{name}: the moves random playouts pick from, role {role}, ply {ply} of \
+                     trajectory {seed}"
+                );
+            }
             states += 1;
             if expected.terminal || expected.legal.iter().any(Vec::is_empty) {
                 break;

@@ -469,8 +469,9 @@ fn the_binary_serves_stdio_and_exits_on_exit() {
     assert!(status.success());
 }
 
-/// The code lens above the first `role` summarises random play; it is titled lazily by
-/// `codeLens/resolve`, and the hover on a `role` fact gives the figures per role.
+/// Three code lenses sit above the first `role`: nearest game, bench figure and random play.
+/// The random-play lens is titled lazily by `codeLens/resolve`, and the hover on a `role` fact
+/// gives the figures per role.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gdl_code_lens_summarises_random_play() {
     let text =
@@ -492,12 +493,19 @@ async fn gdl_code_lens_summarises_random_play() {
         )
         .await;
     let lenses = lenses["result"].as_array().expect("a lens list").clone();
-    assert_eq!(lenses.len(), 1, "{lenses:#?}");
+    let kinds: Vec<&str> = lenses
+        .iter()
+        .filter_map(|lens| lens["data"]["kind"].as_str())
+        .collect();
+    assert_eq!(kinds, ["nearest", "bench", "simulation"], "{lenses:#?}");
     let role = position_of(&text, "(role xplayer)", 0);
-    assert_eq!(lenses[0]["range"]["start"]["line"], role.0);
-    assert!(lenses[0]["command"].is_null(), "titled only on resolve");
+    for lens in &lenses {
+        assert_eq!(lens["range"]["start"]["line"], role.0);
+        assert!(lens["command"].is_null(), "titled only on resolve");
+    }
+    let simulation = lenses[2].clone();
 
-    let resolved = client.request("codeLens/resolve", lenses[0].clone()).await;
+    let resolved = client.request("codeLens/resolve", simulation).await;
     let title = resolved["result"]["command"]["title"]
         .as_str()
         .unwrap_or_else(|| panic!("{resolved}"));
@@ -535,5 +543,394 @@ async fn simulation_findings_are_published_after_the_static_ones() {
     assert_eq!(diagnostics[0]["code"], "gdl/goal-missing");
     let goal = position_of(&text, "(goal robot 100)", 0);
     assert_eq!(diagnostics[0]["range"]["start"]["line"], goal.0);
+    client.shutdown().await;
+}
+
+/// The labels of a completion answer.
+fn completion_labels(response: &Value) -> Vec<String> {
+    response["result"]["items"]
+        .as_array()
+        .expect("a completion list")
+        .iter()
+        .map(|item| item["label"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The text `range` covers in `text` (ASCII text: columns are bytes).
+fn covered<'a>(text: &'a str, range: &Value) -> &'a str {
+    let offset = |position: &Value| {
+        let line = position["line"].as_u64().unwrap() as usize;
+        let character = position["character"].as_u64().unwrap() as usize;
+        text.split_inclusive('\n')
+            .take(line)
+            .map(str::len)
+            .sum::<usize>()
+            + character
+    };
+    &text[offset(&range["start"])..offset(&range["end"])]
+}
+
+const LUDI_GAME: &str = "\
+(game Race
+  (players White Black)
+  (board (tiling square) (size 3 3) (regions (Goal White A3 B3 C3)))
+  (end (White win (reach Goal)) (Black win (in-a-row 3))))
+";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ludi_hover_completion_signature_and_names() {
+    let uri = "file:///workspace/race.ludi";
+    let mut client = LspClient::start();
+    let init = client.initialize().await;
+    let capabilities = &init["result"]["capabilities"];
+    assert_eq!(
+        capabilities["completionProvider"]["triggerCharacters"],
+        json!(["(", " "])
+    );
+    assert!(capabilities["signatureHelpProvider"].is_object());
+    open(&mut client, uri, "ludi", LUDI_GAME).await;
+    assert_eq!(client.diagnostics_for(uri, 1).await, Vec::<Value>::new());
+
+    // The hover of a ludeme: its manual entry, its English here and its rule's.
+    let reach = position_of(LUDI_GAME, "reach", 0);
+    let hover = client
+        .request("textDocument/hover", at(uri, (reach.0, reach.1 + 1)))
+        .await;
+    let markdown = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(
+        markdown.starts_with("**reach** (an end condition)"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("This rule: “"), "{markdown}");
+    assert!(
+        markdown.contains("docs/ludi.md#endcondition-reach"),
+        "{markdown}"
+    );
+
+    // In the end clause after `win`: end conditions, not board parts; with snippets.
+    let after_win = position_of(LUDI_GAME, "(in-a-row 3)", 0);
+    let completion = client
+        .request(
+            "textDocument/completion",
+            at(uri, (after_win.0, after_win.1 + 1)),
+        )
+        .await;
+    let labels = completion_labels(&completion);
+    assert!(labels.contains(&"in-a-row".to_owned()), "{labels:?}");
+    assert!(!labels.contains(&"tiling".to_owned()), "{labels:?}");
+    let items = completion["result"]["items"].as_array().unwrap();
+    let connect = items.iter().find(|item| item["label"] == "group").unwrap();
+    assert_eq!(connect["kind"], 3, "a ludeme shows as a function");
+
+    // Signature help inside `(size 3 3)`.
+    let size = position_of(LUDI_GAME, "(size 3 3)", 0);
+    let help = client
+        .request("textDocument/signatureHelp", at(uri, (size.0, size.1 + 6)))
+        .await;
+    let signature = &help["result"]["signatures"][0];
+    assert!(
+        signature["label"].as_str().unwrap().starts_with("(size "),
+        "{help}"
+    );
+    assert_eq!(help["result"]["activeParameter"], 0);
+
+    // The player White: declared once, used by the region and the end clause.
+    let white_use = position_of(LUDI_GAME, "(White win", 0);
+    let position = (white_use.0, white_use.1 + 2);
+    let definition = client
+        .request("textDocument/definition", at(uri, position))
+        .await;
+    let targets = definition["result"].as_array().unwrap();
+    assert_eq!(targets.len(), 1);
+    assert_eq!(
+        targets[0]["range"],
+        range(position_of(LUDI_GAME, "White", 0), (1, 16))
+    );
+    let highlights = client
+        .request("textDocument/documentHighlight", at(uri, position))
+        .await;
+    assert_eq!(
+        highlights["result"].as_array().unwrap().len(),
+        3,
+        "{highlights}"
+    );
+    let rename = client
+        .request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": uri}, "position": {"line": position.0, "character": position.1},
+                   "newName": "Red"}),
+        )
+        .await;
+    let edits = rename["result"]["changes"][uri].as_array().unwrap();
+    assert_eq!(edits.len(), 3);
+    assert!(
+        edits
+            .iter()
+            .all(|edit| covered(LUDI_GAME, &edit["range"]) == "White")
+    );
+    client.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn egg_hover_completion_and_definition_across_is_like() {
+    let base_uri = "file:///workspace/eggs/tetris.egg";
+    let base = "game is Tetris\nLine means row is full\npieces are [I, O, T]\n";
+    let side_uri = "file:///workspace/eggs/side.egg";
+    let side = "SideTetris is like Tetris\nLine removes row\n";
+    let mut client = LspClient::start();
+    client.initialize().await;
+    open(&mut client, base_uri, "egg", base).await;
+    client.diagnostics_for(base_uri, 1).await;
+    open(&mut client, side_uri, "egg", side).await;
+    client.diagnostics_for(side_uri, 1).await;
+
+    // `Line` in SideTetris is defined in Tetris's file.
+    let line = position_of(side, "Line", 0);
+    let definition = client
+        .request("textDocument/definition", at(side_uri, line))
+        .await;
+    let targets = definition["result"].as_array().unwrap();
+    assert_eq!(targets.len(), 1, "{definition}");
+    assert_eq!(targets[0]["uri"], base_uri);
+    assert_eq!(targets[0]["range"], range((1, 0), (1, 4)));
+
+    // Its hover quotes the definition; `game is` shows the classification.
+    let hover = client
+        .request("textDocument/hover", at(side_uri, line))
+        .await;
+    let markdown = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(markdown.contains("Line means row is full"), "{markdown}");
+    let hover = client
+        .request("textDocument/hover", at(base_uri, (0, 1)))
+        .await;
+    let markdown = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(markdown.contains("- Synchrony: "), "{markdown}");
+
+    // At the start of a new statement: the forms, and the inherited names.
+    change(&mut client, side_uri, 2, range((2, 0), (2, 0)), "tu").await;
+    client.diagnostics_for(side_uri, 2).await;
+    let completion = client
+        .request("textDocument/completion", at(side_uri, (2, 2)))
+        .await;
+    let labels = completion_labels(&completion);
+    assert!(labels.contains(&"turns alternate".to_owned()), "{labels:?}");
+    assert!(labels.contains(&"Line".to_owned()), "{labels:?}");
+    client.shutdown().await;
+}
+
+const GDL_GAME: &str = "\
+(role x)
+(role o)
+(init (control x))
+(<= (legal ?who noop) (role ?who) (not (true (control ?who))))
+(<= terminal   (true (control o)))
+";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gdl_completion_signature_selection_and_range_formatting() {
+    let uri = "file:///workspace/small.kif";
+    let mut client = LspClient::start();
+    client.initialize().await;
+    open(&mut client, uri, "gdl", GDL_GAME).await;
+    client.diagnostics_for(uri, 1).await;
+
+    let control = position_of(GDL_GAME, "(control ?who)", 0);
+    let completion = client
+        .request(
+            "textDocument/completion",
+            at(uri, (control.0, control.1 + 1)),
+        )
+        .await;
+    let labels = completion_labels(&completion);
+    for expected in ["role", "legal", "does", "sees", "random", "?who", "x"] {
+        assert!(
+            labels.contains(&expected.to_owned()),
+            "{expected} in {labels:?}"
+        );
+    }
+
+    let does = position_of(GDL_GAME, "(role ?who)", 0);
+    let help = client
+        .request("textDocument/signatureHelp", at(uri, (does.0, does.1 + 6)))
+        .await;
+    assert_eq!(help["result"]["signatures"][0]["label"], "(role role-name)");
+    assert_eq!(help["result"]["activeParameter"], 0);
+
+    // Expanding the selection from `control`: the list, `true`'s list, `not`'s, the rule.
+    let selection = client
+        .request(
+            "textDocument/selectionRange",
+            json!({"textDocument": {"uri": uri},
+                   "positions": [{"line": control.0, "character": control.1 + 2}]}),
+        )
+        .await;
+    let mut node = &selection["result"][0];
+    let mut steps = Vec::new();
+    while node.is_object() {
+        steps.push(covered(GDL_GAME, &node["range"]).to_owned());
+        node = &node["parent"];
+    }
+    assert_eq!(
+        steps[..4],
+        [
+            "control",
+            "(control ?who)",
+            "(true (control ?who))",
+            "(not (true (control ?who)))"
+        ]
+    );
+    assert_eq!(steps.last().unwrap(), GDL_GAME);
+
+    // Range formatting touches the `terminal` rule only.
+    let terminal = position_of(GDL_GAME, "terminal", 0);
+    let formatted = client
+        .request(
+            "textDocument/rangeFormatting",
+            json!({"textDocument": {"uri": uri}, "range": range(terminal, terminal),
+                   "options": {"tabSize": 4, "insertSpaces": true}}),
+        )
+        .await;
+    let edits = formatted["result"].as_array().unwrap();
+    assert_eq!(edits.len(), 1, "{formatted}");
+    assert_eq!(
+        covered(GDL_GAME, &edits[0]["range"]),
+        "(<= terminal   (true (control o)))"
+    );
+    // The formatter's KIF layout: each body literal on a line of its own.
+    assert_eq!(edits[0]["newText"], "(<= terminal\n    (true (control o)))");
+    client.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn code_actions_fix_add_and_convert() {
+    let mut client = LspClient::start();
+    client.initialize().await;
+
+    // "Did you mean" becomes an edit, tied to its diagnostic.
+    let uri = "file:///workspace/typo.ludi";
+    let typo = "(game T (players White Black) (board (tiling square) (size 3 3)) (end (All win (in-a-rwo 3))))\n";
+    open(&mut client, uri, "ludi", typo).await;
+    let diagnostics = client.diagnostics_for(uri, 1).await;
+    let rwo = position_of(typo, "in-a-rwo", 0);
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": range(rwo, rwo),
+                   "context": {"diagnostics": diagnostics}}),
+        )
+        .await;
+    let fix = actions["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|action| action["title"] == "Replace with `in-a-row`")
+        .unwrap_or_else(|| panic!("{actions}"));
+    assert_eq!(fix["kind"], "quickfix");
+    assert_eq!(fix["diagnostics"][0]["code"], "ludi/unknown-ludeme");
+    let edit = &fix["edit"]["changes"][uri][0];
+    assert_eq!(covered(typo, &edit["range"]), "in-a-rwo");
+    assert_eq!(edit["newText"], "in-a-row");
+
+    // A game without its end gets one from the schema.
+    let uri = "file:///workspace/endless.ludi";
+    let endless = "(game T (players White Black) (board (tiling square) (size 3 3)))\n";
+    open(&mut client, uri, "ludi", endless).await;
+    client.diagnostics_for(uri, 1).await;
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": range((0, 2), (0, 2)),
+                   "context": {"diagnostics": []}}),
+        )
+        .await;
+    let titles: Vec<&str> = actions["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|action| action["title"].as_str().unwrap())
+        .collect();
+    assert!(
+        titles.iter().any(|title| title.starts_with("Add `(end ")),
+        "{titles:?}"
+    );
+
+    // KIF → infix: listed cheaply, computed on resolve, and the `.kif` file becomes `.hrf`.
+    let uri = "file:///workspace/small.kif";
+    open(&mut client, uri, "gdl", GDL_GAME).await;
+    client.diagnostics_for(uri, 1).await;
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": range((0, 0), (0, 0)),
+                   "context": {"diagnostics": []}}),
+        )
+        .await;
+    let convert = actions["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|action| action["title"] == "Convert the file to GDL (infix)")
+        .unwrap_or_else(|| panic!("{actions}"))
+        .clone();
+    assert!(convert.get("edit").is_none(), "{convert}");
+    let resolved = client.request("codeAction/resolve", convert).await;
+    let operations = resolved["result"]["edit"]["documentChanges"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{resolved}"));
+    let text = operations[0]["edits"][0]["newText"].as_str().unwrap();
+    assert!(text.starts_with("role(x)\nrole(o)\n"), "{text}");
+    assert!(text.contains("legal(Who, noop) :- "), "{text}");
+    assert_eq!(operations[1]["kind"], "rename");
+    assert_eq!(operations[1]["newUri"], "file:///workspace/small.hrf");
+    client.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inlay_hints_show_defaults_and_english_only_when_asked() {
+    let uri = "file:///workspace/race.ludi";
+    let whole = range((0, 0), (4, 0));
+    let hints_request = json!({"textDocument": {"uri": uri}, "range": whole});
+
+    let mut client = LspClient::start();
+    client.initialize().await;
+    open(&mut client, uri, "ludi", LUDI_GAME).await;
+    client.diagnostics_for(uri, 1).await;
+    let hints = client
+        .request("textDocument/inlayHint", hints_request.clone())
+        .await;
+    let labels: Vec<&str> = hints["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|hint| hint["label"].as_str().unwrap())
+        .collect();
+    // `(reach Goal)` leaves out the count: one piece is enough.
+    assert!(labels.contains(&"count: one"), "{labels:?}");
+    assert!(
+        labels.iter().all(|label| !label.starts_with('—')),
+        "{labels:?}"
+    );
+    client.shutdown().await;
+
+    let mut client = LspClient::start();
+    client
+        .initialize_with_options(json!({"ludeme": {"inlayHints": {"english": true}}}))
+        .await;
+    open(&mut client, uri, "ludi", LUDI_GAME).await;
+    client.diagnostics_for(uri, 1).await;
+    let hints = client
+        .request("textDocument/inlayHint", hints_request)
+        .await;
+    let english: Vec<&str> = hints["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|hint| hint["label"].as_str().unwrap())
+        .filter(|label| label.starts_with('—'))
+        .collect();
+    assert!(
+        english.iter().any(|label| label.contains("line of 3")),
+        "{english:?}"
+    );
     client.shutdown().await;
 }

@@ -69,6 +69,15 @@ pub struct Label {
     pub message: String,
 }
 
+/// A change to the text that resolves a diagnostic, offered by editors as a quick fix.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fix {
+    /// What applying it does, as an editor shows it: "Replace with `in-a-row`".
+    pub title: String,
+    /// Replacements (range, new text), non-overlapping.
+    pub edits: Vec<(TextRange, String)>,
+}
+
 /// One problem found in a file.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
@@ -80,6 +89,8 @@ pub struct Diagnostic {
     /// What is wrong and what to do about it.
     pub message: String,
     pub labels: Vec<Label>,
+    /// Fixes the check knows, best first (a "did you mean" names them).
+    pub fixes: Vec<Fix>,
 }
 
 impl Diagnostic {
@@ -91,7 +102,18 @@ impl Diagnostic {
             range,
             message: message.into(),
             labels: Vec::new(),
+            fixes: Vec::new(),
         }
+    }
+
+    /// Adds the fix that replaces `range` with `replacement`, titled "Replace with `...`".
+    pub fn with_replacement(mut self, range: TextRange, replacement: impl Into<String>) -> Self {
+        let replacement = replacement.into();
+        self.fixes.push(Fix {
+            title: format!("Replace with `{replacement}`"),
+            edits: vec![(range, replacement)],
+        });
+        self
     }
 
     pub fn with_label(mut self, range: TextRange, message: impl Into<String>) -> Self {

@@ -71,6 +71,11 @@ impl AnalysisHost {
         &self.db
     }
 
+    /// The database, for writes to inputs that belong to no file (such as the EGGG workspace).
+    pub fn db_mut(&mut self) -> &mut RootDatabase {
+        &mut self.db
+    }
+
     /// A handle for queries off the writer's thread; cancelled by the next write.
     pub fn snapshot(&self) -> RootDatabase {
         self.db.clone()

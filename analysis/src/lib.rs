@@ -5,6 +5,7 @@
 //! lowering and checks that later layers add) read that tree. Front ends (the CLI and the language
 //! server) only call these queries: nothing is computed twice in two places.
 
+pub mod config;
 mod db;
 mod diagnostic;
 pub mod distance;
@@ -13,6 +14,7 @@ pub mod fuzzing;
 pub mod gdl;
 mod host;
 pub mod ide;
+pub mod inputs;
 pub mod ludi;
 pub mod rules;
 mod source;
@@ -21,7 +23,7 @@ mod syntax;
 mod wrap;
 
 pub use db::{Db, RootDatabase};
-pub use diagnostic::{Diagnostic, Label, Severity, TextRange};
+pub use diagnostic::{Diagnostic, Fix, Label, Severity, TextRange};
 pub use host::{AnalysisHost, FileKey};
 pub use source::{GAME_FILE_EXTENSIONS, LoadError, SourceFile, Syntax, decode_source};
 pub use symbols::{DocumentSymbol, SymbolKind, document_symbols};

@@ -80,6 +80,8 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         .chain(crate::gdl::simulate::RULES.iter().copied())
         .chain(crate::ludi::rules())
         .chain(crate::egg::rules())
+        .chain(crate::distance::RULES.iter().copied())
+        .chain(crate::config::RULES.iter().copied())
 }
 
 /// The rule with this code, if any.

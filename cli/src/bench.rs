@@ -62,11 +62,11 @@ pub fn run(path: &Path, seconds: f64, seed: u64, json: bool, interpreter: bool) 
         Ok(text) => text,
         Err(error) => return fail(error.diagnostic().message),
     };
-    if Syntax::detect(path, text) == Some(Syntax::Ludi) {
-        return crate::probe::bench_ludi(path, text, seconds, seed, json);
-    }
-    let Some(syntax @ (Syntax::GdlKif | Syntax::GdlInfix)) = Syntax::detect(path, text) else {
-        return fail("only GDL games (.kif, .gdl, .hrf) can be benchmarked for now".to_owned());
+    let syntax = match Syntax::detect(path, text) {
+        Some(Syntax::Ludi) => return crate::probe::bench_ludi(path, text, seconds, seed, json),
+        Some(Syntax::Egg) => return crate::probe::bench_egg(path, seconds, seed, json),
+        Some(syntax @ (Syntax::GdlKif | Syntax::GdlInfix)) => syntax,
+        None => return fail("not a game file (.kif, .gdl, .hrf, .ludi, .egg)".to_owned()),
     };
     if !(seconds > 0.0 && seconds.is_finite()) {
         return fail(format!(

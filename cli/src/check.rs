@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use ludeme_analysis::config::{Config, find_config, load_config};
 use ludeme_analysis::egg::load_egg_workspace;
 use ludeme_analysis::gdl::simulate::{SimulationOptions, simulate};
 use ludeme_analysis::{Diagnostic, RootDatabase, Severity, SourceFile, Syntax, decode_source};
@@ -59,11 +60,30 @@ pub fn run(
     format: Format,
     color: ColorChoice,
     simulation: Option<SimulationArgs>,
+    config_path: Option<&Path>,
 ) -> u8 {
     let simulation = match simulation.as_ref().map(SimulationArgs::options).transpose() {
         Ok(options) => options,
         Err(message) => {
             eprintln!("ludeme check: {message}");
+            return exit::FAILURE;
+        }
+    };
+    let config_path = config_path
+        .map(Path::to_path_buf)
+        .or_else(|| paths.iter().find_map(|path| find_config(path)));
+    // The settings file is reported like a game file: its mistakes have positions.
+    let (config, config_report) = match config_path.as_deref().map(load_config) {
+        None => (Config::default(), None),
+        Some(Ok((config, diagnostics, text))) => {
+            let path = config_path.clone().unwrap_or_default();
+            let report =
+                (!diagnostics.is_empty()).then(|| FileReport::new(path, text, diagnostics));
+            (config, report)
+        }
+        Some(Err(message)) => {
+            let path = config_path.unwrap_or_default();
+            eprintln!("ludeme check: {}: {message}", path.display());
             return exit::FAILURE;
         }
     };
@@ -81,12 +101,14 @@ pub fn run(
         .with_max_len(1)
         .map_init(new_handle, |db, path| {
             check_file(db, path, &egg_files, simulation.as_ref())
+                .map(|report| select_rules(report, &config))
         })
         .collect();
     // The database holds every file's syntax tree; freeing them one by one would take a tenth of
     // the run on one thread, and the process is about to exit, which frees them all at once.
     std::mem::forget(db);
-    let mut reports = Vec::with_capacity(outcomes.len());
+    let mut reports = Vec::with_capacity(outcomes.len() + 1);
+    reports.extend(config_report);
     for outcome in outcomes {
         match outcome {
             Ok(report) => reports.push(report),
@@ -117,6 +139,12 @@ pub fn run(
     } else {
         exit::CLEAN
     }
+}
+
+/// The report with the rule selection of `ludeme.toml` applied.
+fn select_rules(mut report: FileReport, config: &Config) -> FileReport {
+    report.diagnostics = config.rules.apply(std::mem::take(&mut report.diagnostics));
+    report
 }
 
 /// Reads and analyses one file, and simulates it when asked to. A file that is not text still

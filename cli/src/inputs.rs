@@ -1,88 +1,13 @@
-//! Which files a command works on: the files named, and the game files under the folders named.
+//! Which files a command works on (the walk itself is shared with the language server, in
+//! `ludeme_analysis::inputs`), and the loading of single games.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use std::sync::Arc;
 
-use ludeme_analysis::{GAME_FILE_EXTENSIONS, RootDatabase, SourceFile, Syntax, decode_source};
-
-/// A path that could not be used, with a message for the user.
-#[derive(Debug)]
-pub struct InputProblem {
-    pub path: PathBuf,
-    pub message: String,
-}
-
-/// The game files under `paths`, sorted and without duplicates, and the problems met.
-///
-/// A file named explicitly is taken whatever its extension only if it has a game extension;
-/// folders are walked recursively, honouring `.gitignore` and skipping hidden entries.
-pub fn collect_game_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<InputProblem>) {
-    let mut files = Vec::new();
-    let mut problems = Vec::new();
-    for path in paths {
-        let problem = |message: String| InputProblem {
-            path: path.clone(),
-            message,
-        };
-        match std::fs::metadata(path) {
-            Err(error) => problems.push(problem(format!("cannot read it: {error}"))),
-            Ok(metadata) if metadata.is_dir() => {
-                let before = files.len();
-                walk_folder(path, &mut files, &mut problems);
-                if files.len() == before {
-                    problems.push(problem(format!(
-                        "no game files in this folder (looked for {})",
-                        extension_list()
-                    )));
-                }
-            }
-            Ok(_) if is_game_file(path) => files.push(path.clone()),
-            Ok(_) => problems.push(problem(format!(
-                "not a game file: the extension is none of {}",
-                extension_list()
-            ))),
-        }
-    }
-    files.sort();
-    files.dedup();
-    (files, problems)
-}
-
-fn walk_folder(folder: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<InputProblem>) {
-    for entry in ignore::WalkBuilder::new(folder).build() {
-        match entry {
-            Ok(entry) => {
-                let is_file = entry.file_type().is_some_and(|kind| kind.is_file());
-                if is_file && is_game_file(entry.path()) {
-                    files.push(entry.into_path());
-                }
-            }
-            Err(error) => problems.push(InputProblem {
-                path: folder.to_path_buf(),
-                message: format!("cannot walk the folder: {error}"),
-            }),
-        }
-    }
-}
-
-pub fn is_game_file(path: &Path) -> bool {
-    path.extension()
-        .and_then(|extension| extension.to_str())
-        .is_some_and(|extension| {
-            GAME_FILE_EXTENSIONS
-                .iter()
-                .any(|known| known.eq_ignore_ascii_case(extension))
-        })
-}
-
-fn extension_list() -> String {
-    GAME_FILE_EXTENSIONS
-        .iter()
-        .map(|extension| format!(".{extension}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
+use ludeme_analysis::inputs::extension_list;
+pub use ludeme_analysis::inputs::{InputProblem, collect_game_files, is_game_file};
+use ludeme_analysis::{RootDatabase, SourceFile, Syntax, decode_source};
 
 /// Reads one game file for a command that works on a single game (bench, play, probe, distance):
 /// its text and language, or a message saying why it cannot be used.

@@ -45,6 +45,10 @@ enum Command {
         simulate: bool,
         #[command(flatten)]
         simulation: check::SimulationArgs,
+        /// The settings file (rule selection); by default the `ludeme.toml` found in the
+        /// first checked path's folder or its nearest ancestor.
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
     /// Print a game's rules in plain English (`ludeme explain ticTacToe.kif`), or the long
     /// explanation of a diagnostic code (e.g. `syntax/missing-token`); with neither, list every
@@ -159,7 +163,14 @@ fn main() -> ExitCode {
             color,
             simulate,
             simulation,
-        } => check::run(&paths, format, color, simulate.then_some(simulation)),
+            config,
+        } => check::run(
+            &paths,
+            format,
+            color,
+            simulate.then_some(simulation),
+            config.as_deref(),
+        ),
         Command::Explain { target, format } => explain::run(target.as_deref(), format),
         Command::Fmt {
             paths,

@@ -1,9 +1,10 @@
 //! `ludeme probe FILE`: the self-play viability probe (seed 004). Search players play N games
 //! with random first moves; the report gives completion, drawishness, timeouts, balance,
 //! first-move advantage, length, branching, the quality criteria and the viability verdict.
-//! Ludi games are evaluated by their advisors; GDL games are probed with a neutral evaluation.
+//! Ludi games are evaluated by their advisors; GDL and EGGG games are probed with a neutral
+//! evaluation.
 //!
-//! Also the Ludi side of `ludeme bench` ([`bench_ludi`]).
+//! Also the Ludi and EGGG sides of `ludeme bench` ([`bench_ludi`], [`bench_egg`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -11,9 +12,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use ludeme_analysis::egg::engine::egg_engine_for;
+use ludeme_analysis::egg::load_egg_workspace;
 use ludeme_analysis::gdl::engine::reasoner_for;
 use ludeme_analysis::ludi::engine::ludi_engine_for;
 use ludeme_analysis::{RootDatabase, SourceFile, Syntax, decode_source};
+use ludeme_engine::Game;
+use ludeme_engine::egg::EggEngine;
 use ludeme_engine::gdl::Budget;
 use ludeme_engine::ludi::LudiGame;
 use ludeme_engine::ludi::advisors::Advisors;
@@ -28,7 +33,8 @@ const GDL_NODES_PER_MOVE: u64 = 2_000;
 /// The options of `ludeme probe`.
 #[derive(Args, Debug)]
 pub struct ProbeArgs {
-    /// A Ludi game (.ludi) or a GDL game (.kif, .gdl, .hrf).
+    /// A Ludi game (.ludi), a GDL game (.kif, .gdl, .hrf) or an EGGG game (.egg) the EGGG
+    /// engine plays.
     file: PathBuf,
     /// How many games to play.
     #[arg(long, default_value_t = 100)]
@@ -92,7 +98,7 @@ fn read(path: &Path) -> Result<(String, Syntax), String> {
     let bytes = std::fs::read(path).map_err(|error| format!("cannot read it: {error}"))?;
     let text = decode_source(&bytes).map_err(|error| error.diagnostic().message)?;
     let syntax = Syntax::detect(path, text)
-        .ok_or_else(|| "not a game file (.ludi, .kif, .gdl, .hrf)".to_owned())?;
+        .ok_or_else(|| "not a game file (.ludi, .kif, .gdl, .hrf, .egg)".to_owned())?;
     Ok((text.to_owned(), syntax))
 }
 
@@ -103,8 +109,35 @@ pub fn load_ludi(path: &Path, text: &str) -> Result<LudiGame, String> {
     ludi_engine_for(&db, file).map_err(|refusal| refusal.to_string())
 }
 
+/// The playable game of an `.egg` file, its `is like` bases found beside it and in the corpus,
+/// or why not.
+pub fn load_egg(path: &Path) -> Result<EggEngine, String> {
+    let mut db = RootDatabase::default();
+    let file = load_egg_workspace(&mut db, &[path.to_path_buf()])
+        .remove(path)
+        .ok_or_else(|| "cannot read it".to_owned())?;
+    egg_engine_for(&db, file).map_err(|refusal| refusal.to_string())
+}
+
 /// `ludeme bench` on a `.ludi` file.
 pub fn bench_ludi(path: &Path, text: &str, seconds: f64, seed: u64, json: bool) -> u8 {
+    bench_engine(path, "ludi", || load_ludi(path, text), seconds, seed, json)
+}
+
+/// `ludeme bench` on an `.egg` file.
+pub fn bench_egg(path: &Path, seconds: f64, seed: u64, json: bool) -> u8 {
+    bench_engine(path, "eggg", || load_egg(path), seconds, seed, json)
+}
+
+/// `ludeme bench` on the game `load` builds, named `engine` in the report.
+fn bench_engine<G: Game>(
+    path: &Path,
+    engine: &str,
+    load: impl FnOnce() -> Result<G, String>,
+    seconds: f64,
+    seed: u64,
+    json: bool,
+) -> u8 {
     if !(seconds > 0.0 && seconds.is_finite()) {
         return fail(
             path,
@@ -113,12 +146,12 @@ pub fn bench_ludi(path: &Path, text: &str, seconds: f64, seed: u64, json: bool) 
         );
     }
     let started = Instant::now();
-    let game = match load_ludi(path, text) {
+    let game = match load() {
         Ok(game) => game,
         Err(message) => return fail(path, "bench", message),
     };
     let setup = crate::bench::Setup {
-        engine: "ludi".to_owned(),
+        engine: engine.to_owned(),
         fallback_reason: None,
         setup_seconds: started.elapsed().as_secs_f64(),
         circuit: None,
@@ -177,7 +210,10 @@ pub fn run(args: &ProbeArgs) -> u8 {
                 Err(error) => return fail(path, "probe", error),
             }
         }
-        Syntax::Egg => return fail(path, "probe", "EGGG games cannot be probed yet"),
+        Syntax::Egg => match load_egg(path) {
+            Ok(game) => probe(&game, &NoAdvice, &settings),
+            Err(message) => return fail(path, "probe", message),
+        },
     };
     if args.format == ProbeFormat::Json {
         let json = Json {

@@ -5,10 +5,17 @@
 //! to the last syntax tree so that re-parsing is incremental); queries run on database snapshots
 //! off the protocol thread, and an edit cancels the queries still running for older text.
 
+pub mod config;
 mod document;
+mod features;
+mod findings;
 mod framing;
+mod lenses;
+mod panics;
+mod progress;
 mod server;
 pub mod session;
+pub mod workspace;
 
 pub use document::{Document, PositionEncoding};
 pub use server::Backend;
@@ -22,7 +29,23 @@ where
     O: tokio::io::AsyncWrite + Unpin,
 {
     framing::guarded(input, output, |input, output| async move {
-        let (service, socket) = LspService::new(Backend::new);
+        let mut client = None;
+        let builder = LspService::build(|connection| {
+            client = Some(connection.clone());
+            Backend::new(connection)
+        });
+        // Debug builds answer `ludeme/debugPanic` (a request) and `ludeme/debugPanicNotification`
+        // by panicking, so that tests can see a panic caught; release builds do not know them.
+        #[cfg(debug_assertions)]
+        let builder = builder
+            .custom_method("ludeme/debugPanic", Backend::debug_panic)
+            .custom_method(
+                "ludeme/debugPanicNotification",
+                Backend::debug_panic_notification,
+            );
+        let (service, socket) = builder.finish();
+        let client = client.expect("the service builder hands the client to the backend");
+        let service = panics::CatchPanics::new(service, client);
         Server::new(input, output, socket).serve(service).await;
     })
     .await;

@@ -8,8 +8,13 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
+use crate::config::ClientSettings;
 use crate::document::{Document, PositionEncoding};
+use crate::features;
+use crate::findings;
+use crate::lenses::{self, LensJobs};
 use crate::session::{Session, Snapshot};
+use crate::workspace::{self, ClientSupport, FileChange};
 
 /// JSON-RPC error code for a request whose document changed while it was being answered.
 const CONTENT_MODIFIED: i64 = -32801;
@@ -17,6 +22,12 @@ const CONTENT_MODIFIED: i64 = -32801;
 pub struct Backend {
     client: Client,
     session: Arc<Mutex<Session>>,
+    /// Code lens work, running or done (`lenses.rs`).
+    lenses: Arc<LensJobs>,
+    /// What the client announced it supports, set by `initialize`.
+    support: Mutex<ClientSupport>,
+    /// Snippet support and the editor features' settings (`features.rs`).
+    editor: features::EditorOptions,
 }
 
 impl Backend {
@@ -24,7 +35,79 @@ impl Backend {
         Self {
             client,
             session: Arc::default(),
+            lenses: Arc::default(),
+            support: Mutex::default(),
+            editor: features::EditorOptions::default(),
         }
+    }
+
+    fn support(&self) -> ClientSupport {
+        *self
+            .support
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Reads the settings and the game files of the workspace again (off the protocol thread),
+    /// then publishes anew what they change: the settings file's own diagnostics, and those of
+    /// every open document (rule selection, `is like` bases, known games).
+    async fn rescan_workspace(&self) {
+        let (roots, client_settings) = {
+            let session = self.session();
+            (session.roots(), session.settings().client)
+        };
+        let scan_roots = roots.clone();
+        let Ok(scan) =
+            tokio::task::spawn_blocking(move || workspace::scan(&scan_roots, client_settings))
+                .await
+        else {
+            return;
+        };
+        let config = scan.config_file_and_diagnostics();
+        let changed = self.session().apply_scan(roots, scan);
+        if let Some((uri, diagnostics)) = config {
+            self.client
+                .publish_diagnostics(uri, diagnostics, None)
+                .await;
+        }
+        if changed {
+            self.publish_all_open().await;
+        }
+    }
+
+    async fn publish_all_open(&self) {
+        let open = self.session().open_uris();
+        for uri in open {
+            self.publish_diagnostics(uri).await;
+        }
+    }
+
+    /// Asks the client to watch the game files and `ludeme.toml` (when it can be asked).
+    async fn register_file_watching(&self) {
+        if !self.support().watch_registration {
+            return;
+        }
+        let registration = workspace::file_watch_registration();
+        if let Err(error) = self.client.register_capability(vec![registration]).await {
+            self.client
+                .log_message(
+                    MessageType::WARNING,
+                    format!("Ludeme: the client refused file watching ({error}); files changed outside the editor are not seen"),
+                )
+                .await;
+        }
+    }
+
+    /// Debug builds only: a request that panics, to test that the server survives it.
+    #[cfg(debug_assertions)]
+    pub async fn debug_panic(&self, _params: serde_json::Value) -> Result<serde_json::Value> {
+        panic!("ludeme/debugPanic was asked to panic");
+    }
+
+    /// Debug builds only: a notification that panics.
+    #[cfg(debug_assertions)]
+    pub async fn debug_panic_notification(&self, _params: serde_json::Value) {
+        panic!("ludeme/debugPanicNotification was asked to panic");
     }
 
     /// The session, even if a panicking request poisoned the lock: the state is only written
@@ -55,14 +138,7 @@ impl Backend {
             return;
         };
         let version = snapshot.document.version;
-        let document_uri = uri.clone();
-        let computed = run_query(snapshot, move |snapshot| {
-            analysis::file_diagnostics(&snapshot.db, snapshot.file)
-                .iter()
-                .map(|diagnostic| to_lsp_diagnostic(diagnostic, &snapshot.document, &document_uri))
-                .collect::<Vec<_>>()
-        })
-        .await;
+        let computed = run_query(snapshot, findings::static_diagnostics).await;
         let Ok(diagnostics) = computed else {
             return;
         };
@@ -72,69 +148,20 @@ impl Backend {
         self.client
             .publish_diagnostics(uri.clone(), diagnostics.clone(), Some(version))
             .await;
-        // Random play takes longer than the static checks: its findings follow in a second
-        // publication, from a task of their own so that this notification's handler returns.
+        // Random play and the search for duplicates take longer than the static checks: their
+        // findings follow in a second publication, from a task of their own so that this
+        // notification's handler returns.
         let client = self.client.clone();
         let session = self.session.clone();
         tokio::spawn(async move {
-            publish_simulation_diagnostics(client, session, uri, version, diagnostics).await;
+            findings::publish_slow_findings(client, session, uri, version, diagnostics).await;
         });
     }
 }
 
-/// Publishes the static diagnostics again with the editor simulation's findings added, when it
-/// has any and the document is still at `version` (an edit cancels the simulation and
-/// publishes anew).
-async fn publish_simulation_diagnostics(
-    client: Client,
-    session: Arc<Mutex<Session>>,
-    uri: Uri,
-    version: i32,
-    static_diagnostics: Vec<Diagnostic>,
-) {
-    let current = |session: &Mutex<Session>| {
-        session
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .version(&uri)
-    };
-    let Some(snapshot) = session
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .snapshot(&uri)
-        .filter(|snapshot| snapshot.document.version == version)
-    else {
-        return;
-    };
-    let document_uri = uri.clone();
-    let computed = run_query(snapshot, move |snapshot| {
-        analysis::gdl::simulate::lens_anchor(&snapshot.db, snapshot.file)?;
-        let simulation = analysis::gdl::simulate::editor_simulation(&snapshot.db, snapshot.file);
-        Some(
-            simulation
-                .diagnostics
-                .iter()
-                .map(|diagnostic| to_lsp_diagnostic(diagnostic, &snapshot.document, &document_uri))
-                .collect::<Vec<_>>(),
-        )
-    })
-    .await;
-    let Ok(Some(found)) = computed else {
-        return;
-    };
-    if found.is_empty() || current(&session) != Some(version) {
-        return;
-    }
-    let mut diagnostics = static_diagnostics;
-    diagnostics.extend(found);
-    client
-        .publish_diagnostics(uri, diagnostics, Some(version))
-        .await;
-}
-
 /// Runs `query` on a snapshot off the async runtime. Salsa cancellation (a newer edit) and
 /// panics become JSON-RPC errors instead of taking the server down.
-async fn run_query<T: Send + 'static>(
+pub(crate) async fn run_query<T: Send + 'static>(
     snapshot: Snapshot,
     query: impl FnOnce(&Snapshot) -> T + Send + std::panic::UnwindSafe + 'static,
 ) -> Result<T> {
@@ -144,11 +171,7 @@ async fn run_query<T: Send + 'static>(
     });
     match task.await {
         Ok(Ok(value)) => Ok(value),
-        Ok(Err(_cancelled)) => Err(Error {
-            code: ErrorCode::ServerError(CONTENT_MODIFIED),
-            message: "the document changed while the request was being answered".into(),
-            data: None,
-        }),
+        Ok(Err(_cancelled)) => Err(content_modified()),
         Err(join_error) => {
             let mut error = Error::internal_error();
             error.message = format!("the request failed inside the server: {join_error}").into();
@@ -157,7 +180,16 @@ async fn run_query<T: Send + 'static>(
     }
 }
 
-fn to_lsp_diagnostic(
+/// The error of a request whose document changed while it was being answered.
+fn content_modified() -> Error {
+    Error {
+        code: ErrorCode::ServerError(CONTENT_MODIFIED),
+        message: "the document changed while the request was being answered".into(),
+        data: None,
+    }
+}
+
+pub(crate) fn to_lsp_diagnostic(
     diagnostic: &analysis::Diagnostic,
     document: &Document,
     uri: &Uri,
@@ -186,15 +218,20 @@ fn to_lsp_diagnostic(
     }
 }
 
-fn to_lsp_symbol(symbol: &analysis::DocumentSymbol, document: &Document) -> DocumentSymbol {
-    let kind = match symbol.kind {
+/// The protocol's kind of a symbol, for document and workspace symbols alike.
+fn symbol_kind(kind: analysis::SymbolKind) -> SymbolKind {
+    match kind {
         analysis::SymbolKind::Game => SymbolKind::MODULE,
         analysis::SymbolKind::Ludeme => SymbolKind::PROPERTY,
         analysis::SymbolKind::Definition => SymbolKind::FUNCTION,
         analysis::SymbolKind::Fact => SymbolKind::CONSTANT,
         analysis::SymbolKind::Inheritance => SymbolKind::CLASS,
         analysis::SymbolKind::Assertion => SymbolKind::EVENT,
-    };
+    }
+}
+
+fn to_lsp_symbol(symbol: &analysis::DocumentSymbol, document: &Document) -> DocumentSymbol {
+    let kind = symbol_kind(symbol.kind);
     #[allow(deprecated)] // `deprecated` is a required field of the protocol type
     DocumentSymbol {
         name: if symbol.name.is_empty() {
@@ -286,50 +323,63 @@ fn negotiate_encoding(params: &InitializeParams) -> PositionEncoding {
 impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
         let encoding = negotiate_encoding(&params);
-        *self.session() = Session::new(encoding);
+        {
+            let mut session = Session::new(encoding);
+            session.set_roots(workspace::workspace_roots(&params));
+            if let Some(options) = &params.initialization_options {
+                session.set_client_settings(ClientSettings::from_json(options));
+            }
+            *self.session() = session;
+        }
+        *self
+            .support
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = ClientSupport::of(&params);
+        self.editor.initialize(&params);
         let position_encoding = match encoding {
             PositionEncoding::Utf8 => PositionEncodingKind::UTF8,
             PositionEncoding::Utf16 => PositionEncodingKind::UTF16,
         };
-        Ok(InitializeResult {
-            capabilities: ServerCapabilities {
-                position_encoding: Some(position_encoding),
-                text_document_sync: Some(TextDocumentSyncCapability::Options(
-                    TextDocumentSyncOptions {
-                        open_close: Some(true),
-                        change: Some(TextDocumentSyncKind::INCREMENTAL),
-                        ..TextDocumentSyncOptions::default()
+        let mut capabilities = ServerCapabilities {
+            position_encoding: Some(position_encoding),
+            text_document_sync: Some(TextDocumentSyncCapability::Options(
+                TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    ..TextDocumentSyncOptions::default()
+                },
+            )),
+            document_symbol_provider: Some(OneOf::Left(true)),
+            hover_provider: Some(HoverProviderCapability::Simple(true)),
+            definition_provider: Some(OneOf::Left(true)),
+            references_provider: Some(OneOf::Left(true)),
+            document_highlight_provider: Some(OneOf::Left(true)),
+            rename_provider: Some(OneOf::Right(RenameOptions {
+                prepare_provider: Some(true),
+                work_done_progress_options: WorkDoneProgressOptions::default(),
+            })),
+            folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+            document_formatting_provider: Some(OneOf::Left(true)),
+            code_lens_provider: Some(CodeLensOptions {
+                resolve_provider: Some(true),
+            }),
+            workspace_symbol_provider: Some(OneOf::Left(true)),
+            semantic_tokens_provider: Some(
+                SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
+                    legend: SemanticTokensLegend {
+                        token_types: TOKEN_TYPES.to_vec(),
+                        token_modifiers: vec![SemanticTokenModifier::DECLARATION],
                     },
-                )),
-                document_symbol_provider: Some(OneOf::Left(true)),
-                hover_provider: Some(HoverProviderCapability::Simple(true)),
-                definition_provider: Some(OneOf::Left(true)),
-                references_provider: Some(OneOf::Left(true)),
-                document_highlight_provider: Some(OneOf::Left(true)),
-                rename_provider: Some(OneOf::Right(RenameOptions {
-                    prepare_provider: Some(true),
+                    full: Some(SemanticTokensFullOptions::Bool(true)),
+                    range: None,
                     work_done_progress_options: WorkDoneProgressOptions::default(),
-                })),
-                folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
-                document_formatting_provider: Some(OneOf::Left(true)),
-                code_lens_provider: Some(CodeLensOptions {
-                    resolve_provider: Some(true),
                 }),
-                semantic_tokens_provider: Some(
-                    SemanticTokensServerCapabilities::SemanticTokensOptions(
-                        SemanticTokensOptions {
-                            legend: SemanticTokensLegend {
-                                token_types: TOKEN_TYPES.to_vec(),
-                                token_modifiers: vec![SemanticTokenModifier::DECLARATION],
-                            },
-                            full: Some(SemanticTokensFullOptions::Bool(true)),
-                            range: None,
-                            work_done_progress_options: WorkDoneProgressOptions::default(),
-                        },
-                    ),
-                ),
-                ..ServerCapabilities::default()
-            },
+            ),
+            ..ServerCapabilities::default()
+        };
+        features::add_capabilities(&mut capabilities);
+        Ok(InitializeResult {
+            capabilities,
             server_info: Some(ServerInfo {
                 name: "ludeme".to_owned(),
                 version: Some(env!("CARGO_PKG_VERSION").to_owned()),
@@ -338,8 +388,65 @@ impl LanguageServer for Backend {
         })
     }
 
+    /// Loads the workspace's games and settings, then asks the client to watch the files.
+    async fn initialized(&self, _params: InitializedParams) {
+        self.rescan_workspace().await;
+        self.register_file_watching().await;
+    }
+
     async fn shutdown(&self) -> Result<()> {
         Ok(())
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        let mut settings_changed = false;
+        let mut games_changed = false;
+        {
+            let mut session = self.session();
+            for event in &params.changes {
+                match session.apply_file_change(&event.uri, event.typ) {
+                    FileChange::Settings => settings_changed = true,
+                    FileChange::Games => games_changed = true,
+                    FileChange::Ignored => {}
+                }
+            }
+        }
+        if settings_changed {
+            self.rescan_workspace().await;
+        } else if games_changed {
+            self.publish_all_open().await;
+        }
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        self.editor.apply_settings(&params.settings);
+        self.session()
+            .set_client_settings(ClientSettings::from_json(&params.settings));
+        // The budgets only shape the lenses: ask for them again.
+        if self.support().lens_refresh {
+            let _ = self.client.code_lens_refresh().await;
+        }
+    }
+
+    async fn symbol(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<WorkspaceSymbolResponse>> {
+        let snapshot = self.session().workspace_snapshot();
+        let query = params.query;
+        let task = tokio::task::spawn_blocking(move || {
+            salsa::Cancelled::catch(|| workspace::workspace_symbols(&snapshot, &query, symbol_kind))
+        });
+        match task.await {
+            Ok(Ok(symbols)) => Ok(Some(WorkspaceSymbolResponse::Nested(symbols))),
+            Ok(Err(_cancelled)) => Err(content_modified()),
+            Err(join_error) => {
+                let mut error = Error::internal_error();
+                error.message =
+                    format!("the request failed inside the server: {join_error}").into();
+                Err(error)
+            }
+        }
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
@@ -368,6 +475,7 @@ impl LanguageServer for Backend {
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
         self.session().close(&uri);
+        self.lenses.forget(&uri);
         // Diagnostics of a closed file would linger in the editor's problem list otherwise.
         self.client.publish_diagnostics(uri, Vec::new(), None).await;
     }
@@ -423,13 +531,10 @@ impl LanguageServer for Backend {
     ) -> Result<Option<GotoDefinitionResponse>> {
         let position = params.text_document_position_params;
         let uri = position.text_document.uri.clone();
+        let encoding = self.session().encoding;
         let locations = self
             .query(&position.text_document.uri, move |snapshot| {
-                let offset = snapshot.document.offset(position.position);
-                ide::definitions(&snapshot.db, snapshot.file, offset)
-                    .into_iter()
-                    .map(|range| Location::new(uri.clone(), snapshot.document.range(range)))
-                    .collect::<Vec<_>>()
+                features::goto_definition(snapshot, &uri, position.position, encoding)
             })
             .await?;
         Ok(locations
@@ -559,47 +664,33 @@ impl LanguageServer for Backend {
         .await
     }
 
-    /// One lens above the first `role` of a GDL file. Its title (the summary of random play)
-    /// is left to `codeLens/resolve`, so that listing lenses never waits for the simulation.
+    /// The lenses above the game (probe, nearest game, bench figure, random play), unresolved:
+    /// listing them never waits for the work behind their titles.
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
-        let uri = params.text_document.uri;
-        let data = serde_json::json!({ "uri": uri.as_str() });
-        let lens = self
-            .query(&uri, move |snapshot| {
-                let anchor = analysis::gdl::simulate::lens_anchor(&snapshot.db, snapshot.file)?;
-                let start = snapshot.document.range(anchor).start;
-                Some(vec![CodeLens {
-                    range: Range::new(start, start),
-                    command: None,
-                    data: Some(data),
-                }])
-            })
-            .await?;
-        Ok(lens.flatten())
+        self.query(&params.text_document.uri, lenses::list).await
     }
 
-    /// Plays the game within the editor's budget (off the protocol thread, cancelled by an
-    /// edit) and titles the lens with the summary.
+    /// Titles a lens from the work done for the document's current version, or starts that
+    /// work in the background and answers with a provisional title (see `lenses.rs`).
     async fn code_lens_resolve(&self, mut lens: CodeLens) -> Result<CodeLens> {
-        let uri = lens
-            .data
-            .as_ref()
-            .and_then(|data| data.get("uri"))
-            .and_then(|uri| uri.as_str())
-            .and_then(|uri| uri.parse::<Uri>().ok())
-            .ok_or_else(|| Error::invalid_params("the code lens carries no document URI"))?;
-        let title = self
-            .query(&uri, |snapshot| {
-                analysis::gdl::simulate::editor_simulation(&snapshot.db, snapshot.file).headline()
-            })
-            .await?
-            .unwrap_or_else(|| "the document is no longer open".to_owned());
-        // No command to run: the lens is a label (the details are on the hover of `role`).
-        lens.command = Some(Command {
-            title,
-            command: String::new(),
-            arguments: None,
-        });
+        let (uri, kind) = lenses::lens_target(&lens).map_err(Error::invalid_params)?;
+        let Some(snapshot) = self.session().snapshot(&uri) else {
+            lens.command = Some(Command {
+                title: "the document is no longer open".to_owned(),
+                command: String::new(),
+                arguments: None,
+            });
+            return Ok(lens);
+        };
+        let support = self.support();
+        let context = lenses::JobContext {
+            client: self.client.clone(),
+            session: self.session.clone(),
+            progress: support.progress,
+            refresh: support.lens_refresh,
+        };
+        let resolved = self.lenses.resolve(&context, uri, kind, snapshot).await;
+        lens.command = Some(resolved.into_command());
         Ok(lens)
     }
 
@@ -621,5 +712,87 @@ impl LanguageServer for Backend {
                 data,
             })
         }))
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let position = params.text_document_position;
+        let snippets = self
+            .editor
+            .snippets
+            .load(std::sync::atomic::Ordering::Relaxed);
+        self.query(&position.text_document.uri, move |snapshot| {
+            features::completion(snapshot, position.position, snippets)
+        })
+        .await
+    }
+
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        let position = params.text_document_position_params;
+        let help = self
+            .query(&position.text_document.uri, move |snapshot| {
+                features::signature_help(snapshot, position.position)
+            })
+            .await?;
+        Ok(help.flatten())
+    }
+
+    async fn selection_range(
+        &self,
+        params: SelectionRangeParams,
+    ) -> Result<Option<Vec<SelectionRange>>> {
+        let positions = params.positions;
+        self.query(&params.text_document.uri, move |snapshot| {
+            features::selection_ranges(snapshot, &positions)
+        })
+        .await
+    }
+
+    async fn range_formatting(
+        &self,
+        params: DocumentRangeFormattingParams,
+    ) -> Result<Option<Vec<TextEdit>>> {
+        let range = params.range;
+        let edits = self
+            .query(&params.text_document.uri, move |snapshot| {
+                features::range_formatting(snapshot, range)
+            })
+            .await?;
+        Ok(edits.flatten())
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let uri = params.text_document.uri;
+        let range = params.range;
+        let document_uri = uri.clone();
+        self.query(&uri, move |snapshot| {
+            features::code_actions(snapshot, &document_uri, range)
+        })
+        .await
+    }
+
+    async fn code_action_resolve(&self, action: CodeAction) -> Result<CodeAction> {
+        let Some(uri) = features::action_uri(&action) else {
+            return Ok(action);
+        };
+        let document_uri = uri.clone();
+        let unresolved = action.clone();
+        let resolved = self
+            .query(&uri, move |snapshot| {
+                features::resolve_conversion(snapshot, &document_uri, action)
+            })
+            .await?;
+        Ok(resolved.unwrap_or(unresolved))
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let range = params.range;
+        let english = self
+            .editor
+            .english_hints
+            .load(std::sync::atomic::Ordering::Relaxed);
+        self.query(&params.text_document.uri, move |snapshot| {
+            features::inlay_hints(snapshot, range, english)
+        })
+        .await
     }
 }

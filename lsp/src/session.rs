@@ -1,21 +1,43 @@
-//! The server's state between messages: the analysis host and the open documents.
+//! The server's state between messages: the analysis host, the open documents, the game files
+//! of the workspace and of the corpus folders (known, not open), and the settings.
 //!
 //! Plain synchronous code, so that the edit logic is tested without a protocol in between.
 
-use std::collections::HashMap;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ludeme_analysis::{AnalysisHost, EditedTree, RootDatabase, SourceFile, Syntax, parse};
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 
+use crate::config::Settings;
 use crate::document::{Document, PositionEncoding};
 
 #[derive(Default)]
 pub struct Session {
-    host: AnalysisHost,
+    pub(crate) host: AnalysisHost,
     documents: HashMap<Uri, OpenDocument>,
     pub encoding: PositionEncoding,
+    pub(crate) settings: Arc<Settings>,
+    /// The folders of the workspace, as the client named them.
+    pub(crate) roots: Vec<PathBuf>,
+    /// Game files on disk under the roots, by analysis key.
+    pub(crate) disk_files: BTreeMap<PathBuf, SourceFile>,
+    /// Game files of the corpus folders of `ludeme.toml` that are not workspace files.
+    pub(crate) corpus_files: BTreeMap<PathBuf, SourceFile>,
+    /// The known games as lists for snapshots, rebuilt when the sets change.
+    pub(crate) known: KnownGames,
+    /// The files last given to the EGGG workspace input.
+    egg_files: Option<Vec<SourceFile>>,
+}
+
+/// The games nearest-game searches look among, shared by every snapshot until the sets change.
+#[derive(Clone, Default)]
+pub struct KnownGames {
+    /// Workspace files and open documents.
+    pub workspace: Arc<[SourceFile]>,
+    /// Files of the corpus folders.
+    pub corpus: Arc<[SourceFile]>,
 }
 
 struct OpenDocument {
@@ -25,11 +47,21 @@ struct OpenDocument {
 }
 
 /// What a request needs to answer off the protocol thread: a database snapshot, the file and the
-/// text it was computed from (for position conversions).
+/// text it was computed from (for position conversions), and the settings in force.
 pub struct Snapshot {
+    pub uri: Uri,
     pub db: RootDatabase,
     pub file: SourceFile,
     pub document: Document,
+    pub settings: Arc<Settings>,
+    pub known: KnownGames,
+}
+
+impl Snapshot {
+    /// The document's URI as text, as lens data and command arguments carry it.
+    pub fn document_uri(&self) -> String {
+        self.uri.as_str().to_owned()
+    }
 }
 
 impl Session {
@@ -58,6 +90,7 @@ impl Session {
                 key,
             },
         );
+        self.known_games_changed();
         true
     }
 
@@ -85,28 +118,107 @@ impl Session {
         true
     }
 
+    /// Closes a document. A workspace file goes back to its text on disk (it stays known); any
+    /// other document is forgotten.
     pub fn close(&mut self, uri: &Uri) {
-        if let Some(open) = self.documents.remove(uri) {
+        let Some(open) = self.documents.remove(uri) else {
+            return;
+        };
+        if self.disk_files.contains_key(&open.key) {
+            self.reload_from_disk(&open.key);
+        } else {
             self.host.remove_file(&open.key);
         }
+        self.known_games_changed();
     }
 
     pub fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
         let open = self.documents.get(uri)?;
         Some(Snapshot {
+            uri: uri.clone(),
             db: self.host.snapshot(),
             file: open.file,
             document: open.document.clone(),
+            settings: self.settings.clone(),
+            known: self.known.clone(),
         })
     }
 
     pub fn version(&self, uri: &Uri) -> Option<i32> {
         self.documents.get(uri).map(|open| open.document.version)
     }
+
+    /// The open documents.
+    pub fn open_uris(&self) -> Vec<Uri> {
+        self.documents.keys().cloned().collect()
+    }
+
+    /// Whether the document with analysis key `key` is open (the editor's text wins over the
+    /// disk's).
+    pub(crate) fn is_open(&self, key: &Path) -> bool {
+        self.documents.values().any(|open| open.key == key)
+    }
+
+    pub fn settings(&self) -> Arc<Settings> {
+        self.settings.clone()
+    }
+
+    /// Reads `key` from disk into the host when it is not open. Returns `false` when it cannot be
+    /// read as a game file (it is then forgotten).
+    pub(crate) fn reload_from_disk(&mut self, key: &Path) -> bool {
+        match read_game_file(key) {
+            Some((syntax, text)) => {
+                let file = self.host.set_file(key, syntax, text, None);
+                self.disk_files.insert(key.to_path_buf(), file);
+                true
+            }
+            None => {
+                self.disk_files.remove(key);
+                self.host.remove_file(key);
+                false
+            }
+        }
+    }
+
+    /// Rebuilds the lists snapshots share and the EGGG workspace (`is like` looks among every
+    /// known `.egg` file) after files were opened, closed, created or deleted.
+    pub(crate) fn known_games_changed(&mut self) {
+        let mut workspace: Vec<SourceFile> = self.disk_files.values().copied().collect();
+        for open in self.documents.values() {
+            if !self.disk_files.contains_key(&open.key) {
+                workspace.push(open.file);
+            }
+        }
+        let corpus: Vec<SourceFile> = self.corpus_files.values().copied().collect();
+        let db = self.host.db();
+        let egg: Vec<SourceFile> = workspace
+            .iter()
+            .chain(&corpus)
+            .copied()
+            .filter(|file| file.syntax(db) == Syntax::Egg)
+            .collect();
+        // Setting the input anew would start a revision; only a changed list needs one.
+        if self.egg_files.as_ref() != Some(&egg) {
+            ludeme_analysis::egg::set_egg_workspace(self.host.db_mut(), egg.clone());
+            self.egg_files = Some(egg);
+        }
+        self.known = KnownGames {
+            workspace: workspace.into(),
+            corpus: corpus.into(),
+        };
+    }
+}
+
+/// A game file's language and text, when it can be read as one.
+pub(crate) fn read_game_file(path: &Path) -> Option<(Syntax, Arc<str>)> {
+    let bytes = std::fs::read(path).ok()?;
+    let text = ludeme_analysis::decode_source(&bytes).ok()?;
+    let syntax = Syntax::detect(path, text)?;
+    Some((syntax, Arc::from(text)))
 }
 
 /// The analysis key of a document: its path for `file:` URIs, else the URI text.
-fn file_key(uri: &Uri) -> PathBuf {
+pub(crate) fn file_key(uri: &Uri) -> PathBuf {
     uri.to_file_path()
         .map(|path| path.into_owned())
         .unwrap_or_else(|| PathBuf::from(uri.as_str()))

@@ -87,12 +87,18 @@ impl LspClient {
     /// Initializes with the capabilities a real editor (Neovim 0.11) announces for the features
     /// the server offers.
     pub async fn initialize(&mut self) -> Value {
+        self.initialize_with_options(Value::Null).await
+    }
+
+    /// [`Self::initialize`] with the client settings an editor sends as `initializationOptions`.
+    pub async fn initialize_with_options(&mut self, options: Value) -> Value {
         let response = self
             .request(
                 "initialize",
                 json!({
                     "processId": null,
                     "clientInfo": {"name": "Neovim", "version": "0.11.0"},
+                    "initializationOptions": options,
                     "rootUri": null,
                     "capabilities": {
                         "general": {"positionEncodings": ["utf-16"]},
@@ -100,6 +106,7 @@ impl LspClient {
                             "synchronization": {"didSave": true, "dynamicRegistration": false},
                             "publishDiagnostics": {"relatedInformation": true, "versionSupport": true,
                                 "tagSupport": {"valueSet": [1, 2]}},
+                            "completion": {"completionItem": {"snippetSupport": true}},
                             "documentSymbol": {"hierarchicalDocumentSymbolSupport": true,
                                 "symbolKind": {"valueSet": (1..=26).collect::<Vec<_>>()}}
                         },

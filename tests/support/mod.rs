@@ -1,7 +1,9 @@
 //! Helpers shared by the end-to-end tests.
 #![allow(dead_code)] // each test binary uses a different part
 
+pub mod large_gdl;
 pub mod lsp_client;
+pub mod stdio_client;
 
 use std::path::{Path, PathBuf};
 
@@ -17,6 +19,13 @@ pub fn ludeme_in(args: &[&str], dir: &Path) -> std::process::Output {
         .current_dir(dir)
         .output()
         .expect("the ludeme binary runs")
+}
+
+/// The command `ludeme lsp` run from `dir`, for [`stdio_client::StdioClient::spawn`].
+pub fn ludeme_lsp(dir: &Path) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_ludeme"));
+    command.arg("lsp").current_dir(dir);
+    command
 }
 
 /// The English of a game, as `ludeme explain` prints it; the command must succeed.

@@ -8,12 +8,14 @@
 
 pub mod classic;
 pub mod cluster;
+mod duplicate;
 mod egg;
 mod gdl;
 mod ludi;
 pub mod tree;
 pub mod weighted;
 
+pub use duplicate::{DUPLICATE_GAME, RULES, duplicate_diagnostic, game_anchor};
 pub use tree::{ChildOrder, LudemeTree, NodeKind, TreeBuilder};
 pub use weighted::{Class, Comparison, Difference, Prepared, compare, distance};
 

@@ -6,13 +6,15 @@
 //! - [`egg_file`]: one file's statements, on their own;
 //! - [`game_index`] over the [`EggWorkspace`] input: which file a game name refers to;
 //! - [`egg_lineage`]: a file and its bases; [`egg_game`]: the game with overrides applied;
-//! - [`egg_diagnostics`], [`egg_explanation`], [`egg_classification`].
+//! - [`egg_diagnostics`], [`egg_explanation`], [`egg_classification`];
+//! - [`engine::egg_engine_for`]: the game on the EGGG engine, or the statement outside its core.
 //!
 //! The model is meant for an engine as much as for the editor: players, turn order, board,
 //! pieces, moves, goal and definitions are resolved; code escapes are text and never run.
 
 pub mod checks;
 pub mod classify;
+pub mod engine;
 pub mod english;
 pub mod forms;
 pub mod inherit;

@@ -1,13 +1,91 @@
-//! Editor features answered from the analyses: hover, navigation, rename, highlighting, folding.
-//! Each function dispatches on the file's language; a language without the feature yet answers
-//! nothing (an empty list or `None`), never an error.
+//! Editor features answered from the analyses: hover, completion, signature help, navigation,
+//! rename, highlighting, folding, selection ranges, range formatting, code actions and inlay
+//! hints. Each function dispatches on the file's language; a language without a feature answers
+//! nothing (an empty list or `None`), never an error. Every answer is in byte ranges of the
+//! file's text; the language server converts them to protocol positions.
 
+mod actions;
+mod egg;
 mod folding;
 mod gdl;
+mod gdl_complete;
+mod inlay;
+mod ludi;
+mod range_format;
+mod selection;
 
+pub use actions::{CodeAction, CodeActionKind, code_actions, conversion_target, convert_gdl};
 pub use folding::folding_ranges;
+pub use inlay::{InlayHint, InlayOptions, inlay_hints};
+pub use range_format::format_range;
+pub use selection::selection_ranges;
 
 use crate::{Db, SourceFile, Syntax, TextRange};
+
+/// What a completion item is, for the editor's icon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CompletionKind {
+    /// A word of the language itself (a GDL keyword).
+    Keyword,
+    /// A ludeme of the Ludi schema.
+    Ludeme,
+    /// A relation (GDL) or a name the game defines (EGGG).
+    Relation,
+    /// A function term's name (GDL).
+    Function,
+    /// A constant (GDL), a player, piece or region (Ludi).
+    Constant,
+    /// A variable of the rule at the cursor (GDL).
+    Variable,
+    /// An EGGG statement form.
+    Statement,
+}
+
+/// One completion: the label shown, what it is, and the text to insert when that is more than
+/// the label (a snippet with `${1:placeholder}` tab stops).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Completion {
+    pub label: String,
+    pub detail: String,
+    pub kind: CompletionKind,
+    /// A snippet in the LSP snippet syntax; `None` inserts the label.
+    pub snippet: Option<String>,
+}
+
+impl Completion {
+    pub fn plain(
+        label: impl Into<String>,
+        detail: impl Into<String>,
+        kind: CompletionKind,
+    ) -> Self {
+        Self {
+            label: label.into(),
+            detail: detail.into(),
+            kind,
+            snippet: None,
+        }
+    }
+}
+
+/// The signature of the ludeme or relation whose arguments the cursor is in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignatureHelp {
+    /// How it is written: `(in-a-row length [piece])`.
+    pub label: String,
+    /// The parameters, each a distinct substring of `label`.
+    pub parameters: Vec<String>,
+    /// The parameter the cursor is at, when one is.
+    pub active_parameter: Option<usize>,
+    /// Markdown: what it means.
+    pub documentation: String,
+}
+
+/// A place in some file of the database (a definition may be in the base of an EGGG game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NavigationTarget {
+    pub file: SourceFile,
+    pub range: TextRange,
+}
 
 /// Markdown to show for the symbol under the cursor, and the range it describes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,14 +127,43 @@ fn is_gdl(db: &dyn Db, file: SourceFile) -> bool {
 }
 
 pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
-    if is_gdl(db, file) {
-        gdl::hover(db, file, offset)
-    } else {
-        None
+    match file.syntax(db) {
+        Syntax::GdlKif | Syntax::GdlInfix => gdl::hover(db, file, offset),
+        Syntax::Ludi => crate::ludi::ide::hover(db, file, offset),
+        Syntax::Egg => egg::hover(db, file, offset),
     }
 }
 
-/// Where the symbol under the cursor is defined.
+/// What may be written at `offset`, for the editor to filter by what is typed.
+pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completion> {
+    match file.syntax(db) {
+        Syntax::GdlKif | Syntax::GdlInfix => gdl_complete::completions(db, file, offset),
+        Syntax::Ludi => crate::ludi::ide::completions(db, file, offset),
+        Syntax::Egg => egg::completions(db, file, offset),
+    }
+}
+
+/// The signature of the ludeme or relation whose arguments contain `offset`.
+pub fn signature_help(db: &dyn Db, file: SourceFile, offset: usize) -> Option<SignatureHelp> {
+    match file.syntax(db) {
+        Syntax::GdlKif | Syntax::GdlInfix => gdl_complete::signature_help(db, file, offset),
+        Syntax::Ludi => crate::ludi::ide::signature_help(db, file, offset),
+        Syntax::Egg => None,
+    }
+}
+
+/// Where the symbol under the cursor is defined, in this file or (EGGG) in a base game's file.
+pub fn goto_definition(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<NavigationTarget> {
+    if file.syntax(db) == Syntax::Egg {
+        return egg::definitions(db, file, offset);
+    }
+    definitions(db, file, offset)
+        .into_iter()
+        .map(|range| NavigationTarget { file, range })
+        .collect()
+}
+
+/// Where the symbol under the cursor is defined in this file.
 pub fn definitions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<TextRange> {
     references(db, file, offset)
         .into_iter()
@@ -65,21 +172,21 @@ pub fn definitions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<TextRang
         .collect()
 }
 
-/// Every place the symbol under the cursor is written (definitions included).
+/// Every place in this file the symbol under the cursor is written (definitions included).
 pub fn references(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Reference> {
-    if is_gdl(db, file) {
-        gdl::references(db, file, offset)
-    } else {
-        Vec::new()
+    match file.syntax(db) {
+        Syntax::GdlKif | Syntax::GdlInfix => gdl::references(db, file, offset),
+        Syntax::Ludi => ludi::references(db, file, offset),
+        Syntax::Egg => egg::references(db, file, offset),
     }
 }
 
 /// The range of the symbol a rename at `offset` would change, or why it cannot be renamed.
 pub fn prepare_rename(db: &dyn Db, file: SourceFile, offset: usize) -> Result<TextRange, String> {
-    if is_gdl(db, file) {
-        gdl::prepare_rename(db, file, offset)
-    } else {
-        Err("renaming is not available for this language yet".to_owned())
+    match file.syntax(db) {
+        Syntax::GdlKif | Syntax::GdlInfix => gdl::prepare_rename(db, file, offset),
+        Syntax::Ludi => ludi::prepare_rename(db, file, offset),
+        Syntax::Egg => egg::prepare_rename(db, file, offset),
     }
 }
 
@@ -90,10 +197,10 @@ pub fn rename(
     offset: usize,
     new_name: &str,
 ) -> Result<Vec<(TextRange, String)>, String> {
-    if is_gdl(db, file) {
-        gdl::rename(db, file, offset, new_name)
-    } else {
-        Err("renaming is not available for this language yet".to_owned())
+    match file.syntax(db) {
+        Syntax::GdlKif | Syntax::GdlInfix => gdl::rename(db, file, offset, new_name),
+        Syntax::Ludi => ludi::rename(db, file, offset, new_name),
+        Syntax::Egg => egg::rename(db, file, offset, new_name),
     }
 }
 

@@ -66,6 +66,7 @@ fn not_executable(range: TextRange, error: &LudiError) -> Diagnostic {
             "{error}; `ludeme bench` and `ludeme probe` skip this game (the rules are still checked)"
         ),
         labels: Vec::new(),
+        fixes: Vec::new(),
     }
 }
 
@@ -181,7 +182,12 @@ impl Converter<'_> {
             M::And(parts) => E::And(list(parts)?),
             M::Or(parts) => E::Or(list(parts)?),
             M::Not(inner) => E::Not(Box::new(self.end(inner, depth + 1)?)),
-            M::Connect { targets, piece } => E::Connect {
+            M::Connect {
+                targets,
+                count,
+                piece,
+                ..
+            } => E::Connect {
                 targets: targets
                     .iter()
                     .map(|t| match t {
@@ -191,6 +197,7 @@ impl Converter<'_> {
                         model::ConnectTarget::OwnRegions => engine::ConnectTarget::OwnRegions,
                     })
                     .collect(),
+                count: count.map(|c| usize::try_from(c).unwrap_or(usize::MAX)),
                 piece: self.optional_piece(piece)?,
             },
             M::Group { size, piece, .. } => E::Group {
@@ -209,7 +216,7 @@ impl Converter<'_> {
                 target: match target {
                     model::Target::Cell(cell) => engine::Target::Cell(cell_name(*cell)),
                     model::Target::Region(named) => engine::Target::Region(named.name.clone()),
-                    model::Target::Side(compass) => engine::Target::Side(self::compass(*compass)),
+                    model::Target::Side(compass) => engine::Target::Side(*compass),
                 },
                 count: *count,
                 piece: self.optional_piece(piece)?,
@@ -270,11 +277,7 @@ pub fn description_of(game: &Game) -> Result<Description, Diagnostic> {
         .as_ref()
         .ok_or_else(|| c.refuse(game.range, "a game without a board"))?;
     let players = game.players.iter().map(|p| p.name.name.clone()).collect();
-    let directions = game
-        .players
-        .iter()
-        .map(|p| p.direction.map(compass))
-        .collect();
+    let directions = game.players.iter().map(|p| p.direction).collect();
     let regions = board
         .regions
         .iter()
@@ -292,7 +295,7 @@ pub fn description_of(game: &Game) -> Result<Description, Diagnostic> {
                         model::RegionPart::Cell(cell, _) => {
                             engine::RegionPart::Cell(cell_name(*cell))
                         }
-                        model::RegionPart::Side(side) => engine::RegionPart::Side(compass(*side)),
+                        model::RegionPart::Side(side) => engine::RegionPart::Side(*side),
                     })
                     .collect(),
             })
@@ -315,9 +318,7 @@ pub fn description_of(game: &Game) -> Result<Description, Diagnostic> {
                             priority: rule.priority,
                             mandatory: rule.mandatory,
                             direction: rule.direction.map(|d| match d {
-                                model::Direction::Compass(x) => {
-                                    engine::MoveDirection::Compass(compass(x))
-                                }
+                                model::Direction::Compass(x) => engine::MoveDirection::Compass(x),
                                 model::Direction::Turtle(t) => {
                                     engine::MoveDirection::Turtle(turtle(t))
                                 }
@@ -405,20 +406,8 @@ pub fn description_of(game: &Game) -> Result<Description, Diagnostic> {
         players,
         directions,
         board: engine::BoardSpec {
-            tiling: match board.tiling {
-                model::Tiling::Tri => engine::Tiling::Tri,
-                model::Tiling::Square => engine::Tiling::Square,
-                model::Tiling::Hex => engine::Tiling::Hex,
-                model::Tiling::TruncSquare => engine::Tiling::TruncSquare,
-            },
-            shape: match board.shape {
-                model::Shape::Tri => engine::Shape::Tri,
-                model::Shape::Square => engine::Shape::Square,
-                model::Shape::Hex => engine::Shape::Hex,
-                model::Shape::Rhombus => engine::Shape::Rhombus,
-                model::Shape::Trapezium => engine::Shape::Trapezium,
-                model::Shape::Boardless => engine::Shape::Boardless,
-            },
+            tiling: board.tiling,
+            shape: board.shape,
             size: board.size.clone(),
             diagonal_adjacency: board.diagonal_adjacency,
         },
@@ -440,21 +429,6 @@ fn cell_name(cell: model::CellName) -> engine::CellName {
     engine::CellName {
         column: cell.column,
         row: cell.row,
-    }
-}
-
-fn compass(c: model::Compass) -> engine::Compass {
-    use engine::Compass as E;
-    use model::Compass as M;
-    match c {
-        M::N => E::N,
-        M::NE => E::NE,
-        M::E => E::E,
-        M::SE => E::SE,
-        M::S => E::S,
-        M::SW => E::SW,
-        M::W => E::W,
-        M::NW => E::NW,
     }
 }
 
@@ -512,5 +486,6 @@ fn method(m: model::Method) -> engine::Method {
         model::Method::DirectNeighbours => engine::Method::DirectNeighbours,
         model::Method::AllNeighbours => engine::Method::AllNeighbours,
         model::Method::Flank => engine::Method::Flank,
+        model::Method::Replace => engine::Method::Replace,
     }
 }

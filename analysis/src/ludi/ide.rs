@@ -1,23 +1,16 @@
 //! Editor answers for Ludi, read off the schema and the bound tree: the hover of a ludeme (its
-//! manual entry, and what it says here in English) and the completions at a position (the
-//! ludemes and names the enclosing ludeme still takes). The language server maps these onto LSP.
+//! manual entry, what it says here in English and what its rule says), the completions at a
+//! position (the ludemes and names the enclosing ludeme still takes, with snippets for their
+//! arguments) and the signature of the ludeme whose arguments hold the cursor. The language
+//! server maps these onto LSP.
 
-use crate::ide::Hover;
+use crate::ide::{Completion, CompletionKind, Hover, SignatureHelp};
 use crate::ludi::bind::{Node, Value};
 use crate::ludi::english::render;
 use crate::ludi::manual::signature;
 use crate::ludi::schema::{self, Accepts, Form, LUDEMES, Namespace};
 use crate::ludi::{ludi_game, ludi_tree};
 use crate::{Db, SourceFile, TextRange};
-
-/// One completion: the text to insert and a one-line description.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Completion {
-    pub label: String,
-    pub detail: String,
-    /// A ludeme of the schema (else a name the game declares).
-    pub is_ludeme: bool,
-}
 
 /// The hover of the ludeme or name under `offset`.
 pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
@@ -46,46 +39,96 @@ pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
     }
     let node = found?;
     let ludeme = node.ludeme();
-    let written = match ludeme.form {
-        Form::Word | Form::Either => format!("`{}`", ludeme.name),
-        Form::List => format!("`({}{})`", ludeme.name, signature(ludeme)),
-        Form::Record { .. } => format!("`({})`", signature(ludeme).trim_start()),
-    };
-    let markdown = format!(
-        "**{}** ({})\n\n{}\n\n{written}\n\nHere: “{}”\n\nExample: `{}` · [manual]({})",
+    let mut markdown = format!(
+        "**{}** ({})\n\n{}\n\n{}\n\nHere: “{}”",
         ludeme.name,
         ludeme.kind.describe(),
         ludeme.meaning,
+        written(ludeme),
         render(node),
+    );
+    if let Some(rule) = enclosing_rule(game, offset).filter(|rule| rule.range != node.range) {
+        markdown.push_str(&format!("\n\nThis rule: “{}”", render(rule)));
+    }
+    markdown.push_str(&format!(
+        "\n\nExample: `{}` · [manual]({})",
         ludeme.example,
         ludeme.manual_link()
-    );
+    ));
     Some(Hover {
         range: node.name_range,
         markdown,
     })
 }
 
-/// What may be written at `offset`: the ludemes (and declared names) the innermost enclosing
-/// ludeme still takes; `game` outside any game.
-pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completion> {
-    let Some(game) = ludi_tree(db, file).game.as_ref() else {
-        return vec![ludeme_completion(schema::game())];
-    };
+/// How a ludeme is written with its parameters: `` `(in-a-row length [piece])` ``.
+fn written(ludeme: &schema::Ludeme) -> String {
+    match ludeme.form {
+        Form::Word | Form::Either => format!("`{}`", ludeme.name),
+        Form::List => format!("`({}{})`", ludeme.name, signature(ludeme)),
+        Form::Record { .. } => format!("`({})`", signature(ludeme).trim_start()),
+    }
+}
+
+/// The nodes whose text holds `offset`, outermost (the game) first.
+fn ancestors(game: &Node, offset: usize) -> Vec<&Node> {
+    let mut chain = Vec::new();
+    game.walk(&mut |node| {
+        if node.range.start <= offset && offset < node.range.end {
+            chain.push(node);
+        }
+    });
+    // `walk` visits parents before children, so containment order is visiting order.
+    chain
+}
+
+/// The rule the cursor is in: the innermost record (an end clause, a piece definition, a
+/// placement) or, outside every record, the part of the game (`board`, `play`).
+fn enclosing_rule(game: &Node, offset: usize) -> Option<&Node> {
+    let chain = ancestors(game, offset);
+    chain
+        .iter()
+        .rev()
+        .find(|node| node.ludeme().is_record())
+        .or_else(|| chain.get(1))
+        .copied()
+}
+
+/// The innermost ludeme written as a list whose arguments hold `offset`: a cursor on a list's
+/// name is writing an argument of the list around it.
+fn enclosing_list(game: &Node, offset: usize) -> &Node {
     let mut enclosing = game;
     game.walk(&mut |node| {
-        let inside = node.range.start < offset && offset < node.range.end;
+        let on_name = node.name_range.start <= offset && offset <= node.name_range.end;
+        let inside = node.range.start < offset && offset < node.range.end && !on_name;
         if inside && node.range.len() < enclosing.range.len() && node.ludeme().form != Form::Word {
             enclosing = node;
         }
     });
+    enclosing
+}
+
+/// What may be written at `offset`: the ludemes (and declared names) the innermost enclosing
+/// ludeme still takes; `game` outside any game.
+pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completion> {
+    let after_paren = after_open_paren(file.text(db), offset);
+    let Some(game) = ludi_tree(db, file).game.as_ref() else {
+        return vec![ludeme_completion(schema::game(), after_paren)];
+    };
+    let enclosing = enclosing_list(game, offset);
     let ludeme = enclosing.ludeme();
+    // A ludeme whose name is being retyped leaves its place free for another.
+    let retyped = |arg: &&crate::ludi::bind::Arg| {
+        arg.value
+            .node()
+            .is_some_and(|node| node.name_range.start <= offset && offset <= node.name_range.end)
+    };
     let mut out: Vec<Completion> = Vec::new();
     for (index, param) in ludeme.params.iter().enumerate() {
         let given = enclosing
             .args
             .iter()
-            .filter(|arg| arg.param == index)
+            .filter(|arg| arg.param == index && !retyped(arg))
             .count();
         if given >= param.max {
             continue;
@@ -98,17 +141,17 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completi
                         LUDEMES
                             .iter()
                             .filter(|l| !l.is_record() && schema::accepts_ludeme(accepts, l, same))
-                            .map(ludeme_completion),
+                            .map(|l| ludeme_completion(l, after_paren)),
                     );
                 }
                 Accepts::Refers(namespace) => out.extend(declared(db, file, namespace)),
                 Accepts::PlayerType => {
                     out.extend(declared(db, file, Namespace::Player));
-                    out.push(Completion {
-                        label: "All".to_owned(),
-                        detail: "every player".to_owned(),
-                        is_ludeme: false,
-                    });
+                    out.push(Completion::plain(
+                        "All",
+                        "every player",
+                        CompletionKind::Constant,
+                    ));
                 }
                 _ => {}
             }
@@ -118,11 +161,45 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completi
     out
 }
 
-fn ludeme_completion(ludeme: &schema::Ludeme) -> Completion {
+/// Whether the word being typed at `offset` follows a `(` (so a list ludeme's snippet must not
+/// open another).
+fn after_open_paren(text: &str, offset: usize) -> bool {
+    let before = text.get(..offset.min(text.len())).unwrap_or("");
+    let word_start = before
+        .trim_end_matches(|c: char| !c.is_whitespace() && c != '(' && c != ')')
+        .len();
+    before[..word_start].ends_with('(')
+}
+
+fn ludeme_completion(ludeme: &schema::Ludeme, after_paren: bool) -> Completion {
     Completion {
         label: ludeme.name.to_owned(),
         detail: format!("{}: {}", ludeme.kind.describe(), ludeme.meaning),
-        is_ludeme: true,
+        kind: CompletionKind::Ludeme,
+        snippet: snippet(ludeme, after_paren),
+    }
+}
+
+/// The text a ludeme completes to: its name and a tab stop per required argument
+/// (`in-a-row ${1:length}`), in parentheses unless the cursor already follows one. Words, and
+/// lists without required arguments typed after `(`, need nothing beyond their name.
+fn snippet(ludeme: &schema::Ludeme, after_paren: bool) -> Option<String> {
+    if ludeme.form != Form::List {
+        return None;
+    }
+    let mut stops = 0;
+    let mut text = ludeme.name.to_owned();
+    for param in ludeme.params.iter().filter(|param| param.min > 0) {
+        // A parameter needing several arguments gets as many stops (`size` of a rectangle).
+        for _ in 0..param.min.min(3) {
+            stops += 1;
+            text.push_str(&format!(" ${{{stops}:{}}}", param.name));
+        }
+    }
+    match (after_paren, stops) {
+        (true, 0) => None,
+        (true, _) => Some(text),
+        (false, _) => Some(format!("({text})")),
     }
 }
 
@@ -143,12 +220,67 @@ fn declared(db: &dyn Db, file: SourceFile, namespace: Namespace) -> Vec<Completi
     };
     names
         .into_iter()
-        .map(|name| Completion {
-            label: name.to_owned(),
-            detail: format!("a {} of this game", namespace.describe()),
-            is_ludeme: false,
+        .map(|name| {
+            Completion::plain(
+                name,
+                format!("a {} of this game", namespace.describe()),
+                CompletionKind::Constant,
+            )
         })
         .collect()
+}
+
+/// The signature of the innermost list ludeme around `offset`, with the parameter the cursor
+/// is at: the one of the argument under the cursor, else the first that still needs an
+/// argument, else the first that still takes one.
+pub fn signature_help(db: &dyn Db, file: SourceFile, offset: usize) -> Option<SignatureHelp> {
+    let game = ludi_tree(db, file).game.as_ref()?;
+    let node = enclosing_list(game, offset);
+    if !(node.range.start < offset && offset < node.range.end) {
+        return None;
+    }
+    let ludeme = node.ludeme();
+    let parameters: Vec<String> = signature(ludeme)
+        .split(' ')
+        .filter(|part| !part.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let head = match ludeme.form {
+        Form::Record { .. } => String::new(),
+        _ => format!("{} ", ludeme.name),
+    };
+    let label = format!("({head}{})", parameters.join(" "));
+    let given = |index: usize| node.args.iter().filter(|arg| arg.param == index).count();
+    let under_cursor = node
+        .args
+        .iter()
+        .find(|arg| {
+            let range = arg.value.range();
+            range.start <= offset && offset <= range.end
+        })
+        .map(|arg| arg.param);
+    let active_parameter = under_cursor
+        .or_else(|| (0..ludeme.params.len()).find(|&i| given(i) < ludeme.params[i].min))
+        .or_else(|| (0..ludeme.params.len()).find(|&i| given(i) < ludeme.params[i].max));
+    let arguments: Vec<String> = ludeme
+        .params
+        .iter()
+        .map(|param| {
+            let accepts: Vec<String> = param.accepts.iter().map(|a| a.describe()).collect();
+            format!(
+                "- `{}` ({}): {}",
+                param.name,
+                param.count(),
+                accepts.join(" or ")
+            )
+        })
+        .collect();
+    Some(SignatureHelp {
+        label,
+        parameters,
+        active_parameter,
+        documentation: format!("{}\n\n{}", ludeme.meaning, arguments.join("\n")),
+    })
 }
 
 #[cfg(test)]
@@ -209,6 +341,25 @@ mod tests {
         );
     }
 
+    #[test]
+    fn hover_adds_the_rule_around_the_ludeme() {
+        let (db, file, offset) = fixture(
+            "(game T (players White Black) (board (tiling hex) (size 3)) (end (All win (and (in-a-$0row 3) (not (in-a-row 4))))))",
+        );
+        let markdown = hover(&db, file, offset).unwrap().markdown;
+        assert!(
+            markdown.contains("Here: “making a line of 3”"),
+            "{markdown}"
+        );
+        // The end clause is the rule: its English names the player and the result.
+        let rule = markdown
+            .split("This rule: “")
+            .nth(1)
+            .expect("the rule's English");
+        assert!(rule.contains("line of 4"), "{markdown}");
+        assert!(rule.contains("win"), "{markdown}");
+    }
+
     fn labels(text: &str) -> Vec<String> {
         let (db, file, offset) = fixture(text);
         completions(&db, file, offset)
@@ -251,5 +402,86 @@ mod tests {
             assert!(owners.contains(&expected.to_owned()), "{owners:?}");
         }
         assert!(!owners.contains(&"moves".to_owned()), "{owners:?}");
+    }
+}
+
+#[cfg(test)]
+mod editing_tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::{RootDatabase, Syntax};
+
+    fn fixture(text: &str) -> (RootDatabase, SourceFile, usize) {
+        let offset = text.find("$0").expect("a $0 marker");
+        let text = text.replace("$0", "");
+        let db = RootDatabase::default();
+        let file = SourceFile::new(
+            &db,
+            "t.ludi".into(),
+            Syntax::Ludi,
+            Arc::from(text.as_str()),
+            None,
+        );
+        (db, file, offset)
+    }
+
+    #[test]
+    fn ludeme_snippets_have_a_stop_per_required_argument() {
+        let (db, file, offset) = fixture(
+            "(game T (players White Black) (board (tiling hex) (size 3)) (end (All win ($0))))",
+        );
+        let items = completions(&db, file, offset);
+        let in_a_row = items
+            .iter()
+            .find(|c| c.label == "in-a-row")
+            .expect("in-a-row");
+        // After `(`: no second parenthesis; `length` is required, `piece` is not.
+        assert_eq!(in_a_row.snippet.as_deref(), Some("in-a-row ${1:length}"));
+        assert_eq!(in_a_row.kind, CompletionKind::Ludeme);
+        // Retyping the name of a ludeme in place: the clause's choices still.
+        let (db, file, offset) = fixture(
+            "(game T (players White Black) (board (tiling hex) (size 3)) (end (All win (in-$0a-row 3))))",
+        );
+        assert!(
+            completions(&db, file, offset)
+                .iter()
+                .any(|c| c.label == "no-move")
+        );
+        let (db, file, offset) = fixture(
+            "(game T (players White Black) (board (tiling hex) (size 3)) (end (All win $0)))",
+        );
+        let items = completions(&db, file, offset);
+        let in_a_row = items
+            .iter()
+            .find(|c| c.label == "in-a-row")
+            .expect("in-a-row");
+        assert_eq!(in_a_row.snippet.as_deref(), Some("(in-a-row ${1:length})"));
+    }
+
+    #[test]
+    fn signature_help_marks_the_parameter_at_the_cursor() {
+        let (db, file, offset) = fixture(
+            "(game T (players White Black) (board (tiling hex) (size 3)) (end (All win (reach $0))))",
+        );
+        let help = signature_help(&db, file, offset).expect("inside reach");
+        assert_eq!(help.label, "(reach target [count] [piece])");
+        assert_eq!(help.parameters, ["target", "[count]", "[piece]"]);
+        // Nothing given yet: the required target.
+        assert_eq!(help.active_parameter, Some(0));
+        // With the target given, the count is the first parameter still open.
+        let (db, file, offset) = fixture(
+            "(game T (players White Black) (board (tiling hex) (size 3)) (end (All win (reach A1 $0))))",
+        );
+        let help = signature_help(&db, file, offset).expect("inside reach");
+        assert_eq!(help.active_parameter, Some(1));
+    }
+
+    #[test]
+    fn signature_help_is_none_outside_every_list() {
+        let (db, file, offset) = fixture(
+            "(game T (players White Black) (board (tiling hex) (size 3)) (end (All win (in-a-row 3))))$0",
+        );
+        assert_eq!(signature_help(&db, file, offset), None);
     }
 }

@@ -53,8 +53,11 @@ links to an entry here.
 - **Captures.** `surround` takes enemy groups next to the destination left with no empty
   neighbour (as in Go); `d-nbors` the enemy pieces on the destination's orthogonal neighbours
   (the default), `i-nbors` on all its neighbours; `flank` those in a line between the
-  destination and another piece of the mover (as in Othello). `(if ...)` filters the candidates,
-  each tested as the cell `current`.
+  destination and another piece of the mover (as in Othello); `replace` the enemy pieces under
+  the moved piece on the destination, so that a move onto an enemy piece takes it (capture by
+  replacement, as in Chess; Breakthrough, Clobber, Hexapawn). Without `replace`, a piece moved
+  onto another is stacked on it, as the seed's `push` says. `(if ...)` filters the candidates,
+  each tested as the cell `current` (for `replace`, the destination).
 - **Home.** A player's home row is the edge opposite their compass direction; without
   directions, the first row for the first player and the last row for the second.
 - **Not supported.** The seed's grammar shows `(game NAME [params] ...)` and
@@ -62,6 +65,17 @@ links to an entry here.
   are reported as arguments out of place.
 - **Group.** `(group)` without a size holds when all the player's pieces (at least two) form one
   connected group.
+- **Group size.** `(group-size CELL)` in a move's `pre` is measured on the position before the
+  move: the number of pieces in the group of same-owner pieces on that cell, 0 when it is empty.
+  So Teiglith's `(> (group-size to) (phase to))` allows a move only onto an occupied cell
+  (the move stacks on it): onto a light cell (phase 0) above any group, onto a dark one (phase
+  1) above a group of two or more.
+- **Connect.** `(connect Region...)` needs one chain touching every target; with a count first,
+  `(connect 3 Side1 ... Side6)`, any that many of them (Havannah's fork and bridge).
+- **Directions.** `(dirn D)` restricts a move to the cells along that direction from the
+  origin (add `(= (distance) 1)` for one step); a turtle step is relative to the player's
+  direction (`f`: towards it). A direction the tiling does not have (north-west on hex cells)
+  gives no move.
 
 ## Cell names
 
@@ -186,19 +200,37 @@ fn places(ludeme: &Ludeme) -> String {
     names.join(", ")
 }
 
+/// The line after which `docs/ludi.md` holds what was measured rather than generated (the
+/// corpus games' probe verdicts); regenerating the manual keeps it.
+pub const MEASURED_MARKER: &str =
+    "\n<!-- Measured below, not generated: regenerating the manual keeps this part. -->\n";
+
+/// A committed manual split into its generated part and its measured part (from the marker on).
+pub fn split_measured(committed: &str) -> (&str, &str) {
+    match committed.find(MEASURED_MARKER) {
+        Some(at) => committed.split_at(at),
+        None => (committed, ""),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// `docs/ludi.md` is the generated manual; rewrite it with `LUDEME_UPDATE_DOCS=1`.
+    /// `docs/ludi.md` is the generated manual (and the measured part after it); rewrite it with
+    /// `LUDEME_UPDATE_DOCS=1`.
     #[test]
     fn the_committed_manual_is_up_to_date() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/ludi.md");
         let generated = manual();
         if std::env::var_os("LUDEME_UPDATE_DOCS").is_some() {
-            std::fs::write(&path, &generated).expect("docs/ludi.md is writable");
+            let committed = std::fs::read_to_string(&path).unwrap_or_default();
+            let (_, measured) = split_measured(&committed);
+            std::fs::write(&path, format!("{generated}{measured}"))
+                .expect("docs/ludi.md is writable");
         }
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        let (committed, _) = split_measured(&committed);
         assert!(
             committed == generated,
             "docs/ludi.md is out of date: run `LUDEME_UPDATE_DOCS=1 cargo test -p ludeme-analysis ludi::manual`"

@@ -37,142 +37,14 @@ pub struct Player {
     pub direction: Option<Compass>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Compass {
-    N,
-    NE,
-    E,
-    SE,
-    S,
-    SW,
-    W,
-    NW,
-}
-
-impl Compass {
-    fn from_name(name: &str) -> Option<Compass> {
-        Some(match name {
-            "N" => Compass::N,
-            "NE" => Compass::NE,
-            "E" => Compass::E,
-            "SE" => Compass::SE,
-            "S" => Compass::S,
-            "SW" => Compass::SW,
-            "W" => Compass::W,
-            "NW" => Compass::NW,
-            _ => return None,
-        })
-    }
-}
+/// The board words are the engine's own types: one definition for the checker and the engine.
+pub use ludeme_engine::ludi::{Compass, Shape, Tiling};
 
 /// Who a rule applies to: every player, or one by name.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PlayerRef {
     All,
     Player(Named),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Tiling {
-    Tri,
-    Square,
-    Hex,
-    TruncSquare,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Shape {
-    Tri,
-    Square,
-    Hex,
-    Rhombus,
-    Trapezium,
-    Boardless,
-}
-
-impl Shape {
-    pub const ALL: [Shape; 6] = [
-        Shape::Tri,
-        Shape::Square,
-        Shape::Hex,
-        Shape::Rhombus,
-        Shape::Trapezium,
-        Shape::Boardless,
-    ];
-
-    /// The schema's word for the shape.
-    pub fn name(self) -> &'static str {
-        match self {
-            Shape::Tri => "tri",
-            Shape::Square => "square",
-            Shape::Hex => "hex",
-            Shape::Rhombus => "rhombus",
-            Shape::Trapezium => "trapezium",
-            Shape::Boardless => "boardless",
-        }
-    }
-
-    fn from_name(name: &str) -> Option<Shape> {
-        Shape::ALL.into_iter().find(|shape| shape.name() == name)
-    }
-
-    /// The shapes `tiling` can be cut to, in the schema's order.
-    pub fn fitting(tiling: Tiling) -> impl Iterator<Item = Shape> {
-        Shape::ALL
-            .into_iter()
-            .filter(move |shape| shape.fits(tiling))
-    }
-    /// How many sizes the shape takes (the `size` ludeme's dimensions), inclusive.
-    pub fn dimensions(self) -> (usize, usize) {
-        match self {
-            Shape::Tri | Shape::Hex | Shape::Boardless => (1, 1),
-            Shape::Square => (1, 3),
-            Shape::Rhombus => (1, 2),
-            Shape::Trapezium => (2, 2),
-        }
-    }
-
-    /// The shapes a tiling can be cut to.
-    pub fn fits(self, tiling: Tiling) -> bool {
-        match tiling {
-            Tiling::Square | Tiling::TruncSquare => {
-                matches!(self, Shape::Square | Shape::Boardless)
-            }
-            Tiling::Hex | Tiling::Tri => self != Shape::Square,
-        }
-    }
-}
-
-impl Tiling {
-    pub const ALL: [Tiling; 4] = [
-        Tiling::Tri,
-        Tiling::Square,
-        Tiling::Hex,
-        Tiling::TruncSquare,
-    ];
-
-    /// The schema's word for the tiling.
-    pub fn name(self) -> &'static str {
-        match self {
-            Tiling::Tri => "tri",
-            Tiling::Square => "square",
-            Tiling::Hex => "hex",
-            Tiling::TruncSquare => "trunc-square",
-        }
-    }
-
-    fn from_name(name: &str) -> Option<Tiling> {
-        Tiling::ALL.into_iter().find(|tiling| tiling.name() == name)
-    }
-
-    /// The shape a board of this tiling has when `shape` is not given.
-    pub fn natural_shape(self) -> Shape {
-        match self {
-            Tiling::Tri => Shape::Tri,
-            Tiling::Square | Tiling::TruncSquare => Shape::Square,
-            Tiling::Hex => Shape::Hex,
-        }
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -418,6 +290,7 @@ pub enum Method {
     DirectNeighbours,
     AllNeighbours,
     Flank,
+    Replace,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -519,9 +392,12 @@ pub enum EndCondition {
     And(Vec<EndCondition>),
     Or(Vec<EndCondition>),
     Not(Box<EndCondition>),
+    /// `count: None`: every target.
     Connect {
         targets: Vec<ConnectTarget>,
+        count: Option<i64>,
         piece: Option<Named>,
+        range: TextRange,
     },
     /// `size: None`: all the player's pieces (at least two) form one group.
     Group {
@@ -981,6 +857,7 @@ fn methods(node: &Node) -> Vec<Method> {
             "d-nbors" => Some(Method::DirectNeighbours),
             "i-nbors" => Some(Method::AllNeighbours),
             "flank" => Some(Method::Flank),
+            "replace" => Some(Method::Replace),
             _ => None,
         })
         .collect();
@@ -1031,7 +908,9 @@ fn end_condition(node: &Node) -> Option<EndCondition> {
                     other => named(other).map(ConnectTarget::Region),
                 })
                 .collect(),
+            count: integer(node, "count"),
             piece: piece(node),
+            range: node.range,
         },
         "group" => EndCondition::Group {
             size: integer(node, "size"),

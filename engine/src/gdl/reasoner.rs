@@ -198,6 +198,19 @@ impl Reasoner {
         }
     }
 
+    /// The legal moves of `role` as random playouts pick among them (the grounded reasoner
+    /// keeps them in sets of its own; see [`GroundedGame::playout_legal_moves`]).
+    pub fn playout_legal_moves(&self, state: &ReasonerState, role: RoleIndex) -> Vec<ReasonerMove> {
+        match (&self.engine, state) {
+            (Engine::Grounded(game), ReasonerState::Grounded(state)) => game
+                .playout_legal_moves(state, role)
+                .into_iter()
+                .map(ReasonerMove::Grounded)
+                .collect(),
+            _ => self.legal_moves(state, role),
+        }
+    }
+
     fn mixed_up<T>(&self, answer: T) -> T {
         self.mixed_up.set(true);
         answer

@@ -18,8 +18,12 @@ use crate::{Reward, RoleIndex};
 enum Advisor {
     /// Open windows of `length` cells holding only the player's pieces: the nearer full, the more.
     LinePotential { length: usize },
-    /// How few empty cells the player still needs to join the target regions.
-    Connectivity { targets: Vec<Target> },
+    /// How few empty cells the player still needs to join `needed` of the target regions
+    /// (`None`: all of them).
+    Connectivity {
+        targets: Vec<Target>,
+        needed: Option<usize>,
+    },
     /// The largest group of the player's pieces.
     Grouping,
     /// Pieces on the board, and pieces captured.
@@ -68,11 +72,12 @@ impl Advisors {
                         },
                         if sign < 0.0 { 0.25 } else { 1.0 },
                     ),
-                    EndCondition::Connect { targets, .. } => (
+                    EndCondition::Connect { targets, count, .. } => (
                         Advisor::Connectivity {
                             targets: (0..game.description.players.len())
                                 .map(|player| connect_targets(game, targets, player))
                                 .collect(),
+                            needed: *count,
                         },
                         1.0,
                     ),
@@ -134,9 +139,9 @@ impl Advisors {
                 Advisor::LinePotential { length } => {
                     self.line_potentials(state, *length, &mut measures);
                 }
-                Advisor::Connectivity { targets } => {
+                Advisor::Connectivity { targets, needed } => {
                     for (player, measure) in measures.iter_mut().enumerate() {
-                        *measure = connectivity(game, state, player, &targets[player].0);
+                        *measure = connectivity(game, state, player, &targets[player].0, *needed);
                     }
                 }
                 Advisor::Grouping => {
@@ -347,11 +352,17 @@ fn connect_targets(game: &LudiGame, targets: &[ConnectTarget], player: usize) ->
     Target(cells)
 }
 
-/// Goal proximity for `connect`: the fewest empty cells the player must still fill to join all
-/// the target regions through one cell (a 0-1 breadth-first search from each region: own
-/// pieces cost nothing, empty cells one, enemy pieces block), as a measure that grows as the
-/// connection nears.
-fn connectivity(game: &LudiGame, state: &LudiState, player: usize, targets: &[CellIndex]) -> f64 {
+/// Goal proximity for `connect`: the fewest empty cells the player must still fill to join
+/// `needed` of the target regions (all without a count) through one cell (a 0-1 breadth-first
+/// search from each region: own pieces cost nothing, empty cells one, enemy pieces block), as a
+/// measure that grows as the connection nears.
+fn connectivity(
+    game: &LudiGame,
+    state: &LudiState,
+    player: usize,
+    targets: &[CellIndex],
+    needed: Option<usize>,
+) -> f64 {
     let regions: Vec<&[CellIndex]> = targets
         .split(|&c| c == NO_CELL)
         .filter(|r| !r.is_empty())
@@ -365,8 +376,9 @@ fn connectivity(game: &LudiGame, state: &LudiState, player: usize, targets: &[Ce
         Some(_) => None,
         None => Some(1),
     };
-    let mut sums = vec![0u32; cells];
-    for region in &regions {
+    // `distances[cell * regions + r]`: the cost of joining `cell` to region `r`.
+    let mut distances = vec![u32::MAX; cells * regions.len()];
+    for (r, region) in regions.iter().enumerate() {
         let mut distance = vec![u32::MAX; cells];
         let mut queue = VecDeque::new();
         for &cell in region.iter() {
@@ -397,23 +409,34 @@ fn connectivity(game: &LudiGame, state: &LudiState, player: usize, targets: &[Ce
                 }
             }
         }
-        for (sum, d) in sums.iter_mut().zip(&distance) {
-            *sum = sum.saturating_add(*d);
+        for (cell, d) in distance.into_iter().enumerate() {
+            distances[cell * regions.len() + r] = d;
         }
     }
-    let k = regions.len() as u32;
-    let needed = (0..cells as CellIndex)
+    let k = needed.unwrap_or(regions.len()).clamp(1, regions.len());
+    let mut nearest = Vec::with_capacity(regions.len());
+    let fewest = (0..cells as CellIndex)
         .filter_map(|cell| {
             let c = cost(cell)?;
+            let at = usize::from(cell) * regions.len();
+            nearest.clear();
+            nearest.extend_from_slice(&distances[at..at + regions.len()]);
+            nearest.sort_unstable();
+            let sum = nearest[..k]
+                .iter()
+                .try_fold(0u32, |acc, &d| acc.checked_add(d))?;
+            if sum >= u32::MAX / 2 {
+                return None; // a region this cell cannot reach
+            }
             // The meeting cell is counted once per region; it is filled only once.
-            Some(sums[usize::from(cell)].saturating_sub((k - 1) * c))
+            Some(sum.saturating_sub((k as u32 - 1) * c))
         })
         .min()
         .unwrap_or(u32::MAX);
-    if needed == u32::MAX {
+    if fewest == u32::MAX {
         return -2.0; // cut off: the connection cannot be made any more
     }
-    -(f64::from(needed)) / 3.0
+    -(f64::from(fewest)) / 3.0
 }
 
 /// Every player's count of legal moves (each as if it were their turn).

@@ -10,6 +10,7 @@
 //! tiling gets its neighbours explicitly and has no straight lines.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use super::{BoardSpec, Compass, LudiError, Shape, Tiling};
 
@@ -48,7 +49,14 @@ pub struct Board {
     diagonal: bool,
     /// The longest straight line of cells the board has.
     longest_line: usize,
+    /// `distances[a * cells + b]`: steps from `a` to `b` through the adjacency (`u8::MAX`:
+    /// unreachable), for boards of at most [`DISTANCE_TABLE_CELLS`] cells, built the first time
+    /// a move asks for a distance: move generation tests `distance` for every candidate move.
+    distances: OnceLock<Vec<u8>>,
 }
+
+/// The largest board whose distances are tabled (a table of cells² bytes).
+const DISTANCE_TABLE_CELLS: usize = 256;
 
 impl Board {
     pub fn new(spec: &BoardSpec) -> Result<Board, LudiError> {
@@ -293,6 +301,7 @@ impl Board {
             sides: Default::default(),
             diagonal,
             longest_line: 0,
+            distances: OnceLock::new(),
         };
         board.sides = board.compute_sides(spec.shape, spec.tiling, width);
         board.longest_line = (0..board.cell_count())
@@ -459,6 +468,45 @@ impl Board {
     /// The direction whose vector is `v`, if the tiling has it.
     pub fn direction_of(&self, v: [i32; 3]) -> Option<usize> {
         self.directions.iter().position(|&w| w == v)
+    }
+
+    /// The number of steps from `from` to `to` through the board's adjacency, if connected.
+    pub fn distance(&self, from: CellIndex, to: CellIndex) -> Option<usize> {
+        let cells = self.cell_count();
+        if usize::from(from) >= cells || usize::from(to) >= cells {
+            return None;
+        }
+        if cells > DISTANCE_TABLE_CELLS {
+            return self.distances_from(from)[usize::from(to)];
+        }
+        let table = self.distances.get_or_init(|| {
+            (0..cells as CellIndex)
+                .flat_map(|a| {
+                    self.distances_from(a)
+                        .into_iter()
+                        .map(|d| d.map_or(u8::MAX, |d| d.min(usize::from(u8::MAX - 1)) as u8))
+                })
+                .collect()
+        });
+        let d = table[usize::from(from) * cells + usize::from(to)];
+        (d != u8::MAX).then_some(usize::from(d))
+    }
+
+    /// The steps from `from` to every cell (breadth first through the adjacency).
+    fn distances_from(&self, from: CellIndex) -> Vec<Option<usize>> {
+        let mut distance = vec![None; self.cell_count()];
+        distance[usize::from(from)] = Some(0);
+        let mut queue = std::collections::VecDeque::from([from]);
+        while let Some(at) = queue.pop_front() {
+            let next = distance[usize::from(at)].map(|d| d + 1);
+            for &n in self.neighbours(at) {
+                if distance[usize::from(n)].is_none() {
+                    distance[usize::from(n)] = next;
+                    queue.push_back(n);
+                }
+            }
+        }
+        distance
     }
 
     /// The number of steps from `a` to `b` along a straight line, if they share one.

@@ -78,9 +78,11 @@ impl LudiGame {
                 };
                 longest as i64 >= *length
             }
-            EndCondition::Connect { targets, piece } => {
-                self.connects(state, player, targets, *piece)
-            }
+            EndCondition::Connect {
+                targets,
+                count,
+                piece,
+            } => self.connects(state, player, targets, *count, *piece),
             EndCondition::Group { size, piece } => {
                 let groups = self.groups_of(state, player, *piece);
                 match size {
@@ -210,12 +212,14 @@ impl LudiGame {
         groups
     }
 
-    /// Whether one group of `player`'s pieces touches every target region.
+    /// Whether one group of `player`'s pieces touches `count` of the target regions (every one
+    /// when `count` is `None`).
     fn connects(
         &self,
         state: &LudiState,
         player: usize,
         targets: &[ConnectTarget],
+        count: Option<usize>,
         piece: Option<usize>,
     ) -> bool {
         let mut regions: Vec<&[CellIndex]> = Vec::new();
@@ -231,14 +235,10 @@ impl LudiGame {
                 }
             }
         }
-        if regions.is_empty() || regions.len() > 64 {
+        let needed = count.unwrap_or(regions.len());
+        if regions.is_empty() || regions.len() > 64 || needed == 0 || needed > regions.len() {
             return false;
         }
-        let all = if regions.len() == 64 {
-            u64::MAX
-        } else {
-            (1u64 << regions.len()) - 1
-        };
         let mut masks = vec![0u64; self.board.cell_count()];
         for (bit, cells) in regions.iter().enumerate() {
             for &cell in cells.iter() {
@@ -246,10 +246,10 @@ impl LudiGame {
             }
         }
         self.groups_of(state, player, piece).iter().any(|group| {
-            group
+            let touched = group
                 .iter()
-                .fold(0u64, |acc, &cell| acc | masks[usize::from(cell)])
-                == all
+                .fold(0u64, |acc, &cell| acc | masks[usize::from(cell)]);
+            touched.count_ones() as usize >= needed
         })
     }
 }

@@ -59,12 +59,33 @@ pub enum Tiling {
 }
 
 impl Tiling {
+    pub const ALL: [Tiling; 4] = [
+        Tiling::Tri,
+        Tiling::Square,
+        Tiling::Hex,
+        Tiling::TruncSquare,
+    ];
+
+    /// The schema's word for the tiling.
     pub fn name(self) -> &'static str {
         match self {
             Tiling::Tri => "tri",
             Tiling::Square => "square",
             Tiling::Hex => "hex",
             Tiling::TruncSquare => "trunc-square",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Tiling> {
+        Tiling::ALL.into_iter().find(|tiling| tiling.name() == name)
+    }
+
+    /// The shape a board of this tiling has when `shape` is not given.
+    pub fn natural_shape(self) -> Shape {
+        match self {
+            Tiling::Tri => Shape::Tri,
+            Tiling::Square | Tiling::TruncSquare => Shape::Square,
+            Tiling::Hex => Shape::Hex,
         }
     }
 }
@@ -80,6 +101,16 @@ pub enum Shape {
 }
 
 impl Shape {
+    pub const ALL: [Shape; 6] = [
+        Shape::Tri,
+        Shape::Square,
+        Shape::Hex,
+        Shape::Rhombus,
+        Shape::Trapezium,
+        Shape::Boardless,
+    ];
+
+    /// The schema's word for the shape.
     pub fn name(self) -> &'static str {
         match self {
             Shape::Tri => "tri",
@@ -88,6 +119,37 @@ impl Shape {
             Shape::Rhombus => "rhombus",
             Shape::Trapezium => "trapezium",
             Shape::Boardless => "boardless",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Shape> {
+        Shape::ALL.into_iter().find(|shape| shape.name() == name)
+    }
+
+    /// The shapes `tiling` can be cut to, in the schema's order.
+    pub fn fitting(tiling: Tiling) -> impl Iterator<Item = Shape> {
+        Shape::ALL
+            .into_iter()
+            .filter(move |shape| shape.fits(tiling))
+    }
+
+    /// How many sizes the shape takes (the `size` ludeme's dimensions), inclusive.
+    pub fn dimensions(self) -> (usize, usize) {
+        match self {
+            Shape::Tri | Shape::Hex | Shape::Boardless => (1, 1),
+            Shape::Square => (1, 3),
+            Shape::Rhombus => (1, 2),
+            Shape::Trapezium => (2, 2),
+        }
+    }
+
+    /// Whether a board of `tiling` can be cut to this shape.
+    pub fn fits(self, tiling: Tiling) -> bool {
+        match tiling {
+            Tiling::Square | Tiling::TruncSquare => {
+                matches!(self, Shape::Square | Shape::Boardless)
+            }
+            Tiling::Hex | Tiling::Tri => self != Shape::Square,
         }
     }
 }
@@ -106,6 +168,21 @@ pub enum Compass {
 }
 
 impl Compass {
+    /// The compass point a name (`N`, `NE`, ...) writes.
+    pub fn from_name(name: &str) -> Option<Compass> {
+        Some(match name {
+            "N" => Compass::N,
+            "NE" => Compass::NE,
+            "E" => Compass::E,
+            "SE" => Compass::SE,
+            "S" => Compass::S,
+            "SW" => Compass::SW,
+            "W" => Compass::W,
+            "NW" => Compass::NW,
+            _ => return None,
+        })
+    }
+
     pub fn opposite(self) -> Compass {
         match self {
             Compass::N => Compass::S,
@@ -249,6 +326,9 @@ pub enum Method {
     DirectNeighbours,
     AllNeighbours,
     Flank,
+    /// The enemy pieces the moved piece was pushed onto at the destination (capture by
+    /// replacement, as in Chess): the stack under the new top.
+    Replace,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -351,8 +431,10 @@ pub enum EndCondition {
     And(Vec<EndCondition>),
     Or(Vec<EndCondition>),
     Not(Box<EndCondition>),
+    /// One chain touching `count` of the targets (`None`: all of them).
     Connect {
         targets: Vec<ConnectTarget>,
+        count: Option<usize>,
         piece: Option<usize>,
     },
     Group {

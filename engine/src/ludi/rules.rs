@@ -392,10 +392,14 @@ impl LudiGame {
                     }
                     RuleKind::Step | RuleKind::Lift => {
                         let enemy_origin = rule.pre.as_ref().is_some_and(moves_enemy_pieces);
-                        let heading = rule
-                            .direction
-                            .as_ref()
-                            .and_then(|direction| self.heading(direction, mover));
+                        let heading = match &rule.direction {
+                            Some(direction) => match self.heading(direction, mover) {
+                                Some(d) => Some(d),
+                                // A direction the board does not have: no such move.
+                                None => continue,
+                            },
+                            None => None,
+                        };
                         for from in 0..cells {
                             let piece = state.piece(from);
                             if piece.is_empty()
@@ -416,15 +420,12 @@ impl LudiGame {
                                 }
                                 continue;
                             }
-                            for to in 0..cells {
-                                if to == from {
-                                    continue;
-                                }
-                                if let Some(d) = heading
-                                    && !self.board.ray(from, d).any(|cell| cell == to)
-                                {
-                                    continue;
-                                }
+                            // With a heading, only the cells along it from the origin.
+                            let candidates: Box<dyn Iterator<Item = CellIndex>> = match heading {
+                                Some(d) => Box::new(self.board.ray(from, d)),
+                                None => Box::new((0..cells).filter(move |&to| to != from)),
+                            };
+                            for to in candidates {
                                 if holds(Some(from), to)
                                     && !emit(
                                         make(MoveKind::Step, from, to),
@@ -605,7 +606,7 @@ impl LudiGame {
             }),
             Number::Distance => c
                 .from
-                .and_then(|from| self.distance(from, c.to))
+                .and_then(|from| self.board.distance(from, c.to))
                 .map_or(0, |d| d as i64),
             Number::PieceState => match c.from {
                 Some(from) => i64::from(state.piece(from).state),
@@ -625,30 +626,6 @@ impl LudiGame {
                 })
             }
         }
-    }
-
-    /// Steps between two cells through the board's adjacency (breadth first).
-    fn distance(&self, from: CellIndex, to: CellIndex) -> Option<usize> {
-        let mut seen = vec![false; self.board.cell_count()];
-        let mut frontier = vec![from];
-        seen[usize::from(from)] = true;
-        let mut steps = 0;
-        while !frontier.is_empty() {
-            if frontier.contains(&to) {
-                return Some(steps);
-            }
-            let mut next = Vec::new();
-            for &cell in &frontier {
-                for &n in self.board.neighbours(cell) {
-                    if !std::mem::replace(&mut seen[usize::from(n)], true) {
-                        next.push(n);
-                    }
-                }
-            }
-            frontier = next;
-            steps += 1;
-        }
-        None
     }
 
     /// The cells of the group of same-owner pieces at `cell` (empty when the cell is).
@@ -740,13 +717,17 @@ impl LudiGame {
                         self.condition(state, condition, &context)
                     });
                 }
+                let capture = matches!(effect, Effect::Capture { .. });
                 for cell in targets {
-                    if matches!(effect, Effect::Capture { .. }) {
+                    if capture {
                         let removed = state.clear(cell) as u16;
                         state.captured[mover] = state.captured[mover].saturating_add(removed);
                     } else {
                         state.top[usize::from(cell)].owner = mover as u8;
                     }
+                }
+                if methods.contains(&Method::Replace) {
+                    self.replace(state, condition.as_ref(), capture, mover, m);
                 }
             }
             Effect::IncrementState => adjust_state(state, m.to, |s| s.saturating_add(1)),
@@ -762,7 +743,45 @@ impl LudiGame {
         }
     }
 
-    /// The enemy cells the capture methods pick around `to`, each once.
+    /// Capture by replacement: the enemy pieces buried under the piece just put on the
+    /// destination are removed (or, for a conversion, turned into the mover's), when the
+    /// condition holds with the destination as `current`.
+    fn replace(
+        &self,
+        state: &mut LudiState,
+        condition: Option<&Condition>,
+        capture: bool,
+        mover: usize,
+        m: LudiMove,
+    ) {
+        let context = Context {
+            mover,
+            kind: usize::from(m.piece),
+            from: (m.from != NO_CELL).then_some(m.from),
+            to: m.to,
+            current: m.to,
+        };
+        if condition.is_some_and(|condition| !self.condition(state, condition, &context)) {
+            return;
+        }
+        let enemy_below =
+            |(cell, piece): &(CellIndex, Piece)| *cell == m.to && usize::from(piece.owner) != mover;
+        if capture {
+            let before = state.buried.len();
+            state.buried.retain(|entry| !enemy_below(entry));
+            let removed = (before - state.buried.len()) as u16;
+            state.captured[mover] = state.captured[mover].saturating_add(removed);
+        } else {
+            for entry in state.buried.iter_mut() {
+                if enemy_below(entry) {
+                    entry.1.owner = mover as u8;
+                }
+            }
+        }
+    }
+
+    /// The enemy cells the capture methods pick around `to`, each once (capture by
+    /// replacement, which takes pieces under the mover's, is [`Self::replace`]).
     fn targets(
         &self,
         state: &LudiState,
@@ -804,6 +823,7 @@ impl LudiGame {
                         }
                     }
                 }
+                Method::Replace => {}
                 Method::Flank => {
                     for d in self.board.line_directions() {
                         let run: Vec<CellIndex> = self

@@ -74,6 +74,45 @@ fn yavalath() -> LudiGame {
 }
 
 /// Placements on the named cells, players alternating from the first.
+/// The cell `A1`-style `name` names (one column letter).
+fn cell(name: &str) -> CellName {
+    let split = name.find(|c: char| c.is_ascii_digit()).expect("digits");
+    CellName {
+        column: u32::from(name.as_bytes()[0] - b'A'),
+        row: name[split..].parse::<u32>().expect("row") - 1,
+    }
+}
+
+/// A piece type (owned by every player) moving by `rule` alone.
+fn moving_piece(rule: MoveSpec) -> PieceSpec {
+    PieceSpec {
+        name: "Piece".to_owned(),
+        owner: None,
+        value: 1,
+        state: 0,
+        moves: vec![rule],
+    }
+}
+
+/// A step of the piece on `from` to `to` by its first rule.
+fn step(game: &LudiGame, from: &str, to: &str) -> LudiMove {
+    LudiMove {
+        kind: MoveKind::Step,
+        piece: 0,
+        rule: 0,
+        from: game.cell(from).expect("on the board"),
+        to: game.cell(to).expect("on the board"),
+    }
+}
+
+fn place(piece: usize, owner: usize, cells: &[&str]) -> PlacementSpec {
+    PlacementSpec {
+        piece,
+        owner: Some(owner),
+        locations: cells.iter().map(|&c| Location::Cell(cell(c))).collect(),
+    }
+}
+
 fn placements(game: &LudiGame, cells: &[&str]) -> Vec<LudiMove> {
     cells
         .iter()
@@ -257,13 +296,6 @@ fn flanked_pieces_are_converted() {
         methods: vec![Method::Flank],
         condition: None,
     }];
-    let cell = |name: &str| {
-        let split = name.find(|c: char| c.is_ascii_digit()).expect("digits");
-        CellName {
-            column: u32::from(name.as_bytes()[0] - b'A'),
-            row: name[split..].parse::<u32>().expect("row") - 1,
-        }
-    };
     description.placements = vec![
         PlacementSpec {
             piece: 0,
@@ -393,4 +425,174 @@ fn unplayable_descriptions_are_refused_not_panicked_on() {
     assert!(LudiGame::new(description.clone()).is_err());
     description.players.clear();
     assert!(LudiGame::new(description).is_err());
+}
+
+#[test]
+fn a_move_onto_an_enemy_piece_captures_it_by_replacement() {
+    let mut description = Description::placement_game(
+        "Clobber",
+        &["White", "Black"],
+        square(&[3, 1], false),
+        vec![clause(GameResult::Win, EndCondition::Eliminate(None))],
+    );
+    description.pieces = vec![moving_piece(MoveSpec {
+        priority: 0,
+        mandatory: false,
+        direction: None,
+        owner: None,
+        pre: Some(Condition::And(vec![
+            Condition::Enemy(CellRef::To),
+            Condition::Compare(Comparison::Equal, Number::Distance, Number::Constant(1)),
+        ])),
+        actions: vec![Action::Pop, Action::Push],
+        post: vec![Effect::Capture {
+            methods: vec![Method::Replace],
+            condition: None,
+        }],
+    })];
+    description.placements = vec![place(0, 0, &["A1"]), place(0, 1, &["B1", "C1"])];
+    let game = LudiGame::new(description).expect("playable");
+    // White's only move: A1 onto the black B1 (C1 is two steps away).
+    let moves = game.legal_moves(&game.initial_state(), 0);
+    assert_eq!(moves, vec![step(&game, "A1", "B1")]);
+    let state = game.replay(&moves).expect("legal");
+    let b1 = game.cell("B1").expect("B1");
+    assert_eq!(state.owner(b1), Some(0), "White stands on B1");
+    assert_eq!(state.height(b1), 1, "the black piece under it is gone");
+    assert!(state.piece(game.cell("A1").expect("A1")).is_empty());
+    assert!(!state.is_over(), "Black still has C1");
+    // Black takes back on B1: White has nothing left.
+    let state = game
+        .replay(&[moves[0], step(&game, "C1", "B1")])
+        .expect("legal");
+    assert_eq!(state.height(b1), 1);
+    assert_eq!(state.result(), Some(&[0, 100][..]));
+}
+
+#[test]
+fn connect_with_a_count_needs_that_many_of_the_targets() {
+    let side = |name: &str, compass: Compass| RegionSpec {
+        name: name.to_owned(),
+        owner: None,
+        parts: vec![RegionPart::Side(compass)],
+    };
+    let targets = ["West", "East", "North"]
+        .map(|name| ConnectTarget::Region(name.to_owned()))
+        .to_vec();
+    let game_needing = |count: Option<usize>| {
+        let mut description = Description::placement_game(
+            "Fork",
+            &["White", "Black"],
+            square(&[3, 3], false),
+            vec![clause(
+                GameResult::Win,
+                EndCondition::Connect {
+                    targets: targets.clone(),
+                    count,
+                    piece: None,
+                },
+            )],
+        );
+        description.regions = vec![
+            side("West", Compass::W),
+            side("East", Compass::E),
+            side("North", Compass::N),
+        ];
+        LudiGame::new(description).expect("playable")
+    };
+    // White's A1-B1-C1 joins West and East but not North; Black's B2-B3 touches North only.
+    let play = ["A1", "B2", "B1", "B3", "C1"];
+    let two = game_needing(Some(2));
+    let before = two.replay(&placements(&two, &play[..4])).expect("legal");
+    assert!(!before.is_over(), "A1-B1 touches West only");
+    let after = two.replay(&placements(&two, &play)).expect("legal");
+    assert_eq!(after.result(), Some(&[100, 0][..]));
+    let all = game_needing(None);
+    let after = all.replay(&placements(&all, &play)).expect("legal");
+    assert!(!after.is_over(), "North is not reached");
+}
+
+#[test]
+fn a_move_direction_the_board_lacks_gives_no_move() {
+    // Hex cells have no north-west neighbour in axial coordinates (docs/ludi.md, "Cell names").
+    let mut description = Description::placement_game(
+        "Slide",
+        &["White", "Black"],
+        BoardSpec {
+            tiling: Tiling::Hex,
+            shape: Shape::Hex,
+            size: vec![3],
+            diagonal_adjacency: false,
+        },
+        vec![clause(GameResult::Win, EndCondition::NoMove)],
+    );
+    description.pieces = vec![moving_piece(MoveSpec {
+        priority: 0,
+        mandatory: false,
+        direction: Some(MoveDirection::Compass(Compass::NW)),
+        owner: None,
+        pre: Some(Condition::Empty(CellRef::To)),
+        actions: vec![Action::Pop, Action::Push],
+        post: Vec::new(),
+    })];
+    description.placements = vec![place(0, 0, &["C3"])];
+    let game = LudiGame::new(description).expect("playable");
+    assert_eq!(
+        game.legal_moves(&game.initial_state(), 0),
+        vec![LudiMove::PASS]
+    );
+}
+
+#[test]
+fn distances_follow_the_adjacency_on_small_and_large_boards() {
+    let orthogonal = board(Tiling::Square, Shape::Square, &[3, 3], false);
+    let diagonal = board(Tiling::Square, Shape::Square, &[3, 3], true);
+    let corner = |b: &Board, name: &str| {
+        let c = cell(name);
+        b.cell_at(c.column, c.row, Tiling::Square)
+            .expect("on the board")
+    };
+    let (a1, c3) = (corner(&orthogonal, "A1"), corner(&orthogonal, "C3"));
+    assert_eq!(orthogonal.distance(a1, c3), Some(4));
+    assert_eq!(diagonal.distance(a1, c3), Some(2));
+    assert_eq!(diagonal.distance(a1, a1), Some(0));
+    // 20×20 = 400 cells: beyond the table, searched breadth first.
+    let large = board(Tiling::Square, Shape::Square, &[20, 20], true);
+    let (a1, t20) = (corner(&large, "A1"), corner(&large, "T20"));
+    assert_eq!(large.distance(a1, t20), Some(19));
+    assert_eq!(large.distance(a1, board::NO_CELL), None);
+}
+
+#[test]
+fn group_size_in_a_precondition_is_measured_before_the_move() {
+    // Teiglith's move: `(pre (> (group-size to) (phase to)))` with `(action (pop) (push))`.
+    let mut description = Description::placement_game(
+        "Teiglith",
+        &["White", "Black"],
+        square(&[3, 3], false),
+        vec![clause(GameResult::Win, EndCondition::NoMove)],
+    );
+    description.pieces = vec![moving_piece(MoveSpec {
+        priority: 0,
+        mandatory: false,
+        direction: None,
+        owner: None,
+        pre: Some(Condition::Compare(
+            Comparison::Greater,
+            Number::GroupSize(CellRef::To),
+            Number::Phase(CellRef::To),
+        )),
+        actions: vec![Action::Pop, Action::Push],
+        post: Vec::new(),
+    })];
+    description.placements = vec![place(0, 0, &["A1", "B1"]), place(0, 1, &["C2"])];
+    let game = LudiGame::new(description).expect("playable");
+    // Empty cells have a group of 0, never above their phase (0 or 1). The white pair A1-B1
+    // is a group of 2, above both phases; the lone black C2 is a group of 1 on a dark cell
+    // (phase 1), not above it.
+    let mut moves = game.legal_moves(&game.initial_state(), 0);
+    moves.sort_by_key(|m| (m.from, m.to));
+    let mut expected = vec![step(&game, "A1", "B1"), step(&game, "B1", "A1")];
+    expected.sort_by_key(|m| (m.from, m.to));
+    assert_eq!(moves, expected);
 }

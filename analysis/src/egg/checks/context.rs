@@ -1,7 +1,7 @@
 //! What every check reads, and the helpers their messages share.
 
 use crate::egg::inherit::Lineage;
-use crate::egg::model::{EggFile, EggGame};
+use crate::egg::model::{EggFile, EggGame, StatementKind};
 use crate::{Db, SourceFile, TextRange};
 
 pub struct Context<'a> {
@@ -30,5 +30,21 @@ impl Context<'_> {
             .text(self.db)
             .get(range.start..range.end)
             .unwrap_or_default()
+    }
+
+    /// Where something about the whole game is reported: the statement naming the game, or
+    /// the first statement, or the start of the file.
+    pub fn anchor(&self) -> TextRange {
+        let statements = &self.own.statements;
+        statements
+            .iter()
+            .find(|s| {
+                matches!(
+                    s.kind,
+                    StatementKind::GameName(_) | StatementKind::Like { .. }
+                )
+            })
+            .or_else(|| statements.first())
+            .map_or_else(|| TextRange::empty(0), |s| s.range)
     }
 }

@@ -1,9 +1,8 @@
 //! `egg/missing-players` and `egg/missing-goal`: a game that never says who plays or what they
 //! play for, counting what its bases say.
 
-use crate::egg::model::StatementKind;
 use crate::rules::Rule;
-use crate::{Diagnostic, Severity, TextRange};
+use crate::{Diagnostic, Severity};
 
 use super::Context;
 
@@ -38,7 +37,7 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if !context.lineage.is_complete() {
         return;
     }
-    let at = anchor(context);
+    let at = context.anchor();
     if context.game.player_bounds().is_none() {
         out.push(Diagnostic::new(
             &MISSING_PLAYERS,
@@ -53,20 +52,4 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             "no statement says what the players play for: add one such as `goal is maximize(score)`",
         ));
     }
-}
-
-/// Where a missing part is reported: the statement naming the game, or the first statement,
-/// or the start of the file.
-fn anchor(context: &Context<'_>) -> TextRange {
-    let statements = &context.own.statements;
-    statements
-        .iter()
-        .find(|s| {
-            matches!(
-                s.kind,
-                StatementKind::GameName(_) | StatementKind::Like { .. }
-            )
-        })
-        .or_else(|| statements.first())
-        .map_or_else(|| TextRange::empty(0), |s| s.range)
 }

@@ -7,6 +7,7 @@ mod conflicting_statements;
 mod empty_range;
 mod inheritance_cycle;
 mod missing_part;
+mod not_executable;
 mod undefined_name;
 mod unknown_statement;
 mod unresolved_base;
@@ -28,6 +29,8 @@ const CHECKS: &[Check] = &[
     missing_part::check,
     unresolved_base::check,
     inheritance_cycle::check,
+    // Last: it stays silent when the checks above found a problem.
+    not_executable::check,
 ];
 
 /// The rules the checks report.
@@ -40,6 +43,7 @@ pub const RULES: &[&Rule] = &[
     &missing_part::MISSING_GOAL,
     &unresolved_base::UNRESOLVED_BASE,
     &inheritance_cycle::INHERITANCE_CYCLE,
+    &not_executable::NOT_EXECUTABLE,
 ];
 
 /// Every EGGG diagnostic of `file` (none for other languages).

@@ -94,7 +94,8 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             Expect::Piece => "a piece",
         };
         let mut message = format!("`{}` is not {what} in this game", word.text);
-        match closest_name(&word.text, candidates) {
+        let close = closest_name(&word.text, candidates);
+        match close {
             Some(close) => message.push_str(&format!("; did you mean `{close}`?")),
             None => match expect {
                 Expect::Definition => {
@@ -103,7 +104,11 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 Expect::Piece => message.push_str("; add it to the `pieces are ...` statement"),
             },
         }
-        out.push(Diagnostic::new(&UNDEFINED_NAME, word.range, message));
+        let diagnostic = Diagnostic::new(&UNDEFINED_NAME, word.range, message);
+        out.push(match close {
+            Some(close) => diagnostic.with_replacement(word.range, close),
+            None => diagnostic,
+        });
     }
 }
 

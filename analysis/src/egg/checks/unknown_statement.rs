@@ -38,6 +38,23 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             Some(form) => message.push_str(&format!("; did you mean `{form}`?")),
             None => message.push_str("; docs/egg.md lists the statement forms"),
         }
-        out.push(Diagnostic::new(&UNKNOWN_STATEMENT, unknown.range, message));
+        let diagnostic = Diagnostic::new(&UNKNOWN_STATEMENT, unknown.range, message);
+        out.push(match unknown.suggestion {
+            Some(form) if replaces_as_written(&written, form) => {
+                diagnostic.with_replacement(unknown.range, form)
+            }
+            _ => diagnostic,
+        });
     }
+}
+
+/// Whether `form` can replace the statement `written` as it stands: a form with no placeholder
+/// (`NAME`, `PHRASE`) or example number, of as many words as the statement, so that nothing the
+/// designer wrote is lost or replaced by the form's example values.
+fn replaces_as_written(written: &str, form: &str) -> bool {
+    let literal = form.split(' ').all(|word| {
+        word.chars()
+            .all(|c| c.is_lowercase() || !c.is_alphanumeric())
+    });
+    literal && written.split(' ').count() == form.split(' ').count()
 }

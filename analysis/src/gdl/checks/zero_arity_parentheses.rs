@@ -34,11 +34,10 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             let message = format!(
                 "`{name}` is written with parentheses but no arguments: drop the parentheses and write `{name}` alone"
             );
-            out.push(Diagnostic::new(
-                &ZERO_ARITY_PARENTHESES,
-                compound.range,
-                message,
-            ));
+            out.push(
+                Diagnostic::new(&ZERO_ARITY_PARENTHESES, compound.range, message)
+                    .with_replacement(compound.range, name.to_string()),
+            );
         }
     }
 }

@@ -1,7 +1,8 @@
 //! `ludi/impossible-condition`: an end condition the board can never satisfy: a line longer
-//! than the board's longest line, a group larger than the board.
+//! than the board's longest line, a group larger than the board, a connection of more targets
+//! than it names.
 
-use crate::ludi::model::{Board, EndCondition};
+use crate::ludi::model::{Board, ConnectTarget, EndCondition};
 use crate::rules::Rule;
 use crate::{Diagnostic, Severity};
 
@@ -14,7 +15,7 @@ pub const IMPOSSIBLE_CONDITION: Rule = Rule {
     explanation: "\
 Some conditions ask for more than the board has room for: a line of N cannot be made when no
 straight line of the board has N cells, a group of N pieces cannot be formed on fewer than N
-cells. Such a clause never ends the game; if it is the only way to win, every game is a draw.
+cells, a chain cannot join N of fewer than N named targets (`(connect 3 North South)`). Such a clause never ends the game; if it is the only way to win, every game is a draw.
 The seed's example is Tic-Tac-Toe on a 2×2 board: three in a row is impossible.
 
     (board (tiling square i-nbors) (size 2 2))
@@ -62,6 +63,25 @@ fn visit(condition: &EndCondition, board: &Board, out: &mut Vec<Diagnostic>) {
                 let message = format!(
                     "a group of {size} can never be formed: the board has only {cells} cells; \
                      enlarge the board or shrink the group (see docs/ludi.md#endcondition-group)"
+                );
+                out.push(Diagnostic::new(&IMPOSSIBLE_CONDITION, *range, message));
+            }
+        }
+        EndCondition::Connect {
+            targets,
+            count: Some(count),
+            range,
+            ..
+        } => {
+            // `own-regions` stands for however many regions each player owns: not counted.
+            let named = targets.len();
+            let all_named = targets
+                .iter()
+                .all(|t| matches!(t, ConnectTarget::Region(_)));
+            if all_named && usize::try_from(*count).is_ok_and(|count| count > named) {
+                let message = format!(
+                    "a chain can never join {count} of these targets: only {named} are named; \
+                     name more targets or lower the count (see docs/ludi.md#endcondition-connect)"
                 );
                 out.push(Diagnostic::new(&IMPOSSIBLE_CONDITION, *range, message));
             }

@@ -75,6 +75,10 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         let message =
             format!("no {kind} is named `{text}`: {hint} Or {where_declared} (see docs/ludi.md)");
-        out.push(Diagnostic::new(&UNDEFINED_NAME, *range, message));
+        let diagnostic = suggestions.iter().fold(
+            Diagnostic::new(&UNDEFINED_NAME, *range, message),
+            |diagnostic, suggestion| diagnostic.with_replacement(*range, *suggestion),
+        );
+        out.push(diagnostic);
     });
 }

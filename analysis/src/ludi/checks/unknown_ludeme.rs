@@ -46,6 +46,10 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             "`{name}` is not a Ludi ludeme allowed in {}: {hint}",
             parent_name(*parent)
         );
-        out.push(Diagnostic::new(&UNKNOWN_LUDEME, *range, message));
+        let diagnostic = suggestions.iter().fold(
+            Diagnostic::new(&UNKNOWN_LUDEME, *range, message),
+            |diagnostic, suggestion| diagnostic.with_replacement(*range, *suggestion),
+        );
+        out.push(diagnostic);
     }
 }

@@ -365,6 +365,8 @@ pub static LUDEMES: &[Ludeme] = &[
         .example("(capture i-nbors)"),
     word("flank", Kind::Method, "Enemy pieces in an unbroken line between the destination and another piece of the mover (as in Othello).", "flanked in a line between the destination and another piece of the mover")
         .example("(convert flank)"),
+    word("replace", Kind::Method, "Enemy pieces under the moved piece on the destination: a move onto an enemy piece takes it (capture by replacement, as in Chess).", "the moved piece lands on")
+        .example("(capture replace)"),
     Ludeme::new("inc-state", Kind::Effect, Either, "Add 1 to the moved piece's state.")
         .example("(post (inc-state))")
         .english("add 1 to the piece's state"),
@@ -436,10 +438,14 @@ pub static LUDEMES: &[Ludeme] = &[
         .example("(end (All win (in-a-row 5)) mover-loses)"),
     word("draw", Kind::TieRule, "When a move ends the game for several players at once, the game is drawn.", "if a move ends the game for both players at once, the game is a draw")
         .example("(end (All win (in-a-row 5)) draw)"),
-    Ludeme::new("connect", Kind::EndCondition, List, "Connect the target regions with a chain of the player's pieces.")
-        .params(&[some("targets", &[Refers(Namespace::Region), Part("own-regions")]), opt("piece", &[Refers(Namespace::Piece)])])
+    Ludeme::new("connect", Kind::EndCondition, List, "Connect the target regions with a chain of the player's pieces; with a count, any that many of them.")
+        .params(&[
+            opt("count", &[Integer { min: 2 }]).default("all the targets"),
+            some("targets", &[Refers(Namespace::Region), Part("own-regions")]),
+            opt("piece", &[Refers(Namespace::Piece)]),
+        ])
         .example("(All win (connect own-regions))")
-        .english("connecting {targets} with a chain of their[ {piece}] pieces"),
+        .english("connecting [{count} of ]{targets} with a chain of their[ {piece}] pieces"),
     part("own-regions", Word, "All the regions the player owns.")
         .example("(All win (connect own-regions))")
         .english("their own regions"),

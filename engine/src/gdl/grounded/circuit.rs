@@ -12,6 +12,7 @@ use rustc_hash::FxHashMap;
 use super::super::GdlError;
 use super::super::program::{Program, Sym};
 use super::domain::Grounding;
+use super::gates;
 use super::terms::TermId;
 use crate::graph::strongly_connected_components;
 
@@ -49,10 +50,9 @@ pub(super) struct Circuit {
     pub rule_length: Vec<u32>,
     /// Per derived prop: whether it is evaluated only when asked (see [`Circuit::lazy`]).
     pub lazy: Vec<bool>,
-    /// Per prop (plus a closing entry): the rules of eager props that read it, as rule number
-    /// shifted left once, low bit set when the literal is negated.
+    /// Per prop (plus a closing entry): the rules of eager props that read it.
     pub occurs_start: Vec<u32>,
-    pub occurs: Vec<u32>,
+    pub occurs: Vec<Occurrence>,
     /// Per derived prop: its recursive group, or [`NO_GROUP`].
     pub group_of: Vec<u32>,
     /// Recursive groups as prop ranges: evaluated together to a least fixpoint.
@@ -69,12 +69,25 @@ pub(super) struct Circuit {
     pub input_roles: Vec<Option<usize>>,
     pub input_actions: Vec<TermId>,
     pub input_legal: Vec<Prop>,
+    /// The playable moves in sets kept up to date by the evaluator (see [`MoveSets`]).
+    pub move_sets: MoveSets,
     pub terminal: Prop,
     /// Per role: (prop, value term) of each `goal` atom.
     pub goals: Vec<Vec<(Prop, TermId)>>,
     /// Per role: (prop, percept term) of each `sees` atom.
     pub sees: Vec<Vec<(Prop, TermId)>>,
     pub ground_rules: usize,
+}
+
+/// A rule reading a prop, with what the evaluator needs of the rule copied in, so that
+/// updating the readers of a prop walks one array.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Occurrence {
+    /// The rule's number shifted left once, low bit set when the literal is negated.
+    pub rule_literal: u32,
+    pub head: Prop,
+    /// The rule's literal count, or [`GROUPED`].
+    pub length: u32,
 }
 
 /// What folding decided about a node.
@@ -92,8 +105,7 @@ enum Kind {
     Derived,
 }
 
-/// A literal over nodes: node shifted left once, low bit set when negated.
-type NodeLiteral = u32;
+use gates::NodeLiteral;
 
 pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit, GdlError> {
     let keywords = &program.keywords;
@@ -263,6 +275,90 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
         }
     }
 
+    // Shared literals factored out of the rules of eager heads (see `gates`): heads read by a
+    // rule or giving a `next` fluent, not `legal` (split below), not recursive.
+    let node_of_atom = |atom: TermId| {
+        let node = node_of[atom as usize];
+        (node != u32::MAX).then_some(node as usize)
+    };
+    let legal_atoms = grounding.facts((keywords.legal, 2));
+    let mut is_legal = vec![false; nodes];
+    let mut eager = vec![false; nodes];
+    for node in legal_atoms.iter().filter_map(|&atom| node_of_atom(atom)) {
+        is_legal[node] = true;
+    }
+    let next_atoms = grounding.facts((keywords.next, 1));
+    for node in next_atoms.iter().filter_map(|&atom| node_of_atom(atom)) {
+        eager[node] = true;
+    }
+    for &literal in simplified.values().flatten().flatten() {
+        eager[(literal >> 1) as usize] = true;
+    }
+    let mut components = components;
+    let heads: Vec<usize> = components
+        .iter()
+        .filter_map(|members| match members.as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        })
+        .filter(|&n| {
+            eager[n]
+                && !is_legal[n]
+                && fold[n] == Fold::Variable
+                && simplified
+                    .get(&(n as u32))
+                    .is_some_and(|rules| !rules.iter().flatten().any(|&l| (l >> 1) as usize == n))
+        })
+        .collect();
+    let derived_nodes: Vec<bool> = kinds.iter().map(|&kind| kind == Kind::Derived).collect();
+    let new_layers = gates::factor_shared(
+        &heads,
+        gates::Nodes {
+            derived: &derived_nodes,
+            simplified: &mut simplified,
+            components: &mut components,
+        },
+        &move_layer,
+    );
+    let nodes = nodes + new_layers.len();
+    kinds.resize(nodes, Kind::Derived);
+    fold.resize(nodes, Fold::Variable);
+    move_layer.extend(new_layers);
+
+    // `legal` nodes split into gate and watched node (see `gates`); those reading the moves
+    // (not valid GDL, kept working) are watched whole.
+    let mut watches = FxHashMap::default();
+    let mut legal_nodes = Vec::new();
+    for node in legal_atoms.iter().filter_map(|&atom| node_of_atom(atom)) {
+        if kinds[node] != Kind::Derived || fold[node] != Fold::Variable {
+            continue;
+        }
+        if move_layer[node] {
+            let whole = gates::Watch {
+                gate: None,
+                watched: Some(node),
+            };
+            watches.insert(node, whole);
+        } else {
+            legal_nodes.push(node);
+        }
+    }
+    let derived_nodes: Vec<bool> = kinds.iter().map(|&kind| kind == Kind::Derived).collect();
+    let (split, added) = gates::split(
+        &legal_nodes,
+        gates::Nodes {
+            derived: &derived_nodes,
+            simplified: &mut simplified,
+            components: &mut components,
+        },
+    );
+    watches.extend(split);
+    // The new nodes have no atom: they are variable derived nodes of the state layer.
+    kinds.resize(nodes + added, Kind::Derived);
+    fold.resize(nodes + added, Fold::Variable);
+    move_layer.resize(nodes + added, false);
+    let nodes = nodes + added;
+
     // Numbering.
     let base_nodes: Vec<usize> = (0..nodes).filter(|&n| kinds[n] == Kind::Base).collect();
     let input_nodes: Vec<usize> = (0..nodes).filter(|&n| kinds[n] == Kind::Input).collect();
@@ -399,18 +495,24 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
         }
     }
     code_start.push(code.len() as u32);
-    // Props that no rule reads and that are not `next` props (`legal`, `goal`, `terminal`,
-    // `sees`, `init`, unused views) are read only by the game, a few at a time: they are
-    // evaluated when asked instead of being kept up to date. A move that flips `control`
-    // would otherwise update every `legal` rule of both roles.
+    // Props that no rule reads and that are not `next` props (`goal`, `terminal`, `sees`,
+    // `init`, unused views, and `legal` props split as gate & watched prop) are read only by
+    // the game, a few at a time: they are evaluated when asked instead of being kept up to
+    // date. Watched props are kept up to date: the move sets follow them.
     let mut read = vec![false; props];
     for &(target, _) in &readers {
         read[target as usize] = true;
     }
+    let mut watched = vec![false; props];
+    for watch in watches.values() {
+        if let Some(node) = watch.watched {
+            watched[prop_of[node] as usize] = true;
+        }
+    }
     let lazy: Vec<bool> = (0..derived)
         .map(|i| {
             let prop = derived_start as usize + i;
-            !read[prop] && base_of_next[i] == NO_BASE && group_of[i] == NO_GROUP
+            !read[prop] && !watched[prop] && base_of_next[i] == NO_BASE && group_of[i] == NO_GROUP
         })
         .collect();
     readers.retain(|&(_, occurrence)| {
@@ -424,7 +526,17 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
     for p in 0..props {
         occurs_start[p + 1] += occurs_start[p];
     }
-    let occurs: Vec<u32> = readers.iter().map(|&(_, occurrence)| occurrence).collect();
+    let occurs: Vec<Occurrence> = readers
+        .iter()
+        .map(|&(_, occurrence)| {
+            let rule = (occurrence >> 1) as usize;
+            Occurrence {
+                rule_literal: occurrence,
+                head: rule_head[rule],
+                length: rule_length[rule],
+            }
+        })
+        .collect();
 
     // Named outputs.
 
@@ -441,12 +553,37 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
     let mut input_roles = Vec::new();
     let mut input_actions = Vec::new();
     let mut input_legal = Vec::new();
+    let mut input_gate = Vec::new();
+    let mut input_watch = Vec::new();
     for &n in &input_nodes {
         let args = terms.args(atoms[n]);
+        let legal = prop_of_atom(keywords.legal, args, &mut key);
+        let watch = terms
+            .find(keywords.legal, args, &mut key)
+            .and_then(|atom| watches.get(&(node_of[atom as usize] as usize)));
+        // A `legal` prop folded to a constant is its own watched prop under no gate.
+        let (gate, watched) = watch.map_or((true_prop << 1, legal), |watch| {
+            (
+                watch.gate.map_or(true_prop << 1, |g| {
+                    prop_of[(g >> 1) as usize] << 1 | (g & 1)
+                }),
+                watch.watched.map_or(true_prop, |node| prop_of[node]),
+            )
+        });
         input_roles.push(role_index(args[0]));
         input_actions.push(args[1]);
-        input_legal.push(prop_of_atom(keywords.legal, args, &mut key));
+        input_legal.push(legal);
+        input_gate.push(gate);
+        input_watch.push(watched);
     }
+    let move_sets = MoveSets::new(
+        program.roles.len(),
+        &input_roles,
+        &input_legal,
+        &input_gate,
+        &input_watch,
+        (false_prop, derived_start, props),
+    );
     let terminal = prop_of_atom(keywords.terminal, &[], &mut key);
     let per_role = |relation: Sym| -> Vec<Vec<(Prop, TermId)>> {
         let mut lists = vec![Vec::new(); program.roles.len()];
@@ -487,6 +624,7 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
         input_roles,
         input_actions,
         input_legal,
+        move_sets,
         terminal,
         goals,
         sees,
@@ -516,4 +654,88 @@ fn least_fixpoint(
         }
     }
     known
+}
+
+/// No set: the input is not a move any declared role can ever make.
+pub(super) const NO_SET: u32 = u32::MAX;
+
+/// The playable moves, grouped for picking: per role, one set per gate literal; a move is
+/// legal when its set's gate holds and its watched prop holds. The evaluator keeps each set
+/// holding exactly the moves whose watched prop holds (see `gates`).
+#[derive(Debug)]
+pub(super) struct MoveSets {
+    /// Per role: (gate literal, set number) of each of its sets.
+    pub role_sets: Vec<Vec<(u32, u32)>>,
+    pub set_count: usize,
+    /// Per input: its set, or [`NO_SET`].
+    pub input_set: Vec<u32>,
+    /// Per input: the prop whose truth puts it in its set.
+    pub input_watch: Vec<Prop>,
+    /// Per derived prop (plus a closing entry): where the inputs watching it start in
+    /// `watchers`.
+    pub watch_start: Vec<u32>,
+    pub watchers: Vec<u32>,
+}
+
+impl MoveSets {
+    /// `bounds` is (false prop, first derived prop, prop count).
+    fn new(
+        roles: usize,
+        input_roles: &[Option<usize>],
+        input_legal: &[Prop],
+        input_gate: &[u32],
+        input_watch: &[Prop],
+        (false_prop, derived_start, props): (Prop, Prop, usize),
+    ) -> MoveSets {
+        let mut role_sets: Vec<Vec<(u32, u32)>> = vec![Vec::new(); roles];
+        let mut set_count = 0;
+        let mut input_set = vec![NO_SET; input_roles.len()];
+        for (input, role) in input_roles.iter().enumerate() {
+            let Some(role) = *role else { continue };
+            if input_legal[input] == false_prop || input_watch[input] == false_prop {
+                continue;
+            }
+            let gate = input_gate[input];
+            let sets = &mut role_sets[role];
+            input_set[input] = match sets.iter().find(|&&(g, _)| g == gate) {
+                Some(&(_, set)) => set,
+                None => {
+                    sets.push((gate, set_count));
+                    set_count += 1;
+                    set_count - 1
+                }
+            };
+        }
+        let derived = props - derived_start as usize;
+        let mut watch_start = vec![0u32; derived + 1];
+        let watching = |input: usize| -> Option<usize> {
+            let prop = input_watch[input];
+            (input_set[input] != NO_SET && prop >= derived_start)
+                .then(|| (prop - derived_start) as usize)
+        };
+        for input in 0..input_roles.len() {
+            if let Some(index) = watching(input) {
+                watch_start[index + 1] += 1;
+            }
+        }
+        for i in 0..derived {
+            watch_start[i + 1] += watch_start[i];
+        }
+        let mut filled = watch_start.clone();
+        let mut watchers = vec![0u32; watch_start[derived] as usize];
+        for input in 0..input_roles.len() {
+            if let Some(index) = watching(input) {
+                watchers[filled[index] as usize] = input as u32;
+                filled[index] += 1;
+            }
+        }
+        MoveSets {
+            role_sets,
+            set_count: set_count as usize,
+            input_set,
+            input_watch: input_watch.to_vec(),
+            watch_start,
+            watchers,
+        }
+    }
 }

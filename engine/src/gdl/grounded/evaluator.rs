@@ -11,7 +11,7 @@
 //! by reading their rules. Dirty bits have a summary level (one bit per word) so that finding
 //! the next dirty prop skips clean stretches. Nothing here allocates after construction.
 
-use super::circuit::{Circuit, GROUPED, NO_BASE, NO_GROUP, Prop};
+use super::circuit::{Circuit, GROUPED, NO_BASE, NO_GROUP, NO_SET, Prop};
 
 #[derive(Clone, Debug)]
 pub(super) struct Evaluator {
@@ -29,6 +29,54 @@ pub(super) struct Evaluator {
     /// The base props of the next state: bit `i` is the value of base prop `i`'s `next` prop,
     /// kept up to date as `next` props change, so that stepping needs no scan of the state.
     next: Vec<u64>,
+    /// The moves whose watched prop holds, by set (see `MoveSets` of the circuit).
+    moves: Moves,
+}
+
+/// Sets of inputs with O(1) insertion and removal (swap with the last member).
+#[derive(Clone, Debug)]
+pub(super) struct Moves {
+    members: Vec<Vec<u32>>,
+    /// Per input: its position in its set's members (meaningful while a member).
+    position: Vec<u32>,
+}
+
+impl Moves {
+    /// Empty sets, each with room for every input it may hold (no allocation while playing).
+    fn new(circuit: &Circuit) -> Moves {
+        let sets = &circuit.move_sets;
+        let mut sizes = vec![0usize; sets.set_count];
+        for &set in sets.input_set.iter().filter(|&&set| set != NO_SET) {
+            sizes[set as usize] += 1;
+        }
+        Moves {
+            members: sizes.into_iter().map(Vec::with_capacity).collect(),
+            position: vec![0; sets.input_set.len()],
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, set: u32, input: u32) {
+        let members = &mut self.members[set as usize];
+        self.position[input as usize] = members.len() as u32;
+        members.push(input);
+    }
+
+    #[inline]
+    fn remove(&mut self, set: u32, input: u32) {
+        let members = &mut self.members[set as usize];
+        let at = self.position[input as usize] as usize;
+        members.swap_remove(at);
+        if let Some(&moved) = members.get(at) {
+            self.position[moved as usize] = at as u32;
+        }
+    }
+
+    /// The inputs (numbered from the first input) of a set whose watched props hold.
+    #[inline]
+    pub(super) fn members(&self, set: u32) -> &[u32] {
+        &self.members[set as usize]
+    }
 }
 
 impl Evaluator {
@@ -44,6 +92,7 @@ impl Evaluator {
             satisfied: vec![0; circuit.rule_head.len()],
             holding: vec![0; circuit.props - circuit.derived_start as usize],
             next: vec![0; circuit.base_count.div_ceil(64)],
+            moves: Moves::new(circuit),
         };
         evaluator.flip(circuit.true_prop);
         // Every prop by reading its rules, in order; then the counts.
@@ -83,7 +132,18 @@ impl Evaluator {
                 evaluator.next[i >> 6] |= 1 << (i & 63);
             }
         }
+        let sets = &circuit.move_sets;
+        for (input, &set) in sets.input_set.iter().enumerate() {
+            if set != NO_SET && evaluator.get(sets.input_watch[input]) {
+                evaluator.moves.insert(set, input as u32);
+            }
+        }
         evaluator
+    }
+
+    /// The move sets, up to date once the state layer is propagated.
+    pub(super) fn moves(&self) -> &Moves {
+        &self.moves
     }
 
     /// The next state as evaluated (valid after propagating the move layer).
@@ -91,13 +151,27 @@ impl Evaluator {
         &self.next
     }
 
-    /// Flips a derived prop after evaluation, keeping the next state in step.
+    /// Flips a derived prop after evaluation, keeping the next state and the move sets in step.
     #[inline]
     fn flip_derived(&mut self, circuit: &Circuit, prop: Prop) {
         self.flip(prop);
-        let base = circuit.base_of_next[(prop - circuit.derived_start) as usize];
+        let index = (prop - circuit.derived_start) as usize;
+        let base = circuit.base_of_next[index];
         if base != NO_BASE {
             self.next[(base >> 6) as usize] ^= 1 << (base & 63);
+        }
+        let sets = &circuit.move_sets;
+        let watchers = sets.watch_start[index] as usize..sets.watch_start[index + 1] as usize;
+        if !watchers.is_empty() {
+            let now = self.get(prop);
+            for &input in &sets.watchers[watchers] {
+                let set = sets.input_set[input as usize];
+                if now {
+                    self.moves.insert(set, input);
+                } else {
+                    self.moves.remove(set, input);
+                }
+            }
         }
     }
 
@@ -143,10 +217,10 @@ impl Evaluator {
         let start = circuit.occurs_start[prop as usize] as usize;
         let end = circuit.occurs_start[prop as usize + 1] as usize;
         let derived_start = circuit.derived_start;
-        for &occurrence in &circuit.occurs[start..end] {
-            let rule = (occurrence >> 1) as usize;
-            let head = circuit.rule_head[rule];
-            let length = circuit.rule_length[rule];
+        for occurrence in &circuit.occurs[start..end] {
+            let rule = (occurrence.rule_literal >> 1) as usize;
+            let head = occurrence.head;
+            let length = occurrence.length;
             if length == GROUPED {
                 if head >= skip_below {
                     self.mark(head);
@@ -155,7 +229,7 @@ impl Evaluator {
             }
             let index = (head - derived_start) as usize;
             let mut crossed = false;
-            if now != (occurrence & 1 == 1) {
+            if now != (occurrence.rule_literal & 1 == 1) {
                 self.satisfied[rule] += 1;
                 if self.satisfied[rule] == length {
                     self.holding[index] += 1;

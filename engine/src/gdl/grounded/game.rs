@@ -34,7 +34,6 @@ struct GoalProp {
 struct Scratch {
     evaluator: Evaluator,
     joint: Vec<Prop>,
-    legal: Vec<Prop>,
     next: Vec<u64>,
 }
 
@@ -129,7 +128,6 @@ impl GroundedGame {
         let scratch = Scratch {
             evaluator,
             joint: Vec::new(),
-            legal: Vec::new(),
             next: vec![0; words],
         };
         Ok(GroundedGame {
@@ -278,6 +276,55 @@ impl GroundedGame {
         }
     }
 
+    /// The sets of `role`'s moves whose gate holds (the state layer propagated): together they
+    /// hold exactly its legal moves.
+    fn open_sets<'e>(
+        &'e self,
+        evaluator: &'e Evaluator,
+        role: RoleIndex,
+    ) -> impl Iterator<Item = &'e [u32]> + 'e {
+        self.circuit.move_sets.role_sets[role]
+            .iter()
+            .filter(|&&(gate, _)| evaluator.get(gate >> 1) != (gate & 1 == 1))
+            .map(|&(_, set)| evaluator.moves().members(set))
+    }
+
+    /// A uniformly random legal move of `role` (its input prop), or `None` when it has none.
+    fn random_move<R: Rng + ?Sized>(
+        &self,
+        evaluator: &Evaluator,
+        role: RoleIndex,
+        rng: &mut R,
+    ) -> Option<Prop> {
+        let total: usize = self.open_sets(evaluator, role).map(<[u32]>::len).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut pick = rng.random_range(0..total);
+        for members in self.open_sets(evaluator, role) {
+            if let Some(&input) = members.get(pick) {
+                return Some(self.circuit.input_start + input);
+            }
+            pick -= members.len();
+        }
+        None
+    }
+
+    /// The legal moves of `role` as random playouts see them: from the move sets kept up to
+    /// date by the evaluator, not from the `legal` props as [`Game::legal_moves`]. The same
+    /// moves in the same order when the reasoner is right; tests compare the two.
+    pub fn playout_legal_moves(&self, state: &GroundedState, role: RoleIndex) -> Vec<GroundedMove> {
+        let mut scratch = self.scratch.borrow_mut();
+        self.evaluate_state(&mut scratch, state);
+        let mut moves: Vec<GroundedMove> = self
+            .open_sets(&scratch.evaluator, role)
+            .flatten()
+            .map(|&input| GroundedMove(self.circuit.input_start + input))
+            .collect();
+        moves.sort_unstable_by_key(|m| m.0);
+        moves
+    }
+
     /// Random playout without allocation per ply: the evaluator steps from state to state,
     /// each role's legal moves are read straight from the bits.
     pub fn fast_random_playout<R: Rng + ?Sized>(
@@ -310,19 +357,14 @@ impl GroundedGame {
             }
             scratch.joint.clear();
             let mut stuck = None;
-            for (role, moves) in self.moves.iter().enumerate() {
-                scratch.legal.clear();
-                for &(input, legal) in moves {
-                    if scratch.evaluator.query(circuit, legal) {
-                        scratch.legal.push(input);
+            for role in 0..self.moves.len() {
+                match self.random_move(&scratch.evaluator, role, rng) {
+                    Some(input) => scratch.joint.push(input),
+                    None => {
+                        stuck = Some(role);
+                        break;
                     }
                 }
-                if scratch.legal.is_empty() {
-                    stuck = Some(role);
-                    break;
-                }
-                let pick = rng.random_range(0..scratch.legal.len());
-                scratch.joint.push(scratch.legal[pick]);
             }
             if let Some(role) = stuck {
                 break PlayoutEnd::NoLegalMove(role);

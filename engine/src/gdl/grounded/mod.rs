@@ -12,6 +12,7 @@ mod domain;
 mod evaluator;
 mod factor;
 mod game;
+mod gates;
 mod terms;
 #[cfg(test)]
 mod tests;

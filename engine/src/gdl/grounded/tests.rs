@@ -57,6 +57,10 @@ fn agree(text: &str, trajectories: u64) {
                 .collect();
             for (role, expected_moves) in legal.iter().enumerate() {
                 assert_eq!(&moves(&fast, &actual, role), expected_moves);
+                assert_eq!(
+                    fast.playout_legal_moves(&actual, role),
+                    fast.legal_moves(&actual, role)
+                );
             }
             if oracle.is_terminal(&expected) || legal.iter().any(Vec::is_empty) {
                 break;

@@ -1,0 +1,329 @@
+//! Code actions: the fixes diagnostics carry ("did you mean" → replace), the mandatory Ludi
+//! parts a ludeme lacks (added from the schema's example), and the conversion of a GDL file
+//! between prefix KIF and infix (by the formatter `ludeme fmt --to` uses).
+
+use crate::gdl::{FormatError, format_gdl, gdl_rules};
+use crate::ludi::bind::{Finding, Node};
+use crate::ludi::ludi_tree;
+use crate::ludi::schema::{self, Kind, LUDEMES};
+use crate::{
+    Db, Diagnostic, Severity, SourceFile, Syntax, TextRange, file_diagnostics, syntax_diagnostics,
+};
+
+/// What a code action does, for the editor's menus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeActionKind {
+    /// Resolves a diagnostic.
+    QuickFix,
+    /// Rewrites the whole file (a syntax conversion).
+    Rewrite,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeAction {
+    pub title: String,
+    pub kind: CodeActionKind,
+    /// Replacements (range, new text) in the file.
+    pub edits: Vec<(TextRange, String)>,
+    /// The diagnostic it resolves.
+    pub diagnostic: Option<Diagnostic>,
+    /// The one fix of its diagnostic, which an editor may apply without asking.
+    pub preferred: bool,
+}
+
+/// The quick fixes for the diagnostics that overlap `range` (or touch it, when it is empty).
+/// The conversion between GDL syntaxes is offered apart ([`conversion_target`]), so that
+/// listing actions never runs the converter.
+pub fn code_actions(db: &dyn Db, file: SourceFile, range: TextRange) -> Vec<CodeAction> {
+    let touches = |other: TextRange| other.start <= range.end && range.start <= other.end;
+    let diagnostics: Vec<Diagnostic> = file_diagnostics(db, file)
+        .into_iter()
+        .filter(|diagnostic| touches(diagnostic.range))
+        .collect();
+    let mut actions = Vec::new();
+    for diagnostic in &diagnostics {
+        for fix in &diagnostic.fixes {
+            actions.push(CodeAction {
+                title: fix.title.clone(),
+                kind: CodeActionKind::QuickFix,
+                edits: fix.edits.clone(),
+                diagnostic: Some(diagnostic.clone()),
+                preferred: diagnostic.fixes.len() == 1,
+            });
+        }
+    }
+    if file.syntax(db) == Syntax::Ludi {
+        actions.extend(missing_parts(db, file, &diagnostics));
+    }
+    actions
+}
+
+/// "Add `(end ...)`" for each mandatory part a ludeme at the range lacks (the game's `players`,
+/// `board` and `end`, a board's `tiling` and `size`, ...), inserted where the schema puts it
+/// and written as the schema's example.
+fn missing_parts(db: &dyn Db, file: SourceFile, diagnostics: &[Diagnostic]) -> Vec<CodeAction> {
+    let bound = ludi_tree(db, file);
+    let Some(game) = bound.game.as_ref() else {
+        return Vec::new();
+    };
+    let text = file.text(db);
+    let mut actions = Vec::new();
+    for finding in &bound.findings {
+        let Finding::Missing {
+            range,
+            parent,
+            param,
+        } = finding
+        else {
+            continue;
+        };
+        let Some(diagnostic) = diagnostics
+            .iter()
+            .find(|d| d.code == "ludi/missing-part" && d.range == *range)
+        else {
+            continue;
+        };
+        let spec = &LUDEMES[*parent].params[*param];
+        let Some(part) = schema::named(spec.name).find(|part| part.kind == Kind::Part) else {
+            continue;
+        };
+        // Only an example that is the part itself can stand in for it.
+        if !part.example.starts_with(&format!("({} ", part.name)) {
+            continue;
+        }
+        let mut node: Option<&Node> = None;
+        game.walk(&mut |candidate| {
+            if candidate.name_range == *range && candidate.entry == *parent {
+                node = Some(candidate);
+            }
+        });
+        let Some(node) = node else { continue };
+        let insert_at = insertion_point(node, *param);
+        let multiline = text[node.range.start..node.range.end].contains('\n');
+        let separator = if multiline {
+            format!("\n{}", indentation_of_children(text, node))
+        } else {
+            " ".to_owned()
+        };
+        actions.push(CodeAction {
+            title: format!("Add `{}`", part.example),
+            kind: CodeActionKind::QuickFix,
+            edits: vec![(
+                TextRange::empty(insert_at),
+                format!("{separator}{}", part.example),
+            )],
+            diagnostic: Some(diagnostic.clone()),
+            preferred: true,
+        });
+    }
+    actions
+}
+
+/// Where a missing argument of parameter `param` goes: after the last argument of an earlier
+/// parameter, else right after the ludeme's name.
+fn insertion_point(node: &Node, param: usize) -> usize {
+    node.args
+        .iter()
+        .filter(|arg| arg.param < param)
+        .map(|arg| arg.value.range().end)
+        .max()
+        .unwrap_or(node.name_range.end)
+}
+
+/// The indentation of a multi-line ludeme's children: that of its first argument on a line of
+/// its own, else its own line's indentation and two spaces.
+fn indentation_of_children(text: &str, node: &Node) -> String {
+    let line_of = |offset: usize| {
+        let line_start = text[..offset].rfind('\n').map_or(0, |newline| newline + 1);
+        let indent: String = text[line_start..]
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect();
+        (line_start, indent)
+    };
+    let (own_line, own_indent) = line_of(node.range.start);
+    node.args
+        .iter()
+        .map(|arg| line_of(arg.value.range().start))
+        .find(|(line_start, _)| *line_start != own_line)
+        .map_or_else(|| format!("{own_indent}  "), |(_, indent)| indent)
+}
+
+/// The other GDL syntax, when the file is whole enough to convert: no syntax errors and every
+/// form a rule (what the diagnostics computed already). Whether each name can be spelled in
+/// the target syntax is left to the conversion itself ([`convert_gdl`]), which says why not:
+/// printing the file on every request for code actions would be too slow for large files.
+pub fn conversion_target(db: &dyn Db, file: SourceFile) -> Option<Syntax> {
+    let target = match file.syntax(db) {
+        Syntax::GdlKif => Syntax::GdlInfix,
+        Syntax::GdlInfix => Syntax::GdlKif,
+        Syntax::Egg | Syntax::Ludi => return None,
+    };
+    let syntax_errors = syntax_diagnostics(db, file)
+        .iter()
+        .any(|diagnostic| diagnostic.severity == Severity::Error);
+    let lowered = gdl_rules(db, file).diagnostics.is_empty();
+    (!syntax_errors && lowered).then_some(target)
+}
+
+/// The whole file converted to the other GDL syntax, checked as `ludeme fmt --to` checks it.
+/// Call this outside salsa queries.
+pub fn convert_gdl(db: &dyn Db, file: SourceFile) -> Result<(Syntax, String), FormatError> {
+    let target = match file.syntax(db) {
+        Syntax::GdlKif => Syntax::GdlInfix,
+        Syntax::GdlInfix => Syntax::GdlKif,
+        Syntax::Egg | Syntax::Ludi => return Err(FormatError::NotGdl),
+    };
+    format_gdl(db, file, target).map(|text| (target, text))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::RootDatabase;
+
+    fn apply(text: &str, edits: &[(TextRange, String)]) -> String {
+        let mut out = text.to_owned();
+        let mut edits = edits.to_vec();
+        edits.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
+        for (range, new) in edits {
+            out.replace_range(range.start..range.end, &new);
+        }
+        out
+    }
+
+    fn actions(text: &str, syntax: Syntax, at: usize) -> Vec<CodeAction> {
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "t".into(), syntax, Arc::from(text), None);
+        code_actions(&db, file, TextRange::empty(at))
+    }
+
+    #[test]
+    fn did_you_mean_becomes_a_replacement() {
+        let text = "(game T (players White Black) (board (tiling square) (size 3 3)) (end (All win (in-a-rwo 3))))";
+        let found = actions(text, Syntax::Ludi, text.find("rwo").unwrap());
+        let fix = found
+            .iter()
+            .find(|action| action.title == "Replace with `in-a-row`")
+            .expect("the fix");
+        assert_eq!(fix.diagnostic.as_ref().unwrap().code, "ludi/unknown-ludeme");
+        assert_eq!(
+            apply(text, &fix.edits),
+            text.replace("in-a-rwo", "in-a-row")
+        );
+    }
+
+    #[test]
+    fn an_undefined_player_is_replaced_by_the_closest() {
+        let text = "(game T (players White Black) (board (tiling square) (size 3 3)) (end (Whte win (in-a-row 3))))";
+        let found = actions(text, Syntax::Ludi, text.find("Whte").unwrap());
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].preferred);
+        assert_eq!(apply(text, &found[0].edits), text.replace("Whte", "White"));
+    }
+
+    #[test]
+    fn a_missing_end_is_added_from_the_schema_example() {
+        let text = "(game T\n  (players White Black)\n  (board (tiling square) (size 3 3)))\n";
+        let found = actions(text, Syntax::Ludi, 2);
+        let add = found
+            .iter()
+            .find(|action| action.title.starts_with("Add `(end "))
+            .expect("the end is mandatory");
+        let fixed = apply(text, &add.edits);
+        let example = schema::named("end").next().unwrap().example;
+        assert_eq!(
+            fixed,
+            format!(
+                "(game T\n  (players White Black)\n  (board (tiling square) (size 3 3))\n  {example})\n"
+            )
+        );
+        // The fixed game has no missing part left.
+        let db = RootDatabase::default();
+        let file = SourceFile::new(
+            &db,
+            "t".into(),
+            Syntax::Ludi,
+            Arc::from(fixed.as_str()),
+            None,
+        );
+        assert!(
+            file_diagnostics(&db, file)
+                .iter()
+                .all(|d| d.code != "ludi/missing-part"),
+            "{fixed}"
+        );
+    }
+
+    #[test]
+    fn players_go_after_the_name_on_one_line() {
+        let text = "(game T (board (tiling square) (size 3 3)) (end (All win (in-a-row 3))))";
+        let found = actions(text, Syntax::Ludi, 1);
+        let add = found
+            .iter()
+            .find(|action| action.title.starts_with("Add `(players "))
+            .expect("players are mandatory");
+        assert_eq!(
+            apply(text, &add.edits),
+            text.replace("(game T ", "(game T (players White Black) ")
+        );
+    }
+
+    #[test]
+    fn egg_names_are_fixed_and_forms_replace_whole_statements() {
+        let text = "game is rps\npieces are Rock and Paper\nBeat means player(Paper) and opponent(Rock)\ngoal is Baet\nturns alternat\n";
+        let found = actions(text, Syntax::Egg, text.find("Baet").unwrap());
+        assert_eq!(apply(text, &found[0].edits), text.replace("Baet", "Beat"));
+        let found = actions(text, Syntax::Egg, text.find("alternat").unwrap());
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            apply(text, &found[0].edits),
+            text.replace("alternat", "alternate")
+        );
+    }
+
+    #[test]
+    fn gdl_parentheses_around_a_bare_name_are_dropped() {
+        let text = "(role x)\n(<= (open) (true (cell b)))\n(<= terminal (not open))\n";
+        let found = actions(text, Syntax::GdlKif, text.find("(open)").unwrap() + 1);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            apply(text, &found[0].edits),
+            text.replace("(<= (open)", "(<= open")
+        );
+    }
+
+    #[test]
+    fn gdl_converts_both_ways() {
+        let db = RootDatabase::default();
+        let kif = SourceFile::new(
+            &db,
+            "t.kif".into(),
+            Syntax::GdlKif,
+            Arc::from("(role x)\n(<= terminal (true (done ?x)))\n"),
+            None,
+        );
+        assert_eq!(conversion_target(&db, kif), Some(Syntax::GdlInfix));
+        let (target, text) = convert_gdl(&db, kif).unwrap();
+        assert_eq!(target, Syntax::GdlInfix);
+        assert_eq!(text, "role(x)\nterminal :- true(done(X))\n");
+        let broken = SourceFile::new(
+            &db,
+            "b.kif".into(),
+            Syntax::GdlKif,
+            Arc::from("(role x"),
+            None,
+        );
+        assert_eq!(conversion_target(&db, broken), None);
+        let ludi = SourceFile::new(
+            &db,
+            "t.ludi".into(),
+            Syntax::Ludi,
+            Arc::from("(game T)"),
+            None,
+        );
+        assert_eq!(conversion_target(&db, ludi), None);
+    }
+}

@@ -1,0 +1,205 @@
+//! Inlay hints. Always: in Ludi, the seed's default for each optional part a ludeme leaves out
+//! (`reach Goal` counts one piece unless told otherwise), which the text never shows. On request
+//! (`ludeme.inlayHints.english`, off by default because it is long): the English reading of each
+//! GDL rule, Ludi rule and EGGG statement, at its end.
+
+use crate::egg::{egg_explanation, egg_file};
+use crate::gdl::english::Vocabulary;
+use crate::gdl::{explain_rule, gdl_rules};
+use crate::ludi::english::render;
+use crate::ludi::ludi_tree;
+use crate::{Db, SourceFile, Syntax, TextRange};
+
+/// Which hints the client asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InlayOptions {
+    /// The English of each rule or statement.
+    pub english: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InlayHint {
+    /// Where it shows: before the character at this offset.
+    pub offset: usize,
+    pub label: String,
+    /// The longer text an editor shows on hovering the hint.
+    pub tooltip: Option<String>,
+}
+
+/// Longest label shown in full; a longer default shows as `param: default` with the text in
+/// the tooltip.
+const LABEL_WIDTH: usize = 32;
+
+/// The hints for the part of the file in `range`.
+pub fn inlay_hints(
+    db: &dyn Db,
+    file: SourceFile,
+    range: TextRange,
+    options: InlayOptions,
+) -> Vec<InlayHint> {
+    let within = |offset: usize| range.start <= offset && offset <= range.end;
+    let mut hints = Vec::new();
+    match file.syntax(db) {
+        Syntax::Ludi => {
+            let Some(game) = ludi_tree(db, file).game.as_ref() else {
+                return hints;
+            };
+            game.walk(&mut |node| {
+                // Just before the closing parenthesis.
+                let at = node.range.end.saturating_sub(1);
+                if !within(at) || node.range.is_empty() {
+                    return;
+                }
+                for (index, param) in node.ludeme().params.iter().enumerate() {
+                    let Some(default) = param.default else {
+                        continue;
+                    };
+                    if node.args.iter().any(|arg| arg.param == index) {
+                        continue;
+                    }
+                    let full = format!("{}: {default}", param.name);
+                    let (label, tooltip) = if full.chars().count() <= LABEL_WIDTH {
+                        (full, None)
+                    } else {
+                        (format!("{}: default", param.name), Some(full))
+                    };
+                    hints.push(InlayHint {
+                        offset: at,
+                        label,
+                        tooltip,
+                    });
+                }
+            });
+            if options.english {
+                // Each part of the game and each record (end clause, piece, placement): a rule.
+                let mut rules = Vec::new();
+                for arg in &game.args {
+                    if let Some(part) = arg.value.node() {
+                        rules.push(part);
+                        part.walk(&mut |node| {
+                            if node.ludeme().is_record() {
+                                rules.push(node);
+                            }
+                        });
+                    }
+                }
+                hints.extend(
+                    rules
+                        .into_iter()
+                        .filter(|node| within(node.range.end))
+                        .map(|node| english_hint(node.range.end, render(node))),
+                );
+            }
+        }
+        Syntax::GdlKif | Syntax::GdlInfix if options.english => {
+            let rules = &gdl_rules(db, file).rules;
+            let vocabulary = Vocabulary::new(rules);
+            hints.extend(
+                rules
+                    .rules
+                    .iter()
+                    .filter(|rule| within(rule.range.end))
+                    .map(|rule| english_hint(rule.range.end, explain_rule(rule, &vocabulary))),
+            );
+        }
+        Syntax::Egg if options.english => {
+            let explanation = egg_explanation(db, file);
+            for statement in &egg_file(db, file).statements {
+                if !within(statement.range.end) {
+                    continue;
+                }
+                let sentences: Vec<&str> = explanation
+                    .sections
+                    .iter()
+                    .flat_map(|section| &section.sentences)
+                    .filter(|sentence| {
+                        sentence
+                            .origins
+                            .iter()
+                            .any(|origin| origin.file == file && origin.range == statement.range)
+                    })
+                    .map(|sentence| sentence.text.as_str())
+                    .collect();
+                if !sentences.is_empty() {
+                    hints.push(english_hint(statement.range.end, sentences.join(" ")));
+                }
+            }
+        }
+        _ => {}
+    }
+    hints.sort_by_key(|hint| hint.offset);
+    hints
+}
+
+fn english_hint(offset: usize, sentence: String) -> InlayHint {
+    InlayHint {
+        offset,
+        label: format!("— {sentence}"),
+        tooltip: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::RootDatabase;
+
+    fn hints(text: &str, syntax: Syntax, english: bool) -> Vec<(usize, String)> {
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "t".into(), syntax, Arc::from(text), None);
+        inlay_hints(
+            &db,
+            file,
+            TextRange::new(0, text.len()),
+            InlayOptions { english },
+        )
+        .into_iter()
+        .map(|hint| (hint.offset, hint.label))
+        .collect()
+    }
+
+    #[test]
+    fn ludi_shows_the_defaults_of_what_is_left_out() {
+        let text = "(game T (players White Black) (board (tiling square) (size 3 3)) (end (All win (reach N))))";
+        let found = hints(text, Syntax::Ludi, false);
+        let reach_end = text.find("(reach N)").unwrap() + "(reach N)".len() - 1;
+        assert!(
+            found.contains(&(reach_end, "count: one".to_owned())),
+            "{found:?}"
+        );
+        // The game leaves out pieces: a long default, shortened.
+        let game_end = text.len() - 1;
+        assert!(
+            found.contains(&(game_end, "pieces: default".to_owned())),
+            "{found:?}"
+        );
+        // No English unless asked for.
+        assert!(found.iter().all(|(_, label)| !label.starts_with('—')));
+    }
+
+    #[test]
+    fn english_glosses_when_asked() {
+        let gdl = "(role x)\n(<= terminal (true (done)))\n";
+        assert!(hints(gdl, Syntax::GdlKif, false).is_empty());
+        let found = hints(gdl, Syntax::GdlKif, true);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found[1].0, gdl.len() - 1);
+        assert!(found[1].1.contains("done"), "{found:?}");
+        let egg = "game is chess\n2 players\n";
+        let found = hints(egg, Syntax::Egg, true);
+        assert!(
+            found
+                .iter()
+                .any(|(offset, label)| *offset == egg.len() - 1 && label.contains("two")),
+            "{found:?}"
+        );
+        let ludi = "(game T (players White Black) (board (tiling square) (size 3 3)) (end (All win (in-a-row 3))))";
+        let found = hints(ludi, Syntax::Ludi, true);
+        assert!(
+            found.iter().any(|(_, label)| label.contains("line of 3")),
+            "{found:?}"
+        );
+    }
+}

@@ -1,0 +1,194 @@
+//! The language server's own latency, over standard input and output as an editor sees it:
+//! from sending an edit notification to receiving its `publishDiagnostics`, and from sending a
+//! hover or a completion request to its response, on a 3,000-line GDL game
+//! (`tests/support/large_gdl.rs`). Then the edit latency again while a Ludi probe (self-play,
+//! the editor's heaviest background work) runs: it must not grow.
+//!
+//! `cargo bench -p ludeme-lsp --bench latency`. The benchmark runs the server in a child
+//! process: itself, re-executed with `LUDEME_LSP_BENCH_SERVE=1`, which then serves exactly as
+//! `ludeme lsp` does (`ludeme_lsp::run_stdio`).
+
+#[path = "../../tests/support/large_gdl.rs"]
+mod large_gdl;
+#[path = "../../tests/support/stdio_client.rs"]
+#[allow(dead_code)] // the tests use more of the client than the benchmark
+mod stdio_client;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use stdio_client::StdioClient;
+
+const SERVE: &str = "LUDEME_LSP_BENCH_SERVE";
+const GDL_URI: &str = "file:///bench/large.kif";
+const LUDI_URI: &str = "file:///bench/yavalath.ludi";
+/// Measured edits, hovers and completions (after a few unmeasured ones).
+const SAMPLES: usize = 300;
+const WARM_UP: usize = 20;
+
+fn main() {
+    if std::env::var_os(SERVE).is_some() {
+        ludeme_lsp::run_stdio().expect("the server runs");
+        return;
+    }
+    // `cargo bench` passes `--bench`; a filter argument selecting nothing of ours skips.
+    let root = project_root();
+    let text = large_gdl::large_gdl(&root, 3_000);
+    let mut command = Command::new(std::env::current_exe().expect("the benchmark's own path"));
+    command.env(SERVE, "1").current_dir(&root);
+    let mut client = StdioClient::spawn(command);
+    let response = client.initialize(json!({
+        "processId": null,
+        "rootUri": null,
+        "capabilities": {"general": {"positionEncodings": ["utf-16"]},
+                         "workspace": {"codeLens": {"refreshSupport": true}}},
+        // A probe that runs for the whole second measurement.
+        "initializationOptions": {"probe": {"games": 10_000, "seconds": 120}}
+    }));
+    assert!(response.get("error").is_none(), "{response}");
+    client.open(GDL_URI, "kif", &text);
+    client.diagnostics_for(GDL_URI, 1);
+    println!(
+        "language server latency over stdio, {} lines of GDL ({} bytes), {} samples each",
+        text.lines().count(),
+        text.len(),
+        SAMPLES
+    );
+
+    let mut version = 1;
+    let quiet = edit_latencies(&mut client, &text, &mut version);
+    report("edit → publishDiagnostics", &quiet);
+    let positions = cursor_positions(&text);
+    report(
+        "hover",
+        &request_latencies(&mut client, "textDocument/hover", &positions),
+    );
+    report(
+        "completion",
+        &request_latencies(&mut client, "textDocument/completion", &positions),
+    );
+
+    // A probe of Yavalath in the background: the editor's lens starts it on resolve.
+    let yavalath = std::fs::read_to_string(root.join("corpus/ludi/yavalath.ludi"))
+        .expect("corpus/ludi/yavalath.ludi");
+    client.open(LUDI_URI, "ludi", &yavalath);
+    client.diagnostics_for(LUDI_URI, 1);
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": LUDI_URI}}),
+    );
+    let probe_lens = lenses["result"]
+        .as_array()
+        .and_then(|lenses| lenses.iter().find(|lens| lens["data"]["kind"] == "probe"))
+        .cloned()
+        .expect("a probe lens on a Ludi game");
+    let started = client.request("codeLens/resolve", probe_lens.clone());
+    let title = started["result"]["command"]["title"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        title.ends_with('…'),
+        "the probe starts in the background: {title}"
+    );
+    let busy = edit_latencies(&mut client, &text, &mut version);
+    let still_running = client.request("codeLens/resolve", probe_lens);
+    let title = still_running["result"]["command"]["title"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        title.ends_with('…'),
+        "the probe ran through the whole measurement: {title}"
+    );
+    report("edit → publishDiagnostics, probe running", &busy);
+    client.shutdown();
+}
+
+fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("lsp/ has a parent")
+        .to_path_buf()
+}
+
+/// Inserts and deletes a space inside a rule, alternately, waiting for each edit's diagnostics.
+fn edit_latencies(client: &mut StdioClient, text: &str, version: &mut i64) -> Vec<Duration> {
+    // Inside the first `legal` rule, between two of its literals.
+    let offset = text.find("(<= (legal").expect("the game has legal rules") + 3;
+    let line = text[..offset].matches('\n').count();
+    let column = offset - text[..offset].rfind('\n').map_or(0, |newline| newline + 1);
+    let mut latencies = Vec::with_capacity(SAMPLES);
+    for sample in 0..WARM_UP + SAMPLES {
+        *version += 1;
+        let inserting = *version % 2 == 0;
+        let end = if inserting { column } else { column + 1 };
+        let change = json!({
+            "range": {"start": {"line": line, "character": column},
+                      "end": {"line": line, "character": end}},
+            "text": if inserting { " " } else { "" }
+        });
+        let started = Instant::now();
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": GDL_URI, "version": *version},
+                   "contentChanges": [change]}),
+        );
+        client.diagnostics_for(GDL_URI, *version);
+        if sample >= WARM_UP {
+            latencies.push(started.elapsed());
+        }
+    }
+    // Slow-round publications of the measured versions are not waited for; drop them.
+    client.drain();
+    latencies
+}
+
+/// Positions spread over the file, on names and between them.
+fn cursor_positions(text: &str) -> Vec<Value> {
+    let lines: Vec<&str> = text.lines().collect();
+    (0..WARM_UP + SAMPLES)
+        .map(|sample| {
+            let line = (sample * 7919) % lines.len();
+            let column = lines[line].len() / 2;
+            json!({"line": line, "character": column})
+        })
+        .collect()
+}
+
+fn request_latencies(client: &mut StdioClient, method: &str, positions: &[Value]) -> Vec<Duration> {
+    let mut latencies = Vec::with_capacity(SAMPLES);
+    for (sample, position) in positions.iter().enumerate() {
+        let started = Instant::now();
+        let response = client.request(
+            method,
+            json!({"textDocument": {"uri": GDL_URI}, "position": position}),
+        );
+        let elapsed = started.elapsed();
+        if let Some(error) = response.get("error") {
+            println!("  {method}: {}", error["message"]);
+            return Vec::new();
+        }
+        if sample >= WARM_UP {
+            latencies.push(elapsed);
+        }
+    }
+    latencies
+}
+
+fn report(what: &str, latencies: &[Duration]) {
+    if latencies.is_empty() {
+        println!("{what:<45} not measured");
+        return;
+    }
+    let mut sorted = latencies.to_vec();
+    sorted.sort();
+    let percentile = |p: f64| sorted[((sorted.len() - 1) as f64 * p).round() as usize];
+    let ms = |duration: Duration| duration.as_secs_f64() * 1e3;
+    println!(
+        "{what:<45} p50 {:>7.2} ms   p99 {:>7.2} ms   max {:>7.2} ms",
+        ms(percentile(0.5)),
+        ms(percentile(0.99)),
+        ms(*sorted.last().expect("not empty")),
+    );
+}

@@ -1,0 +1,138 @@
+//! Which diagnostics a document gets, in two rounds: the analyses' diagnostics first (with the
+//! rule selection of `ludeme.toml` applied, capped for huge files), then what slower work finds
+//! — random play (GDL) and a duplicate of a known game (every language) — published again with
+//! the first round from a task of its own, so that it never delays the first.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use ludeme_analysis as analysis;
+use ludeme_analysis::distance::duplicate_diagnostic;
+use tower_lsp_server::Client;
+use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity, Uri};
+
+use crate::lenses::nearest_games;
+use crate::server::{run_query, to_lsp_diagnostic};
+use crate::session::{Session, Snapshot};
+
+/// The most diagnostics published for one document. A generated or pasted file can have tens
+/// of thousands; the editor's problem list is no use beyond this, and sending them all would
+/// cost every keystroke a large message.
+pub const MAX_PUBLISHED: usize = 1_000;
+
+/// How long the document must stay unchanged before the slow round starts. While someone
+/// types, it never starts: the work would be dropped at the next keystroke anyway, and a write
+/// to the database waits for the running work to notice its cancellation, which grounding a
+/// game only does between its steps — the next edit's diagnostics would wait for it.
+const SLOW_ROUND_DELAY: Duration = Duration::from_millis(400);
+
+/// The largest document the background work (random play, the search for duplicates, the
+/// lenses' probes and benches) runs on. The corpus's largest games are a few hundred kilobytes;
+/// beyond this a file is generated or pasted, and grounding or comparing it would hold the
+/// database for seconds that the next edit would wait for.
+pub const MAX_BACKGROUND_BYTES: usize = 1 << 20;
+
+/// Whether the document is small enough for background work (see [`MAX_BACKGROUND_BYTES`]).
+pub fn background_work_allowed(snapshot: &Snapshot) -> bool {
+    snapshot.file.text(&snapshot.db).len() <= MAX_BACKGROUND_BYTES
+}
+
+/// The first round: the analyses' diagnostics of the document, as the protocol publishes them.
+pub fn static_diagnostics(snapshot: &Snapshot) -> Vec<Diagnostic> {
+    let diagnostics = snapshot
+        .settings
+        .file
+        .rules
+        .apply(analysis::file_diagnostics(&snapshot.db, snapshot.file));
+    to_published(snapshot, &diagnostics)
+}
+
+/// `diagnostics` converted, capped at [`MAX_PUBLISHED`] with a last one saying how many more
+/// there are.
+fn to_published(snapshot: &Snapshot, diagnostics: &[analysis::Diagnostic]) -> Vec<Diagnostic> {
+    let mut published: Vec<Diagnostic> = diagnostics
+        .iter()
+        .take(MAX_PUBLISHED)
+        .map(|diagnostic| to_lsp_diagnostic(diagnostic, &snapshot.document, &snapshot.uri))
+        .collect();
+    if diagnostics.len() > MAX_PUBLISHED {
+        let last = published[MAX_PUBLISHED - 1].range;
+        published.push(Diagnostic {
+            range: last,
+            severity: Some(DiagnosticSeverity::INFORMATION),
+            source: Some("ludeme".to_owned()),
+            message: format!(
+                "{} more problems are not shown; `ludeme check` on the command line lists them all",
+                diagnostics.len() - MAX_PUBLISHED
+            ),
+            ..Diagnostic::default()
+        });
+    }
+    published
+}
+
+/// The second round's findings: random play's (GDL) and a duplicate of a known game.
+fn slow_findings(snapshot: &Snapshot) -> Vec<analysis::Diagnostic> {
+    let (db, file) = (&snapshot.db, snapshot.file);
+    let mut found = Vec::new();
+    if analysis::gdl::simulate::lens_anchor(db, file).is_some() {
+        let simulation = analysis::gdl::simulate::editor_simulation(db, file);
+        found.extend(simulation.diagnostics.iter().cloned());
+    }
+    let (workspace, corpus) = nearest_games(snapshot, 1);
+    let nearest = workspace
+        .iter()
+        .chain(&corpus)
+        .min_by(|a, b| a.distance.total_cmp(&b.distance));
+    if let Some(nearest) = nearest {
+        found.extend(duplicate_diagnostic(db, file, nearest));
+    }
+    snapshot.settings.file.rules.apply(found)
+}
+
+/// Publishes the first round again with the slow findings added, when there are any and the
+/// document is still at `version` (an edit cancels the work and publishes anew).
+pub async fn publish_slow_findings(
+    client: Client,
+    session: Arc<Mutex<Session>>,
+    uri: Uri,
+    version: i32,
+    first_round: Vec<Diagnostic>,
+) {
+    let current = |session: &Mutex<Session>| {
+        session
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .version(&uri)
+    };
+    tokio::time::sleep(SLOW_ROUND_DELAY).await;
+    if current(&session) != Some(version) {
+        return;
+    }
+    let Some(snapshot) = session
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .snapshot(&uri)
+        .filter(|snapshot| snapshot.document.version == version)
+    else {
+        return;
+    };
+    if !background_work_allowed(&snapshot) {
+        return;
+    }
+    let computed = run_query(snapshot, |snapshot| {
+        to_published(snapshot, &slow_findings(snapshot))
+    })
+    .await;
+    let Ok(found) = computed else {
+        return;
+    };
+    if found.is_empty() || current(&session) != Some(version) {
+        return;
+    }
+    let mut diagnostics = first_round;
+    diagnostics.extend(found);
+    client
+        .publish_diagnostics(uri, diagnostics, Some(version))
+        .await;
+}

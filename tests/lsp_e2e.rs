@@ -1,0 +1,572 @@
+//! End-to-end sessions with the real `ludeme lsp` binary over standard input and output, as an
+//! editor drives it: initialized with Visual Studio Code's client capabilities
+//! (`tests/fixtures/lsp/vscode-initialize.json`) on a workspace folder of games, every feature
+//! requested for each of the four syntaxes, the answers snapshotted.
+//!
+//! URIs are normalised to `file:///WORKSPACE/...` and measured figures (playouts per second)
+//! redacted; everything else in the snapshots is what the editor receives.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use support::stdio_client::StdioClient;
+
+/// A temporary workspace folder holding the project's corpus of games and settings.
+struct Workspace {
+    dir: tempfile::TempDir,
+}
+
+impl Workspace {
+    fn new(settings: &str) -> Self {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let corpus = support::project_root().join("corpus");
+        for language in ["egg", "gdl", "ludi"] {
+            let target = dir.path().join("games").join(language);
+            std::fs::create_dir_all(&target).unwrap();
+            for entry in std::fs::read_dir(corpus.join(language)).unwrap() {
+                let path = entry.unwrap().path();
+                std::fs::copy(&path, target.join(path.file_name().unwrap())).unwrap();
+            }
+        }
+        std::fs::write(dir.path().join("ludeme.toml"), settings).unwrap();
+        Workspace { dir }
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn path(&self, relative: &str) -> PathBuf {
+        self.root().join(relative)
+    }
+
+    fn uri(&self, relative: &str) -> String {
+        format!("{}/{relative}", self.root_uri())
+    }
+
+    fn root_uri(&self) -> String {
+        format!("file://{}", self.root().display())
+    }
+
+    fn text(&self, relative: &str) -> String {
+        std::fs::read_to_string(self.path(relative)).unwrap()
+    }
+
+    /// Visual Studio Code's `initialize` parameters, opened on this workspace.
+    fn vscode_initialize(&self) -> Value {
+        let recorded = std::fs::read_to_string(
+            support::project_root().join("tests/fixtures/lsp/vscode-initialize.json"),
+        )
+        .unwrap();
+        let filled = recorded
+            .replace("${ROOT_URI}", &self.root_uri())
+            .replace("${ROOT_PATH}", &self.root().display().to_string());
+        serde_json::from_str(&filled).expect("the fixture is JSON")
+    }
+
+    /// `value` with this workspace's URIs and paths written as `file:///WORKSPACE`.
+    fn normalise(&self, value: &Value) -> Value {
+        let text = value
+            .to_string()
+            .replace(&self.root_uri(), "file:///WORKSPACE")
+            .replace(&self.root().display().to_string(), "/WORKSPACE");
+        serde_json::from_str(&text).unwrap()
+    }
+}
+
+const SETTINGS: &str = "\
+# The editor's probe plays few games; the corpus folder is the workspace's own.
+[probe]
+games = 4
+
+[rules]
+disable = [\"gdl/unused-relation\"]
+";
+
+/// The LSP position of the `$0` marker of `needle` (its start when it has none) at the first
+/// occurrence of the needle in `text` (UTF-16 columns; the games used here are ASCII).
+fn position_of(text: &str, needle: &str) -> Value {
+    let marker = needle.find("$0").unwrap_or(0);
+    let needle = needle.replacen("$0", "", 1);
+    let offset = marker
+        + text
+            .find(&needle)
+            .unwrap_or_else(|| panic!("`{needle}` is not in the text"));
+    let line = text[..offset].matches('\n').count();
+    let column = offset - text[..offset].rfind('\n').map_or(0, |newline| newline + 1);
+    json!({"line": line, "character": column})
+}
+
+fn end_position(text: &str) -> Value {
+    let line = text.matches('\n').count();
+    let column = text.len() - text.rfind('\n').map_or(0, |newline| newline + 1);
+    json!({"line": line, "character": column})
+}
+
+/// The result of a response, or its error's code and message.
+fn answer(response: &Value) -> Value {
+    match response.get("error") {
+        Some(error) => json!({"error": {"code": error["code"], "message": error["message"]}}),
+        None => response["result"].clone(),
+    }
+}
+
+/// A document of one syntax and where to put the cursor for each feature.
+struct Subject {
+    /// Relative to the workspace root.
+    file: &'static str,
+    language_id: &'static str,
+    /// A keyword or ludeme (hover, completion, signature help, selection ranges), the cursor at
+    /// its `$0`.
+    keyword: &'static str,
+    /// A name with definitions and references (definition, references, highlights, rename).
+    symbol: &'static str,
+    /// Text inserted at the start of the last line by the edit step.
+    edit: &'static str,
+}
+
+const SUBJECTS: [Subject; 4] = [
+    Subject {
+        file: "games/ludi/tic-tac-toe.ludi",
+        language_id: "ludi",
+        keyword: "(in-a-$0row",
+        symbol: "White",
+        edit: "(bogus-ludeme 3)\n",
+    },
+    Subject {
+        file: "games/gdl/ticTacToe.kif",
+        language_id: "kif",
+        keyword: "(dis$0tinct",
+        symbol: "(true ($0cell",
+        edit: "(<= (legal ?p noop) (role ?q))\n",
+    },
+    Subject {
+        file: "games/gdl/ticTacToe.hrf",
+        language_id: "gdl",
+        keyword: "dis$0tinct(",
+        symbol: "true($0cell(",
+        edit: "legal(P, noop) :- role(Q)\n",
+    },
+    Subject {
+        file: "games/egg/square-bounce.egg",
+        language_id: "egg",
+        keyword: "$0pieces are",
+        symbol: "is like $0BounceFast",
+        edit: "6..2 players\n",
+    },
+];
+
+/// Asks every feature of `subject` and returns the answers by feature.
+fn sweep(client: &mut StdioClient, workspace: &Workspace, subject: &Subject) -> Value {
+    let uri = workspace.uri(subject.file);
+    let text = workspace.text(subject.file);
+    let document = json!({"uri": uri});
+    let keyword = position_of(&text, subject.keyword);
+    let symbol = position_of(&text, subject.symbol);
+    let whole = json!({"start": {"line": 0, "character": 0}, "end": end_position(&text)});
+    let at = |position: &Value| json!({"textDocument": document, "position": position});
+
+    client.open(&uri, subject.language_id, &text);
+    let opened = client.diagnostics_for(&uri, 1);
+    let mut answers = serde_json::Map::new();
+    answers.insert("diagnostics".into(), Value::Array(opened.clone()));
+    let mut ask = |name: &str, method: &str, params: Value| {
+        let response = client.request(method, params);
+        answers.insert(name.to_owned(), answer(&response));
+    };
+    ask("hover", "textDocument/hover", at(&keyword));
+    ask(
+        "completion",
+        "textDocument/completion",
+        json!({"textDocument": document, "position": keyword,
+               "context": {"triggerKind": 1}}),
+    );
+    ask(
+        "signatureHelp",
+        "textDocument/signatureHelp",
+        json!({"textDocument": document, "position": keyword,
+               "context": {"triggerKind": 1, "isRetrigger": false}}),
+    );
+    ask("definition", "textDocument/definition", at(&symbol));
+    ask(
+        "references",
+        "textDocument/references",
+        json!({"textDocument": document, "position": symbol,
+               "context": {"includeDeclaration": true}}),
+    );
+    ask(
+        "documentHighlight",
+        "textDocument/documentHighlight",
+        at(&symbol),
+    );
+    ask("prepareRename", "textDocument/prepareRename", at(&symbol));
+    ask(
+        "rename",
+        "textDocument/rename",
+        json!({"textDocument": document, "position": symbol, "newName": "renamed"}),
+    );
+    ask(
+        "documentSymbol",
+        "textDocument/documentSymbol",
+        json!({"textDocument": document}),
+    );
+    ask(
+        "semanticTokens",
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": document}),
+    );
+    ask(
+        "foldingRange",
+        "textDocument/foldingRange",
+        json!({"textDocument": document}),
+    );
+    ask(
+        "selectionRange",
+        "textDocument/selectionRange",
+        json!({"textDocument": document, "positions": [keyword]}),
+    );
+    let formatting_options = json!({"tabSize": 2, "insertSpaces": true});
+    ask(
+        "formatting",
+        "textDocument/formatting",
+        json!({"textDocument": document, "options": formatting_options}),
+    );
+    ask(
+        "rangeFormatting",
+        "textDocument/rangeFormatting",
+        json!({"textDocument": document, "range": whole, "options": formatting_options}),
+    );
+    ask(
+        "codeAction",
+        "textDocument/codeAction",
+        json!({"textDocument": document, "range": whole,
+               "context": {"diagnostics": opened, "triggerKind": 1}}),
+    );
+    ask(
+        "inlayHint",
+        "textDocument/inlayHint",
+        json!({"textDocument": document, "range": whole}),
+    );
+    answers.insert("codeLens".into(), resolved_lenses(client, &document));
+
+    // An edit: a line that is wrong in this language, inserted before the last line.
+    let last_line = text.trim_end().matches('\n').count();
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"range": {"start": {"line": last_line, "character": 0},
+                                             "end": {"line": last_line, "character": 0}},
+                                   "text": subject.edit}]}),
+    );
+    let edited = client.diagnostics_for(&uri, 2);
+    answers.insert("diagnosticsAfterEdit".into(), Value::Array(edited));
+    workspace.normalise(&Value::Object(answers))
+}
+
+/// The document's code lenses, each resolved until its work is done: a first resolve starts
+/// the work and answers a provisional title; the server asks for a refresh when it is done.
+fn resolved_lenses(client: &mut StdioClient, document: &Value) -> Value {
+    let listed = client.request("textDocument/codeLens", json!({"textDocument": document}));
+    let lenses = match listed["result"].as_array() {
+        Some(lenses) => lenses.clone(),
+        None => return answer(&listed),
+    };
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let resolved: Vec<Value> = lenses
+            .iter()
+            .map(|lens| answer(&client.request("codeLens/resolve", lens.clone())))
+            .collect();
+        let provisional = resolved.iter().any(|lens| {
+            lens["command"]["title"]
+                .as_str()
+                .is_some_and(|t| t.ends_with('…'))
+        });
+        if !provisional {
+            return Value::Array(resolved.iter().map(redact_figures).collect());
+        }
+        assert!(
+            Instant::now() < deadline,
+            "lenses still unresolved: {resolved:?}"
+        );
+        client.next_message("workspace/codeLens/refresh");
+    }
+}
+
+/// A bench lens's figures and a probe's duration vary from run to run: the bench title keeps
+/// its shape, the numbers go.
+fn redact_figures(lens: &Value) -> Value {
+    let mut lens = lens.clone();
+    if lens["command"]["command"] == "ludeme.showProbe" {
+        lens["command"]["arguments"][0]["seconds"] = json!("[redacted]");
+    }
+    // Random play runs under a time limit: on a loaded machine it plays fewer games, and the
+    // shares change. The title keeps its shape.
+    if lens["command"]["command"] == "ludeme.showSimulation" {
+        let title = lens["command"]["title"].as_str().unwrap_or_default();
+        assert!(
+            title.starts_with("2 roles · random play ends after"),
+            "simulation lens title: {title}"
+        );
+        lens["command"]["title"] = json!("2 roles · random play ends after [figures]");
+        lens["command"]["arguments"][0]["markdown"] = json!("[redacted]");
+    }
+    if lens["command"]["command"] == "ludeme.showBench" {
+        let title = lens["command"]["title"].as_str().unwrap_or_default();
+        assert!(
+            title.starts_with("≈ ") && title.ends_with(" playouts/s"),
+            "bench lens title: {title}"
+        );
+        lens["command"]["title"] = json!("≈ [figure] playouts/s");
+        lens["command"]["arguments"] = json!("[redacted]");
+    }
+    lens
+}
+
+#[test]
+fn every_feature_of_every_syntax_over_stdio_as_vscode_drives_it() {
+    let workspace = Workspace::new(SETTINGS);
+    let mut client = StdioClient::spawn(support::ludeme_lsp(workspace.root()));
+    let initialized = client.initialize(workspace.vscode_initialize());
+    insta::assert_json_snapshot!("initialize", workspace.normalise(&answer(&initialized)));
+    // The server asks to watch the game files and the settings (VS Code registers dynamically).
+    let registration = client.next_message("client/registerCapability");
+    insta::assert_json_snapshot!("watch_registration", registration["params"]);
+
+    for subject in &SUBJECTS {
+        let answers = sweep(&mut client, &workspace, subject);
+        let name = Path::new(subject.file)
+            .extension()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        insta::assert_json_snapshot!(format!("features_{name}"), answers);
+    }
+
+    let symbols = client.request("workspace/symbol", json!({"query": "tic-tac"}));
+    insta::assert_json_snapshot!("workspace_symbols", workspace.normalise(&answer(&symbols)));
+    client.shutdown();
+}
+
+#[test]
+fn a_copy_of_a_known_game_is_reported_as_a_duplicate() {
+    let workspace = Workspace::new(SETTINGS);
+    // The same game with the board's parts in another order: distance 0 to the corpus game.
+    let original = workspace.text("games/ludi/tic-tac-toe.ludi");
+    let copy = original.replace(
+        "    (tiling square i-nbors)\n    (size 3 3)\n",
+        "    (size 3 3)\n    (tiling square i-nbors)\n",
+    );
+    assert_ne!(copy, original, "the reordering applies");
+    std::fs::write(workspace.path("my-game.ludi"), &copy).unwrap();
+
+    let mut client = StdioClient::spawn(support::ludeme_lsp(workspace.root()));
+    client.initialize(workspace.vscode_initialize());
+    let uri = workspace.uri("my-game.ludi");
+    client.open(&uri, "ludi", &copy);
+    let first_round = client.diagnostics_for(&uri, 1);
+    assert!(
+        first_round
+            .iter()
+            .all(|diagnostic| diagnostic["code"] != "distance/duplicate"),
+        "the search for duplicates does not hold back the first round"
+    );
+    // The workspace may still be loading when the game opens: the publications that follow
+    // (the workspace loaded, then the slow round) end with the duplicate.
+    let published = client.wait_for("the duplicate warning", |message| {
+        message["method"] == "textDocument/publishDiagnostics"
+            && message["params"]["uri"] == uri.as_str()
+            && message["params"]["diagnostics"]
+                .as_array()
+                .is_some_and(|diagnostics| !diagnostics.is_empty())
+    });
+    let published = published["params"]["diagnostics"].as_array().unwrap();
+    let duplicate = published
+        .iter()
+        .find(|diagnostic| diagnostic["code"] == "distance/duplicate")
+        .unwrap_or_else(|| panic!("no duplicate warning in {published:?}"));
+    assert_eq!(duplicate["severity"], 2, "a warning");
+    // On the `(game ...)` form, lines 3 to 10 (0-based 2 to 9).
+    assert_eq!(
+        duplicate["range"]["start"],
+        json!({"line": 2, "character": 0})
+    );
+    let message = duplicate["message"].as_str().unwrap();
+    assert!(
+        message.contains("Tic-Tac-Toe") && message.contains("tic-tac-toe.ludi"),
+        "{message}"
+    );
+    client.shutdown();
+}
+
+#[test]
+fn a_panic_in_a_request_or_a_notification_is_reported_and_the_session_goes_on() {
+    let workspace = Workspace::new(SETTINGS);
+    let mut client = StdioClient::spawn(support::ludeme_lsp(workspace.root()));
+    client.initialize(workspace.vscode_initialize());
+
+    let response = client.request("ludeme/debugPanic", json!({}));
+    assert_eq!(
+        response["error"]["code"], -32603,
+        "internal error: {response}"
+    );
+    let shown = client.next_message("window/showMessage");
+    assert_eq!(shown["params"]["type"], 1, "an error message");
+    assert!(
+        shown["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("ludeme/debugPanic"),
+        "{shown}"
+    );
+
+    client.notify("ludeme/debugPanicNotification", json!({}));
+    let shown = client.next_message("window/showMessage");
+    assert!(
+        shown["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("ludeme/debugPanicNotification"),
+        "{shown}"
+    );
+
+    // The session goes on: a document opens and gets its diagnostics and hovers.
+    let uri = workspace.uri("games/ludi/tic-tac-toe.ludi");
+    let text = workspace.text("games/ludi/tic-tac-toe.ludi");
+    client.open(&uri, "ludi", &text);
+    assert_eq!(client.diagnostics_for(&uri, 1), Vec::<Value>::new());
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": position_of(&text, "in-a-row")}),
+    );
+    assert!(hover.get("error").is_none(), "{hover}");
+    assert!(client.is_running());
+    client.shutdown();
+}
+
+#[test]
+fn settings_mistakes_are_published_and_watched_files_are_applied() {
+    let workspace = Workspace::new("[rules]\ndisable = [\"gdl/unused-relatoin\"]\n");
+    let mut client = StdioClient::spawn(support::ludeme_lsp(workspace.root()));
+    client.initialize(workspace.vscode_initialize());
+    let settings_uri = workspace.uri("ludeme.toml");
+    let published = client.wait_for("the settings' diagnostics", |message| {
+        message["method"] == "textDocument/publishDiagnostics"
+            && message["params"]["uri"] == settings_uri.as_str()
+    });
+    let diagnostics = &published["params"]["diagnostics"];
+    assert_eq!(diagnostics.as_array().unwrap().len(), 1, "{diagnostics}");
+    assert_eq!(diagnostics[0]["code"], "config/unknown-rule");
+    // `"gdl/unused-relatoin"` on line 2 (0-based 1), after `disable = [`.
+    assert_eq!(
+        diagnostics[0]["range"],
+        json!({"start": {"line": 1, "character": 11}, "end": {"line": 1, "character": 32}})
+    );
+
+    // An EGGG game whose base is not in the workspace yet: `is like` cannot resolve.
+    let uri = workspace.uri("games/egg/drop-tetris.egg");
+    let text = "DropTetris is like HoverTetris\nspeed doubles\n";
+    std::fs::write(workspace.path("games/egg/drop-tetris.egg"), text).unwrap();
+    client.open(&uri, "egg", text);
+    let codes = |diagnostics: &[Value]| -> Vec<String> {
+        diagnostics
+            .iter()
+            .map(|diagnostic| diagnostic["code"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let before = client.diagnostics_for(&uri, 1);
+    assert!(
+        codes(&before).iter().any(|code| code.contains("base")),
+        "an unresolved base is reported: {before:?}"
+    );
+    // The base appears on disk; the watcher reports it; the open game is checked again.
+    let base = workspace.path("games/egg/hover-tetris.egg");
+    std::fs::write(
+        &base,
+        "game is HoverTetris\nplayers are one\nturns alternate\n10 x 20 grid\n",
+    )
+    .unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": workspace.uri("games/egg/hover-tetris.egg"), "type": 1}]}),
+    );
+    let after = client.diagnostics_for(&uri, 1);
+    assert!(
+        !codes(&after).iter().any(|code| code.contains("base")),
+        "the base is found once the watcher reports it: {after:?}"
+    );
+    client.shutdown();
+}
+
+#[test]
+fn a_ten_megabyte_file_stays_responsive() {
+    let workspace = Workspace::new(SETTINGS);
+    // Ten megabytes of GDL: the tic-tac-toe rules over and over with renamed relations, plus
+    // one mistake per copy, so that there are more problems than the editor is sent.
+    let rules = workspace.text("games/gdl/ticTacToe.kif");
+    let mut text = String::with_capacity(10 << 20);
+    let mut copy = 0;
+    while text.len() < 10 << 20 {
+        text.push_str(&rules.replace("cell", &format!("cell{copy}")));
+        text.push_str(&format!(
+            "(<= (broken{copy} ?x) (true (cell{copy} ?y ?y b)))\n"
+        ));
+        copy += 1;
+    }
+    let mut client = StdioClient::spawn(support::ludeme_lsp(workspace.root()));
+    client.initialize(workspace.vscode_initialize());
+    let uri = workspace.uri("huge.kif");
+    let started = Instant::now();
+    client.open(&uri, "kif", &text);
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": position_of(&text, "(role xplayer)")}),
+    );
+    let hover_time = started.elapsed();
+    assert!(hover.get("error").is_none(), "{hover}");
+    let diagnostics = client.diagnostics_for(&uri, 1);
+    let diagnostics_time = started.elapsed();
+    eprintln!("10 MB file: hover after {hover_time:?}, diagnostics after {diagnostics_time:?}");
+    // Bounded: the whole file parsed and checked in a debug build on a shared machine.
+    assert!(
+        hover_time < Duration::from_secs(60),
+        "hover took {hover_time:?}"
+    );
+    assert!(
+        diagnostics.len() <= 1_001,
+        "diagnostics are capped: {}",
+        diagnostics.len()
+    );
+    assert!(
+        diagnostics.len() > 1_000,
+        "with {copy} mistakes, the last diagnostic says how many more there are"
+    );
+    let last = diagnostics.last().unwrap();
+    assert!(
+        last["message"]
+            .as_str()
+            .unwrap()
+            .contains("more problems are not shown"),
+        "{last}"
+    );
+    // And an edit is answered in bounded time too.
+    let started = Instant::now();
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"range": {"start": {"line": 0, "character": 0},
+                                             "end": {"line": 0, "character": 0}},
+                                   "text": "; edited\n"}]}),
+    );
+    client.diagnostics_for(&uri, 2);
+    let edit_time = started.elapsed();
+    eprintln!("10 MB file: diagnostics after an edit in {edit_time:?}");
+    assert!(
+        edit_time < Duration::from_secs(60),
+        "edit took {edit_time:?}"
+    );
+    client.shutdown();
+}
