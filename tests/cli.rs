@@ -295,3 +295,21 @@ fn bench_reports_playouts_and_outcome_frequencies() {
     let other = ludeme(&["bench", "corpus/egg/poker.egg", "--seconds", "0.1"]);
     assert_eq!(other.status.code(), Some(2));
 }
+
+/// A reader that goes away before the output comes (`ludeme bench … | head -0`) ends the run
+/// quietly: no panic message about a broken pipe.
+#[test]
+fn a_closed_output_pipe_ends_the_run_without_a_panic() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludeme"))
+        .args(["bench", "corpus/ludi/tic-tac-toe.ludi", "--seconds", "0.2"])
+        .current_dir(support::project_root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    let stderr = stderr(&output);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

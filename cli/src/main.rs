@@ -144,7 +144,22 @@ pub mod exit {
     pub const FAILURE: u8 = 2;
 }
 
+/// Ends the process quietly when the reader of its output goes away (`ludeme bench … | head`),
+/// as Unix tools do: Rust ignores SIGPIPE, which makes every later `println!` panic instead.
+#[cfg(unix)]
+fn exit_quietly_on_closed_pipe() {
+    // SAFETY: sets the default disposition of one signal at start-up, before any other thread
+    // exists; no Rust invariant depends on SIGPIPE being ignored.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn exit_quietly_on_closed_pipe() {}
+
 fn main() -> ExitCode {
+    exit_quietly_on_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
