@@ -303,7 +303,18 @@ fn compute(kind: LensKind, snapshot: Snapshot) -> Option<Resolved> {
 
 /// A playable game built from the snapshot, which is dropped before the games are played: a
 /// snapshot held through seconds of play would hold back the next edit.
-fn with_game<T>(
+///
+/// The game is built at normal priority (building reads the snapshot, and the next edit's write
+/// waits until that notices its cancellation), then played at the lowest (`background.rs`).
+fn with_game<T: Send>(
+    snapshot: Snapshot,
+    budget: ProbeBudget,
+    play: impl FnOnce(&dyn PlayableGame) -> T + Send,
+) -> Option<Result<T, String>> {
+    crate::background::on_own_thread(move || build_and_play(snapshot, budget, play))
+}
+
+fn build_and_play<T>(
     snapshot: Snapshot,
     budget: ProbeBudget,
     play: impl FnOnce(&dyn PlayableGame) -> T,
@@ -329,6 +340,7 @@ fn with_game<T>(
     })
     .ok()?;
     drop(db);
+    crate::background::lower_current_thread_priority();
     Some(built.map(|game| play(game.as_ref())))
 }
 

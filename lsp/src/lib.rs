@@ -5,6 +5,7 @@
 //! to the last syntax tree so that re-parsing is incremental); queries run on database snapshots
 //! off the protocol thread, and an edit cancels the queries still running for older text.
 
+mod background;
 pub mod config;
 mod document;
 mod features;

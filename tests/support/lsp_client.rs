@@ -9,6 +9,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream, WriteHalf};
 use tokio::sync::{mpsc, oneshot};
 
+use super::stdio_client::{Header, frame};
+
 type Pending = Arc<Mutex<HashMap<i64, oneshot::Sender<Value>>>>;
 type Unsolicited = Arc<Mutex<Vec<Value>>>;
 
@@ -50,8 +52,7 @@ impl LspClient {
     }
 
     pub async fn send_raw(&mut self, body: &str) {
-        let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
-        self.writer.write_all(frame.as_bytes()).await.unwrap();
+        self.writer.write_all(frame(body).as_bytes()).await.unwrap();
         self.writer.flush().await.unwrap();
     }
 
@@ -162,20 +163,20 @@ async fn read_messages(
 ) {
     let mut reader = BufReader::new(reader);
     loop {
-        let mut length = None;
+        let mut header = Header::default();
         loop {
             let mut line = String::new();
-            if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
-                return;
+            if reader.read_line(&mut line).await.is_err() {
+                line.clear();
             }
-            let line = line.trim_end();
-            if line.is_empty() {
+            if !header.read(&line) {
                 break;
             }
-            if let Some(value) = line.strip_prefix("Content-Length: ") {
-                length = value.parse::<usize>().ok();
-            }
         }
+        if !header.complete {
+            return;
+        }
+        let length = header.content_length;
         let mut body = vec![0; length.expect("every message has a Content-Length")];
         if reader.read_exact(&mut body).await.is_err() {
             return;

@@ -15,6 +15,42 @@ use serde_json::{Value, json};
 /// How long a test waits for one message before it fails.
 pub const TIMEOUT: Duration = Duration::from_secs(60);
 
+// The framing of the base protocol, which the in-process client (`lsp_client.rs`) shares: this
+// file stands alone, as the latency benchmark includes it by path.
+
+/// One message of the base protocol, framed: its header and `body`.
+pub fn frame(body: &str) -> String {
+    format!("Content-Length: {}\r\n\r\n{body}", body.len())
+}
+
+/// The header of one message of the base protocol, read a line at a time.
+#[derive(Default)]
+pub struct Header {
+    /// The length of the body, when the header gives a readable one.
+    pub content_length: Option<usize>,
+    /// Whether the blank line ending the header was read (not the end of the input).
+    pub complete: bool,
+}
+
+impl Header {
+    /// Takes one line as read, line end included (so an empty line is the end of the input);
+    /// whether more lines of the header follow.
+    pub fn read(&mut self, line: &str) -> bool {
+        if line.is_empty() {
+            return false;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            self.complete = true;
+            return false;
+        }
+        if let Some(value) = line.strip_prefix("Content-Length: ") {
+            self.content_length = value.parse().ok();
+        }
+        true
+    }
+}
+
 pub struct StdioClient {
     child: Child,
     stdin: Arc<Mutex<ChildStdin>>,
@@ -172,7 +208,7 @@ fn write_message(stdin: &Mutex<ChildStdin>, message: &Value) {
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     // The server may have exited (a test about exiting); the test then sees it on its own.
-    let _ = write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len());
+    let _ = write!(stdin, "{}", frame(&body));
     let _ = stdin.flush();
 }
 
@@ -185,21 +221,19 @@ fn read_messages(
 ) {
     let mut reader = BufReader::new(stdout);
     loop {
-        let mut length = None;
+        let mut header = Header::default();
         loop {
             let mut line = String::new();
-            if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                return;
+            if reader.read_line(&mut line).is_err() {
+                line.clear();
             }
-            let line = line.trim_end();
-            if line.is_empty() {
+            if !header.read(&line) {
                 break;
             }
-            if let Some(value) = line.strip_prefix("Content-Length: ") {
-                length = value.parse::<usize>().ok();
-            }
         }
-        let Some(length) = length else { return };
+        let (true, Some(length)) = (header.complete, header.content_length) else {
+            return;
+        };
         let mut body = vec![0; length];
         if reader.read_exact(&mut body).is_err() {
             return;

@@ -3,9 +3,8 @@
 //! between prefix KIF and infix (by the formatter `ludeme fmt --to` uses).
 
 use crate::gdl::{FormatError, format_gdl, gdl_rules};
-use crate::ludi::bind::{Finding, Node};
-use crate::ludi::ludi_tree;
-use crate::ludi::schema::{self, Kind, LUDEMES};
+use crate::ludi::bind::Node;
+use crate::ludi::{ludi_tree, missing_parts};
 use crate::{
     Db, Diagnostic, Severity, SourceFile, Syntax, TextRange, file_diagnostics, syntax_diagnostics,
 };
@@ -53,7 +52,7 @@ pub fn code_actions(db: &dyn Db, file: SourceFile, range: TextRange) -> Vec<Code
         }
     }
     if file.syntax(db) == Syntax::Ludi {
-        actions.extend(missing_parts(db, file, &diagnostics));
+        actions.extend(missing_part_fixes(db, file, &diagnostics));
     }
     actions
 }
@@ -61,30 +60,25 @@ pub fn code_actions(db: &dyn Db, file: SourceFile, range: TextRange) -> Vec<Code
 /// "Add `(end ...)`" for each mandatory part a ludeme at the range lacks (the game's `players`,
 /// `board` and `end`, a board's `tiling` and `size`, ...), inserted where the schema puts it
 /// and written as the schema's example.
-fn missing_parts(db: &dyn Db, file: SourceFile, diagnostics: &[Diagnostic]) -> Vec<CodeAction> {
+fn missing_part_fixes(
+    db: &dyn Db,
+    file: SourceFile,
+    diagnostics: &[Diagnostic],
+) -> Vec<CodeAction> {
     let bound = ludi_tree(db, file);
     let Some(game) = bound.game.as_ref() else {
         return Vec::new();
     };
     let text = file.text(db);
     let mut actions = Vec::new();
-    for finding in &bound.findings {
-        let Finding::Missing {
-            range,
-            parent,
-            param,
-        } = finding
-        else {
-            continue;
-        };
+    for missing in missing_parts(bound) {
         let Some(diagnostic) = diagnostics
             .iter()
-            .find(|d| d.code == "ludi/missing-part" && d.range == *range)
+            .find(|d| d.code == "ludi/missing-part" && d.range == missing.range)
         else {
             continue;
         };
-        let spec = &LUDEMES[*parent].params[*param];
-        let Some(part) = schema::named(spec.name).find(|part| part.kind == Kind::Part) else {
+        let Some(part) = missing.part else {
             continue;
         };
         // Only an example that is the part itself can stand in for it.
@@ -93,12 +87,12 @@ fn missing_parts(db: &dyn Db, file: SourceFile, diagnostics: &[Diagnostic]) -> V
         }
         let mut node: Option<&Node> = None;
         game.walk(&mut |candidate| {
-            if candidate.name_range == *range && candidate.entry == *parent {
+            if candidate.name_range == missing.range && candidate.entry == missing.parent {
                 node = Some(candidate);
             }
         });
         let Some(node) = node else { continue };
-        let insert_at = insertion_point(node, *param);
+        let insert_at = insertion_point(node, missing.param);
         let multiline = text[node.range.start..node.range.end].contains('\n');
         let separator = if multiline {
             format!("\n{}", indentation_of_children(text, node))
@@ -179,10 +173,10 @@ pub fn convert_gdl(db: &dyn Db, file: SourceFile) -> Result<(Syntax, String), Fo
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
     use crate::RootDatabase;
+    use crate::ide::fixture::source;
+    use crate::ludi::schema;
 
     fn apply(text: &str, edits: &[(TextRange, String)]) -> String {
         let mut out = text.to_owned();
@@ -196,7 +190,7 @@ mod tests {
 
     fn actions(text: &str, syntax: Syntax, at: usize) -> Vec<CodeAction> {
         let db = RootDatabase::default();
-        let file = SourceFile::new(&db, "t".into(), syntax, Arc::from(text), None);
+        let file = source(&db, "t", syntax, text);
         code_actions(&db, file, TextRange::empty(at))
     }
 
@@ -242,13 +236,7 @@ mod tests {
         );
         // The fixed game has no missing part left.
         let db = RootDatabase::default();
-        let file = SourceFile::new(
-            &db,
-            "t".into(),
-            Syntax::Ludi,
-            Arc::from(fixed.as_str()),
-            None,
-        );
+        let file = source(&db, "t", Syntax::Ludi, &fixed);
         assert!(
             file_diagnostics(&db, file)
                 .iter()
@@ -298,32 +286,19 @@ mod tests {
     #[test]
     fn gdl_converts_both_ways() {
         let db = RootDatabase::default();
-        let kif = SourceFile::new(
+        let kif = source(
             &db,
-            "t.kif".into(),
+            "t.kif",
             Syntax::GdlKif,
-            Arc::from("(role x)\n(<= terminal (true (done ?x)))\n"),
-            None,
+            "(role x)\n(<= terminal (true (done ?x)))\n",
         );
         assert_eq!(conversion_target(&db, kif), Some(Syntax::GdlInfix));
         let (target, text) = convert_gdl(&db, kif).unwrap();
         assert_eq!(target, Syntax::GdlInfix);
         assert_eq!(text, "role(x)\nterminal :- true(done(X))\n");
-        let broken = SourceFile::new(
-            &db,
-            "b.kif".into(),
-            Syntax::GdlKif,
-            Arc::from("(role x"),
-            None,
-        );
+        let broken = source(&db, "b.kif", Syntax::GdlKif, "(role x");
         assert_eq!(conversion_target(&db, broken), None);
-        let ludi = SourceFile::new(
-            &db,
-            "t.ludi".into(),
-            Syntax::Ludi,
-            Arc::from("(game T)"),
-            None,
-        );
+        let ludi = source(&db, "t.ludi", Syntax::Ludi, "(game T)");
         assert_eq!(conversion_target(&db, ludi), None);
     }
 }

@@ -8,10 +8,12 @@
 
 use std::fmt::Write;
 
-use super::{Completion, CompletionKind, Hover, NavigationTarget, Reference};
+use super::{Completion, CompletionKind, Hover, NavigationTarget, Reference, is_name_word};
 use crate::egg::model::{EggGame, StatementKind};
 use crate::egg::workspace::resolve_base;
-use crate::egg::{egg_classification, egg_explanation, egg_file, egg_game, forms, words};
+use crate::egg::{
+    EggExplanation, egg_classification, egg_explanation, egg_file, egg_game, forms, words,
+};
 use crate::{Db, SourceFile, TextRange, parse};
 
 /// The `word` node at `offset` (or ending right at it), as its range and text.
@@ -142,11 +144,7 @@ pub fn rename(
     new_name: &str,
 ) -> Result<Vec<(TextRange, String)>, String> {
     prepare_rename(db, file, offset)?;
-    let valid = new_name.chars().next().is_some_and(char::is_alphabetic)
-        && new_name
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
-    if !valid {
+    if !is_name_word(new_name) {
         return Err(format!(
             "`{new_name}` is not one EGGG word: use letters, digits, `-` and `_`, starting with a letter"
         ));
@@ -177,6 +175,28 @@ fn line_of(text: &str, offset: usize) -> usize {
     text.get(..offset)
         .map_or(0, |before| before.matches('\n').count())
         + 1
+}
+
+/// The sentences of the game's English that render the statement at `range` of `file`, in
+/// reading order; `None` when no sentence does.
+pub(super) fn statement_english(
+    explanation: &EggExplanation,
+    file: SourceFile,
+    range: TextRange,
+) -> Option<String> {
+    let sentences: Vec<&str> = explanation
+        .sections
+        .iter()
+        .flat_map(|section| &section.sentences)
+        .filter(|sentence| {
+            sentence
+                .origins
+                .iter()
+                .any(|origin| origin.file == file && origin.range == range)
+        })
+        .map(|sentence| sentence.text.as_str())
+        .collect();
+    (!sentences.is_empty()).then(|| sentences.join(" "))
 }
 
 /// The statement's English, the definition of the name under the cursor when it is defined
@@ -210,20 +230,8 @@ pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
         }
     }
     if let Some(statement) = statement {
-        let sentences: Vec<&str> = egg_explanation(db, file)
-            .sections
-            .iter()
-            .flat_map(|section| &section.sentences)
-            .filter(|sentence| {
-                sentence
-                    .origins
-                    .iter()
-                    .any(|origin| origin.file == file && origin.range == statement.range)
-            })
-            .map(|sentence| sentence.text.as_str())
-            .collect();
-        if !sentences.is_empty() {
-            let _ = write!(markdown, "*In English:* {}\n\n", sentences.join(" "));
+        if let Some(english) = statement_english(egg_explanation(db, file), file, statement.range) {
+            let _ = write!(markdown, "*In English:* {english}\n\n");
         }
         if matches!(
             statement.kind,
@@ -350,20 +358,13 @@ fn form_snippet(form: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-    use std::sync::Arc;
-
     use super::*;
     use crate::egg::set_egg_workspace;
+    use crate::ide::fixture::{assert_mentions, assert_refused, marked, source};
     use crate::{RootDatabase, Syntax};
 
     fn file(db: &RootDatabase, path: &str, text: &str) -> SourceFile {
-        SourceFile::new(db, PathBuf::from(path), Syntax::Egg, Arc::from(text), None)
-    }
-
-    fn marked(text: &str) -> (String, usize) {
-        let offset = text.find("$0").expect("a $0 marker");
-        (text.replace("$0", ""), offset)
+        source(db, path, Syntax::Egg, text)
     }
 
     const RPS: &str = "game is rock-paper-scissors\nplayers are white and black\nmove is choose\npieces are Rock and Paper and Scissors\nBeat means player(Paper) and opponent(Rock)\ngoal is Be$0at\n";
@@ -380,18 +381,11 @@ mod tests {
             "{}",
             hover.markdown
         );
-        assert!(
-            hover
-                .markdown
-                .contains("Beat means player(Paper) and opponent(Rock)"),
-            "{}",
-            hover.markdown
+        assert_mentions(
+            &hover.markdown,
+            "Beat means player(Paper) and opponent(Rock)",
         );
-        assert!(
-            hover.markdown.contains("*In English:*"),
-            "{}",
-            hover.markdown
-        );
+        assert_mentions(&hover.markdown, "*In English:*");
     }
 
     #[test]
@@ -399,11 +393,7 @@ mod tests {
         let db = RootDatabase::default();
         let game = file(&db, "w/rps.egg", &RPS.replace("$0", ""));
         let hover = hover(&db, game, 2).expect("a hover on `game is`");
-        assert!(
-            hover.markdown.contains("**Classification**"),
-            "{}",
-            hover.markdown
-        );
+        assert_mentions(&hover.markdown, "**Classification**");
         for attribute in crate::egg::classify::ATTRIBUTES {
             assert!(
                 hover.markdown.contains(&format!("- {attribute}: ")),
@@ -464,11 +454,7 @@ mod tests {
             }]
         );
         // Renaming an inherited name is refused here.
-        assert!(
-            prepare_rename(&db, side, offset)
-                .unwrap_err()
-                .contains("tetris.egg")
-        );
+        assert_refused(prepare_rename(&db, side, offset), "tetris.egg");
     }
 
     #[test]
@@ -478,12 +464,8 @@ mod tests {
         let game = file(&db, "w/rps.egg", &text);
         let edits = rename(&db, game, offset, "Wins").unwrap();
         assert_eq!(edits.len(), 2);
-        assert!(
-            rename(&db, game, offset, "rocks")
-                .unwrap_err()
-                .contains("already defined")
-        );
-        assert!(rename(&db, game, offset, "means").is_err());
+        assert_refused(rename(&db, game, offset, "rocks"), "already defined");
+        assert_refused(rename(&db, game, offset, "means"), "EGGG keyword");
     }
 
     #[test]

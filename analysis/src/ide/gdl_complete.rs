@@ -225,16 +225,11 @@ fn open_call(text: &str, offset: usize) -> Option<(String, usize)> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
     use crate::RootDatabase;
 
     fn fixture(text: &str, syntax: Syntax) -> (RootDatabase, SourceFile, usize) {
-        let offset = text.find("$0").expect("a $0 marker");
-        let text = text.replace("$0", "");
-        let db = RootDatabase::default();
-        let file = SourceFile::new(&db, "t.kif".into(), syntax, Arc::from(text.as_str()), None);
+        let (db, file, offset, _) = crate::ide::fixture::fixture("t.kif", syntax, text);
         (db, file, offset)
     }
 

@@ -3,6 +3,7 @@
 //! (`ludeme.inlayHints.english`, off by default because it is long): the English reading of each
 //! GDL rule, Ludi rule and EGGG statement, at its end.
 
+use super::egg::statement_english;
 use crate::egg::{egg_explanation, egg_file};
 use crate::gdl::english::Vocabulary;
 use crate::gdl::{explain_rule, gdl_rules};
@@ -108,20 +109,8 @@ pub fn inlay_hints(
                 if !within(statement.range.end) {
                     continue;
                 }
-                let sentences: Vec<&str> = explanation
-                    .sections
-                    .iter()
-                    .flat_map(|section| &section.sentences)
-                    .filter(|sentence| {
-                        sentence
-                            .origins
-                            .iter()
-                            .any(|origin| origin.file == file && origin.range == statement.range)
-                    })
-                    .map(|sentence| sentence.text.as_str())
-                    .collect();
-                if !sentences.is_empty() {
-                    hints.push(english_hint(statement.range.end, sentences.join(" ")));
+                if let Some(english) = statement_english(explanation, file, statement.range) {
+                    hints.push(english_hint(statement.range.end, english));
                 }
             }
         }
@@ -141,14 +130,13 @@ fn english_hint(offset: usize, sentence: String) -> InlayHint {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
     use crate::RootDatabase;
+    use crate::ide::fixture::source;
 
     fn hints(text: &str, syntax: Syntax, english: bool) -> Vec<(usize, String)> {
         let db = RootDatabase::default();
-        let file = SourceFile::new(&db, "t".into(), syntax, Arc::from(text), None);
+        let file = source(&db, "t", syntax, text);
         inlay_hints(
             &db,
             file,

@@ -1,12 +1,98 @@
-//! Navigation and rename of the names a Ludi game declares: players, piece types, regions (and
-//! flags and advisors, which are declared where they are first written). Read off the bound tree,
-//! where each name knows its namespace and whether it declares.
+//! Hover, navigation and rename for Ludi, read off the schema and the bound tree, where each
+//! name knows its namespace and whether it declares. A ludeme's hover gives its manual entry,
+//! what it says here in English and what its rule says. The names a game declares are players,
+//! piece types, regions (and flags and advisors, which are declared where they are first
+//! written).
 
-use super::Reference;
+use super::{Hover, Reference, is_name_word};
 use crate::ludi::bind::{Node, Value};
+use crate::ludi::english::render;
 use crate::ludi::ludi_tree;
+use crate::ludi::manual::signature;
 use crate::ludi::schema::{self, Form, Namespace};
 use crate::{Db, SourceFile, TextRange};
+
+/// The hover of the ludeme or name under `offset`.
+pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
+    let game = ludi_tree(db, file).game.as_ref()?;
+    let mut found: Option<&Node> = None;
+    let mut name: Option<(&str, TextRange, Namespace)> = None;
+    game.walk(&mut |node| {
+        if node.name_range.contains(offset) {
+            found = Some(node);
+        }
+        for arg in &node.args {
+            if let Value::Name { text, range, use_ } = &arg.value
+                && range.contains(offset)
+            {
+                name = Some((text, *range, use_.namespace));
+            }
+        }
+    });
+    if let Some((text, range, namespace)) = name {
+        let markdown = if text == "All" && namespace == Namespace::Player {
+            "**`All`**: every player (the rule applies to each player in turn)".to_owned()
+        } else {
+            format!("**`{text}`**: a {} of this game", namespace.describe())
+        };
+        return Some(Hover { range, markdown });
+    }
+    let node = found?;
+    let ludeme = node.ludeme();
+    let mut markdown = format!(
+        "**{}** ({})\n\n{}\n\n{}\n\nHere: “{}”",
+        ludeme.name,
+        ludeme.kind.describe(),
+        ludeme.meaning,
+        written(ludeme),
+        render(node),
+    );
+    if let Some(rule) = enclosing_rule(game, offset).filter(|rule| rule.range != node.range) {
+        markdown.push_str(&format!("\n\nThis rule: “{}”", render(rule)));
+    }
+    markdown.push_str(&format!(
+        "\n\nExample: `{}` · [manual]({})",
+        ludeme.example,
+        ludeme.manual_link()
+    ));
+    Some(Hover {
+        range: node.name_range,
+        markdown,
+    })
+}
+
+/// How a ludeme is written with its parameters: `` `(in-a-row length [piece])` ``.
+fn written(ludeme: &schema::Ludeme) -> String {
+    match ludeme.form {
+        Form::Word | Form::Either => format!("`{}`", ludeme.name),
+        Form::List => format!("`({}{})`", ludeme.name, signature(ludeme)),
+        Form::Record { .. } => format!("`({})`", signature(ludeme).trim_start()),
+    }
+}
+
+/// The nodes whose text holds `offset`, outermost (the game) first.
+fn ancestors(game: &Node, offset: usize) -> Vec<&Node> {
+    let mut chain = Vec::new();
+    game.walk(&mut |node| {
+        if node.range.start <= offset && offset < node.range.end {
+            chain.push(node);
+        }
+    });
+    // `walk` visits parents before children, so containment order is visiting order.
+    chain
+}
+
+/// The rule the cursor is in: the innermost record (an end clause, a piece definition, a
+/// placement) or, outside every record, the part of the game (`board`, `play`).
+fn enclosing_rule(game: &Node, offset: usize) -> Option<&Node> {
+    let chain = ancestors(game, offset);
+    chain
+        .iter()
+        .rev()
+        .find(|node| node.ludeme().is_record())
+        .or_else(|| chain.get(1))
+        .copied()
+}
 
 /// One written name of the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,11 +211,7 @@ pub fn rename(
 /// letter, and neither a ludeme, `All`, nor a cell such as `A1` (which the reader takes for a
 /// cell).
 fn validate_name(name: &str) -> Result<(), String> {
-    let word = name.chars().next().is_some_and(char::is_alphabetic)
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
-    if !word {
+    if !is_name_word(name) {
         return Err(format!(
             "`{name}` is not a Ludi name: use letters, digits, `-` and `_`, starting with a letter"
         ));
@@ -153,23 +235,12 @@ fn validate_name(name: &str) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
-    use crate::{RootDatabase, Syntax};
+    use crate::Syntax;
+    use crate::ide::fixture::{assert_mentions, assert_refused, fixture};
 
-    fn fixture(text: &str) -> (RootDatabase, SourceFile, usize, String) {
-        let offset = text.find("$0").expect("a $0 marker");
-        let text = text.replace("$0", "");
-        let db = RootDatabase::default();
-        let file = SourceFile::new(
-            &db,
-            "t.ludi".into(),
-            Syntax::Ludi,
-            Arc::from(text.as_str()),
-            None,
-        );
-        (db, file, offset, text)
+    fn ludi(text: &str) -> (crate::RootDatabase, SourceFile, usize, String) {
+        fixture("t.ludi", Syntax::Ludi, text)
     }
 
     const GAME: &str = "(game T (players White Black) (board (tiling square) (size 3 3) (regions (Goal White A3 B3))) (pieces (Stone All (moves (move (action (push)))))) (start (place (Stone Wh$0ite) A1)) (end (White win (reach Goal)) (Black win (in-a-row 3))))";
@@ -183,7 +254,7 @@ mod tests {
 
     #[test]
     fn references_of_a_player_cover_declaration_records_and_uses() {
-        let (db, file, offset, text) = fixture(GAME);
+        let (db, file, offset, text) = ludi(GAME);
         let references = references(&db, file, offset);
         // Declared in players; used by the region, the placement and the end clause.
         assert_eq!(references.len(), 4, "{references:?}");
@@ -202,7 +273,7 @@ mod tests {
 
     #[test]
     fn references_of_a_region_and_a_piece() {
-        let (db, file, _, text) = fixture(GAME);
+        let (db, file, _, text) = ludi(GAME);
         let goal_use = text.rfind("Goal").unwrap();
         let goal = references(&db, file, goal_use);
         assert_eq!(goal.len(), 2);
@@ -215,7 +286,7 @@ mod tests {
 
     #[test]
     fn rename_changes_every_site_and_refuses_clashes_and_cells() {
-        let (db, file, offset, text) = fixture(GAME);
+        let (db, file, offset, text) = ludi(GAME);
         let edits = rename(&db, file, offset, "Red").unwrap();
         assert_eq!(edits.len(), 4);
         assert!(
@@ -223,30 +294,62 @@ mod tests {
                 .iter()
                 .all(|t| t == "White")
         );
-        assert!(
-            rename(&db, file, offset, "Black")
-                .unwrap_err()
-                .contains("already named")
-        );
-        assert!(
-            rename(&db, file, offset, "B2")
-                .unwrap_err()
-                .contains("cell")
-        );
-        assert!(
-            rename(&db, file, offset, "board")
-                .unwrap_err()
-                .contains("Ludi itself")
-        );
-        assert!(rename(&db, file, offset, "two words").is_err());
+        assert_refused(rename(&db, file, offset, "Black"), "already named");
+        assert_refused(rename(&db, file, offset, "B2"), "cell");
+        assert_refused(rename(&db, file, offset, "board"), "Ludi itself");
+        assert_refused(rename(&db, file, offset, "two words"), "not a Ludi name");
     }
 
     #[test]
     fn ludemes_and_all_are_not_renamed() {
-        let (db, file, _, text) = fixture(GAME);
+        let (db, file, _, text) = ludi(GAME);
         assert!(prepare_rename(&db, file, text.find("tiling").unwrap()).is_err());
         let all = text.find("All").unwrap();
         assert!(prepare_rename(&db, file, all + 1).is_err());
         assert!(references(&db, file, all + 1).is_empty());
+    }
+
+    const TIC_TAC_TOE: &str = "(game T (players White Black) (board (tiling square i-nbors) (size 3 3)) (end (All win (in-a-$0row 3))))";
+
+    #[test]
+    fn hover_shows_the_manual_entry_and_the_english_here() {
+        let (db, file, offset, _) = ludi(TIC_TAC_TOE);
+        let hover = hover(&db, file, offset).expect("a hover");
+        assert!(
+            hover
+                .markdown
+                .starts_with("**in-a-row** (an end condition)"),
+            "{}",
+            hover.markdown
+        );
+        assert_mentions(&hover.markdown, "Here: “making a line of 3”");
+        assert_mentions(&hover.markdown, "docs/ludi.md#endcondition-in-a-row");
+    }
+
+    #[test]
+    fn hover_on_a_player_name() {
+        let (db, file, offset, _) = ludi(
+            "(game T (players Wh$0ite Black) (board (tiling hex) (size 3)) (end (All win (in-a-row 3))))",
+        );
+        assert_eq!(
+            hover(&db, file, offset).unwrap().markdown,
+            "**`White`**: a player of this game"
+        );
+    }
+
+    #[test]
+    fn hover_adds_the_rule_around_the_ludeme() {
+        let (db, file, offset, _) = ludi(
+            "(game T (players White Black) (board (tiling hex) (size 3)) (end (All win (and (in-a-$0row 3) (not (in-a-row 4))))))",
+        );
+        let markdown = hover(&db, file, offset).unwrap().markdown;
+        assert_mentions(&markdown, "Here: “making a line of 3”");
+        // The end clause is the rule: its English names the player and the result.
+        let rule = markdown
+            .split("This rule: “")
+            .nth(1)
+            .expect("the rule's English");
+        assert!(rule.contains("line of 4"), "{markdown}");
+        assert!(rule.contains("win"), "{markdown}");
     }
 }

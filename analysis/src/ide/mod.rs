@@ -6,11 +6,14 @@
 
 mod actions;
 mod egg;
+#[cfg(test)]
+mod fixture;
 mod folding;
 mod gdl;
 mod gdl_complete;
 mod inlay;
 mod ludi;
+mod ludi_complete;
 mod range_format;
 mod selection;
 
@@ -122,6 +125,15 @@ pub struct SemanticToken {
     pub definition: bool,
 }
 
+/// Whether `name` is one word as EGGG and Ludi write the names a game declares: letters,
+/// digits, `-` and `_`, starting with a letter. Each language adds its own exclusions.
+fn is_name_word(name: &str) -> bool {
+    name.chars().next().is_some_and(char::is_alphabetic)
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+}
+
 fn is_gdl(db: &dyn Db, file: SourceFile) -> bool {
     matches!(file.syntax(db), Syntax::GdlKif | Syntax::GdlInfix)
 }
@@ -129,7 +141,7 @@ fn is_gdl(db: &dyn Db, file: SourceFile) -> bool {
 pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
     match file.syntax(db) {
         Syntax::GdlKif | Syntax::GdlInfix => gdl::hover(db, file, offset),
-        Syntax::Ludi => crate::ludi::ide::hover(db, file, offset),
+        Syntax::Ludi => ludi::hover(db, file, offset),
         Syntax::Egg => egg::hover(db, file, offset),
     }
 }
@@ -138,7 +150,7 @@ pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
 pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completion> {
     match file.syntax(db) {
         Syntax::GdlKif | Syntax::GdlInfix => gdl_complete::completions(db, file, offset),
-        Syntax::Ludi => crate::ludi::ide::completions(db, file, offset),
+        Syntax::Ludi => ludi_complete::completions(db, file, offset),
         Syntax::Egg => egg::completions(db, file, offset),
     }
 }
@@ -147,7 +159,7 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completi
 pub fn signature_help(db: &dyn Db, file: SourceFile, offset: usize) -> Option<SignatureHelp> {
     match file.syntax(db) {
         Syntax::GdlKif | Syntax::GdlInfix => gdl_complete::signature_help(db, file, offset),
-        Syntax::Ludi => crate::ludi::ide::signature_help(db, file, offset),
+        Syntax::Ludi => ludi_complete::signature_help(db, file, offset),
         Syntax::Egg => None,
     }
 }

@@ -47,10 +47,9 @@ pub fn format_range(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
     use crate::RootDatabase;
+    use crate::ide::fixture::source;
 
     fn format(
         text: &str,
@@ -58,7 +57,7 @@ mod tests {
         range: std::ops::Range<usize>,
     ) -> Result<Option<String>, FormatError> {
         let db = RootDatabase::default();
-        let file = SourceFile::new(&db, "t".into(), syntax, Arc::from(text), None);
+        let file = source(&db, "t", syntax, text);
         format_range(&db, file, range.into()).map(|edit| {
             edit.map(|(span, new)| format!("{}{new}{}", &text[..span.start], &text[span.end..]))
         })

@@ -30,14 +30,13 @@ pub fn selection_ranges(db: &dyn Db, file: SourceFile, offsets: &[usize]) -> Vec
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
+    use crate::ide::fixture::source;
     use crate::{RootDatabase, Syntax};
 
     fn texts(text: &str, syntax: Syntax, cursor: &str) -> Vec<String> {
         let db = RootDatabase::default();
-        let file = SourceFile::new(&db, "t".into(), syntax, Arc::from(text), None);
+        let file = source(&db, "t", syntax, text);
         let offset = text.find(cursor).expect("the cursor text") + 1;
         selection_ranges(&db, file, &[offset])
             .remove(0)

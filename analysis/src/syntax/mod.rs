@@ -112,20 +112,35 @@ fn run_parser(
 
 /// Parses `text` as `syntax`, re-using `old_tree` (already edited) when given.
 ///
-/// A fresh parse tries the syntax's fast parser first, when it has one, and falls back to the
-/// recovering parser only when the text has a syntax error. An old tree from the fast parser
-/// is not re-used (re-parsing incrementally needs the same grammar), so an editor's first edit
-/// moves the document to the recovering parser.
+/// A fresh parse (no old tree) tries the syntax's fast parser first, when it has one, and falls
+/// back to the recovering parser only when the text has a syntax error. An edited text goes to
+/// the recovering parser: its tree is the one the next edit can re-use (re-parsing
+/// incrementally needs the same grammar), so an editor's first edit moves the document to the
+/// recovering parser — were the fast parser tried first after each edit, every edit would pay a
+/// full parse. Where the two grammars disagree (the recovering one finds an error the fast one
+/// reads through, such as a rule nested in another form), the fast parser's reading wins, as
+/// on a fresh parse: the diagnostics of a text never depend on how it was typed.
 pub fn parse_text(syntax: Syntax, text: &str, old_tree: Option<&tree_sitter::Tree>) -> Parse {
     let recovering = syntax.tree_sitter_language();
-    let old_tree = old_tree.filter(|tree| tree.language().name() == recovering.name());
-    if old_tree.is_none() && syntax.fast_tree_sitter_language().is_some() {
-        let parse = run_parser(syntax, Grammar::Fast, text, None);
-        if !parse.root().has_error() {
-            return parse;
+    let has_fast = syntax.fast_tree_sitter_language().is_some();
+    let Some(old_tree) = old_tree else {
+        if has_fast {
+            let parse = run_parser(syntax, Grammar::Fast, text, None);
+            if !parse.root().has_error() {
+                return parse;
+            }
+        }
+        return run_parser(syntax, Grammar::Recovering, text, None);
+    };
+    let reusable = (old_tree.language().name() == recovering.name()).then_some(old_tree);
+    let parse = run_parser(syntax, Grammar::Recovering, text, reusable);
+    if parse.root().has_error() && has_fast {
+        let fast = run_parser(syntax, Grammar::Fast, text, None);
+        if !fast.root().has_error() {
+            return fast;
         }
     }
-    run_parser(syntax, Grammar::Recovering, text, old_tree)
+    parse
 }
 
 /// The syntax tree of `file`.
@@ -153,5 +168,42 @@ pub fn kif_forms_read(db: &dyn Db, file: SourceFile) -> Option<kif_forms::Forms>
     match file.syntax(db) {
         Syntax::GdlKif => kif_forms::read_kif(file.text(db)),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Inserts a space at `offset` of `text` (on its first line) into `tree`.
+    fn insert_space(tree: &tree_sitter::Tree, text: &str, offset: usize) -> (String, EditedTree) {
+        let edited_text = format!("{} {}", &text[..offset], &text[offset..]);
+        let mut edited = EditedTree(tree.clone());
+        edited.edit(&TextEdit::new(
+            (offset, 0, offset),
+            (offset, 0, offset),
+            (offset + 1, 0, offset + 1),
+        ));
+        (edited_text, edited)
+    }
+
+    #[test]
+    fn an_edited_text_is_parsed_by_the_parser_whose_tree_the_next_edit_reuses() {
+        let syntax = Syntax::GdlKif;
+        let recovering = syntax.tree_sitter_language();
+        let text = "(role x) (<= (legal x noop) (true (control x)))\n";
+        let fresh = parse_text(syntax, text, None);
+        // The fast parser read the opened file; every edited text goes to the recovering one,
+        // so that each later edit re-parses incrementally instead of from scratch.
+        let (first_text, first_edit) = insert_space(fresh.tree(), text, 9);
+        let first = parse_text(syntax, &first_text, Some(&first_edit.0));
+        assert_eq!(first.tree().language().name(), recovering.name());
+        let (second_text, second_edit) = insert_space(first.tree(), &first_text, 9);
+        let second = parse_text(syntax, &second_text, Some(&second_edit.0));
+        assert_eq!(second.tree().language().name(), recovering.name());
+        assert_eq!(
+            second.root().to_sexp(),
+            parse_text(syntax, &second_text, None).root().to_sexp()
+        );
     }
 }

@@ -11,7 +11,7 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
-use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::GdlError;
@@ -111,8 +111,9 @@ pub struct Interpreter {
     next_strata: Vec<usize>,
     initial: GdlState,
     /// The last state evaluated without moves: a playout asks for the terminal test, the legal
-    /// moves of every role and then the goals of the same state.
-    last: RefCell<Option<(GdlState, Rc<Store>)>>,
+    /// moves of every role and then the goals of the same state. `Arc`, not `Rc`: a reasoner
+    /// is moved to the editor's background threads, so it must be `Send`.
+    last: RefCell<Option<(GdlState, Arc<Store>)>>,
     failure: RefCell<Option<GdlError>>,
 }
 
@@ -285,13 +286,13 @@ impl Interpreter {
         }
     }
 
-    fn state_model(&self, state: &GdlState) -> Result<Rc<Store>, GdlError> {
+    fn state_model(&self, state: &GdlState) -> Result<Arc<Store>, GdlError> {
         if let Some((cached, store)) = &*self.last.borrow()
             && cached == state
         {
             return Ok(store.clone());
         }
-        let store = Rc::new(self.evaluate(&self.state_strata, state, &[])?);
+        let store = Arc::new(self.evaluate(&self.state_strata, state, &[])?);
         *self.last.borrow_mut() = Some((state.clone(), store.clone()));
         Ok(store)
     }

@@ -44,6 +44,8 @@ pub struct Context<'a> {
     /// Strongly connected components of the dependency graph, as a component number per
     /// relation; relations in one component depend on each other (recursion).
     pub component: Vec<usize>,
+    /// How many relations each component has, by component number.
+    component_sizes: Vec<usize>,
     /// The relations each relation's rules use directly (the graph's adjacency lists).
     successors: Vec<Vec<usize>>,
 }
@@ -58,6 +60,7 @@ impl<'a> Context<'a> {
             dependencies: Vec::new(),
             roles: Vec::new(),
             component: Vec::new(),
+            component_sizes: Vec::new(),
             successors: Vec::new(),
         };
         for (rule_index, rule) in rule_set.rules.iter().enumerate() {
@@ -94,6 +97,12 @@ impl<'a> Context<'a> {
             }
         }
         context.component = component_numbers(&successors);
+        // Counted once here: the recursion check asks for every positive literal of every rule.
+        let mut component_sizes = vec![0; context.component.iter().max().map_or(0, |&c| c + 1)];
+        for &component in &context.component {
+            component_sizes[component] += 1;
+        }
+        context.component_sizes = component_sizes;
         context.successors = successors;
         context
     }
@@ -177,11 +186,6 @@ impl<'a> Context<'a> {
         self.component[a] == self.component[b]
             && (a != b
                 || self.successors[a].contains(&a)
-                || self
-                    .component
-                    .iter()
-                    .filter(|&&c| c == self.component[a])
-                    .count()
-                    > 1)
+                || self.component_sizes[self.component[a]] > 1)
     }
 }

@@ -1,8 +1,7 @@
 //! `ludi/missing-part`: a mandatory part left out: the game's `players`, `board` or `end`, a
 //! board's `tiling` or `size`, a move's `action`, a piece's `moves` — or the game itself.
 
-use crate::ludi::bind::Finding;
-use crate::ludi::schema;
+use crate::ludi::{missing_parts, schema};
 use crate::rules::Rule;
 use crate::{Diagnostic, Severity, TextRange};
 
@@ -40,26 +39,17 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ),
         ));
     }
-    for finding in context.findings() {
-        let Finding::Missing {
-            range,
-            parent,
-            param,
-        } = finding
-        else {
-            continue;
-        };
-        let ludeme = entry(*parent);
-        let spec = &ludeme.params[*param];
+    for missing in missing_parts(context.bound) {
+        let ludeme = entry(missing.parent);
+        let spec = &ludeme.params[missing.param];
         if !takes_ludemes(spec.accepts) {
             continue;
         }
-        let (what, example) =
-            match schema::named(spec.name).find(|part| part.kind == schema::Kind::Part) {
-                Some(part) => (part.written(), see(part)),
-                None => (format!("its {}", spec.name), see(ludeme)),
-            };
+        let (what, example) = match missing.part {
+            Some(part) => (part.written(), see(part)),
+            None => (format!("its {}", spec.name), see(ludeme)),
+        };
         let message = format!("{} needs {what}: add it ({example})", ludeme.written());
-        out.push(Diagnostic::new(&MISSING_PART, *range, message));
+        out.push(Diagnostic::new(&MISSING_PART, missing.range, message));
     }
 }

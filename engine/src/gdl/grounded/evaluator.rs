@@ -22,7 +22,8 @@ pub(super) struct Evaluator {
     inputs: Vec<Prop>,
     /// Scratch for recursive groups: the values before re-evaluation.
     previous: Vec<bool>,
-    /// Per rule: how many of its literals hold (rules of recursive groups are not counted).
+    /// Per rule: how many of its literals hold (rules of recursive groups are not counted, and
+    /// the counts of one-literal rules are not kept up to date: they are not needed).
     satisfied: Vec<u32>,
     /// Per derived prop: how many of its rules hold.
     holding: Vec<u32>,
@@ -228,22 +229,31 @@ impl Evaluator {
                 continue;
             }
             let index = (head - derived_start) as usize;
-            let mut crossed = false;
-            if now != (occurrence.rule_literal & 1 == 1) {
+            let holds = now != (occurrence.rule_literal & 1 == 1);
+            // Whether the rule as a whole went from failing to holding or back. A one-literal
+            // rule (an OR input: a move of a "some move elsewhere" prop) does so with its
+            // literal, so its count is not kept.
+            let rule_changed = if length == 1 {
+                true
+            } else if holds {
                 self.satisfied[rule] += 1;
-                if self.satisfied[rule] == length {
-                    self.holding[index] += 1;
-                    crossed = self.holding[index] == 1;
-                }
+                self.satisfied[rule] == length
             } else {
-                if self.satisfied[rule] == length {
-                    self.holding[index] -= 1;
-                    crossed = self.holding[index] == 0;
-                }
                 self.satisfied[rule] -= 1;
-            }
-            if crossed {
-                self.mark(head);
+                self.satisfied[rule] + 1 == length
+            };
+            if rule_changed {
+                let holding = &mut self.holding[index];
+                let crossed = if holds {
+                    *holding += 1;
+                    *holding == 1
+                } else {
+                    *holding -= 1;
+                    *holding == 0
+                };
+                if crossed {
+                    self.mark(head);
+                }
             }
         }
     }
@@ -273,18 +283,22 @@ impl Evaluator {
     }
 
     /// Sets exactly the inputs in `joint` (one per role).
+    ///
+    /// The new inputs are set before the old ones are cleared: a rule "some move elsewhere"
+    /// (frame axioms, factored into one prop per fluent) then goes from one holding rule to two
+    /// and back to one, instead of through zero, so its head is not marked for nothing.
     pub(super) fn load_inputs(&mut self, circuit: &Circuit, joint: &[Prop]) {
         if self.inputs.as_slice() == joint {
             return;
+        }
+        for &input in joint {
+            self.set(circuit, input, true);
         }
         for i in 0..self.inputs.len() {
             let input = self.inputs[i];
             if !joint.contains(&input) {
                 self.set(circuit, input, false);
             }
-        }
-        for &input in joint {
-            self.set(circuit, input, true);
         }
         self.inputs.clear();
         self.inputs.extend_from_slice(joint);

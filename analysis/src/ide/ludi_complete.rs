@@ -1,98 +1,13 @@
-//! Editor answers for Ludi, read off the schema and the bound tree: the hover of a ludeme (its
-//! manual entry, what it says here in English and what its rule says), the completions at a
-//! position (the ludemes and names the enclosing ludeme still takes, with snippets for their
-//! arguments) and the signature of the ludeme whose arguments hold the cursor. The language
-//! server maps these onto LSP.
+//! Completion and signature help for Ludi, read off the schema and the bound tree: the ludemes
+//! and names the enclosing ludeme still takes at a position, with snippets for their
+//! arguments, and the signature of the ludeme whose arguments hold the cursor.
 
-use crate::ide::{Completion, CompletionKind, Hover, SignatureHelp};
-use crate::ludi::bind::{Node, Value};
-use crate::ludi::english::render;
+use super::{Completion, CompletionKind, SignatureHelp};
+use crate::ludi::bind::{Arg, Node};
 use crate::ludi::manual::signature;
 use crate::ludi::schema::{self, Accepts, Form, LUDEMES, Namespace};
 use crate::ludi::{ludi_game, ludi_tree};
-use crate::{Db, SourceFile, TextRange};
-
-/// The hover of the ludeme or name under `offset`.
-pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
-    let game = ludi_tree(db, file).game.as_ref()?;
-    let mut found: Option<&Node> = None;
-    let mut name: Option<(&str, TextRange, Namespace)> = None;
-    game.walk(&mut |node| {
-        if node.name_range.contains(offset) {
-            found = Some(node);
-        }
-        for arg in &node.args {
-            if let Value::Name { text, range, use_ } = &arg.value
-                && range.contains(offset)
-            {
-                name = Some((text, *range, use_.namespace));
-            }
-        }
-    });
-    if let Some((text, range, namespace)) = name {
-        let markdown = if text == "All" && namespace == Namespace::Player {
-            "**`All`**: every player (the rule applies to each player in turn)".to_owned()
-        } else {
-            format!("**`{text}`**: a {} of this game", namespace.describe())
-        };
-        return Some(Hover { range, markdown });
-    }
-    let node = found?;
-    let ludeme = node.ludeme();
-    let mut markdown = format!(
-        "**{}** ({})\n\n{}\n\n{}\n\nHere: “{}”",
-        ludeme.name,
-        ludeme.kind.describe(),
-        ludeme.meaning,
-        written(ludeme),
-        render(node),
-    );
-    if let Some(rule) = enclosing_rule(game, offset).filter(|rule| rule.range != node.range) {
-        markdown.push_str(&format!("\n\nThis rule: “{}”", render(rule)));
-    }
-    markdown.push_str(&format!(
-        "\n\nExample: `{}` · [manual]({})",
-        ludeme.example,
-        ludeme.manual_link()
-    ));
-    Some(Hover {
-        range: node.name_range,
-        markdown,
-    })
-}
-
-/// How a ludeme is written with its parameters: `` `(in-a-row length [piece])` ``.
-fn written(ludeme: &schema::Ludeme) -> String {
-    match ludeme.form {
-        Form::Word | Form::Either => format!("`{}`", ludeme.name),
-        Form::List => format!("`({}{})`", ludeme.name, signature(ludeme)),
-        Form::Record { .. } => format!("`({})`", signature(ludeme).trim_start()),
-    }
-}
-
-/// The nodes whose text holds `offset`, outermost (the game) first.
-fn ancestors(game: &Node, offset: usize) -> Vec<&Node> {
-    let mut chain = Vec::new();
-    game.walk(&mut |node| {
-        if node.range.start <= offset && offset < node.range.end {
-            chain.push(node);
-        }
-    });
-    // `walk` visits parents before children, so containment order is visiting order.
-    chain
-}
-
-/// The rule the cursor is in: the innermost record (an end clause, a piece definition, a
-/// placement) or, outside every record, the part of the game (`board`, `play`).
-fn enclosing_rule(game: &Node, offset: usize) -> Option<&Node> {
-    let chain = ancestors(game, offset);
-    chain
-        .iter()
-        .rev()
-        .find(|node| node.ludeme().is_record())
-        .or_else(|| chain.get(1))
-        .copied()
-}
+use crate::{Db, SourceFile};
 
 /// The innermost ludeme written as a list whose arguments hold `offset`: a cursor on a list's
 /// name is writing an argument of the list around it.
@@ -118,7 +33,7 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completi
     let enclosing = enclosing_list(game, offset);
     let ludeme = enclosing.ludeme();
     // A ludeme whose name is being retyped leaves its place free for another.
-    let retyped = |arg: &&crate::ludi::bind::Arg| {
+    let retyped = |arg: &&Arg| {
         arg.value
             .node()
             .is_some_and(|node| node.name_range.start <= offset && offset <= node.name_range.end)
@@ -285,79 +200,14 @@ pub fn signature_help(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Si
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
+    use crate::ide::fixture;
     use crate::{RootDatabase, Syntax};
 
     /// The database, the file, and the offset of `$0` (removed from the text).
     fn fixture(text: &str) -> (RootDatabase, SourceFile, usize) {
-        let offset = text.find("$0").expect("a $0 marker");
-        let text = text.replace("$0", "");
-        let db = RootDatabase::default();
-        let file = SourceFile::new(
-            &db,
-            "t.ludi".into(),
-            Syntax::Ludi,
-            Arc::from(text.as_str()),
-            None,
-        );
+        let (db, file, offset, _) = fixture::fixture("t.ludi", Syntax::Ludi, text);
         (db, file, offset)
-    }
-
-    const TIC_TAC_TOE: &str = "(game T (players White Black) (board (tiling square i-nbors) (size 3 3)) (end (All win (in-a-$0row 3))))";
-
-    #[test]
-    fn hover_shows_the_manual_entry_and_the_english_here() {
-        let (db, file, offset) = fixture(TIC_TAC_TOE);
-        let hover = hover(&db, file, offset).expect("a hover");
-        assert!(
-            hover
-                .markdown
-                .starts_with("**in-a-row** (an end condition)"),
-            "{}",
-            hover.markdown
-        );
-        assert!(
-            hover.markdown.contains("Here: “making a line of 3”"),
-            "{}",
-            hover.markdown
-        );
-        assert!(
-            hover
-                .markdown
-                .contains("docs/ludi.md#endcondition-in-a-row")
-        );
-    }
-
-    #[test]
-    fn hover_on_a_player_name() {
-        let (db, file, offset) = fixture(
-            "(game T (players Wh$0ite Black) (board (tiling hex) (size 3)) (end (All win (in-a-row 3))))",
-        );
-        assert_eq!(
-            hover(&db, file, offset).unwrap().markdown,
-            "**`White`**: a player of this game"
-        );
-    }
-
-    #[test]
-    fn hover_adds_the_rule_around_the_ludeme() {
-        let (db, file, offset) = fixture(
-            "(game T (players White Black) (board (tiling hex) (size 3)) (end (All win (and (in-a-$0row 3) (not (in-a-row 4))))))",
-        );
-        let markdown = hover(&db, file, offset).unwrap().markdown;
-        assert!(
-            markdown.contains("Here: “making a line of 3”"),
-            "{markdown}"
-        );
-        // The end clause is the rule: its English names the player and the result.
-        let rule = markdown
-            .split("This rule: “")
-            .nth(1)
-            .expect("the rule's English");
-        assert!(rule.contains("line of 4"), "{markdown}");
-        assert!(rule.contains("win"), "{markdown}");
     }
 
     fn labels(text: &str) -> Vec<String> {
@@ -403,39 +253,22 @@ mod tests {
         }
         assert!(!owners.contains(&"moves".to_owned()), "{owners:?}");
     }
-}
 
-#[cfg(test)]
-mod editing_tests {
-    use std::sync::Arc;
-
-    use super::*;
-    use crate::{RootDatabase, Syntax};
-
-    fn fixture(text: &str) -> (RootDatabase, SourceFile, usize) {
-        let offset = text.find("$0").expect("a $0 marker");
-        let text = text.replace("$0", "");
-        let db = RootDatabase::default();
-        let file = SourceFile::new(
-            &db,
-            "t.ludi".into(),
-            Syntax::Ludi,
-            Arc::from(text.as_str()),
-            None,
-        );
-        (db, file, offset)
+    /// The completion labelled `label` at the `$0` of `text`.
+    fn completion(text: &str, label: &str) -> Completion {
+        let (db, file, offset) = fixture(text);
+        completions(&db, file, offset)
+            .into_iter()
+            .find(|c| c.label == label)
+            .unwrap_or_else(|| panic!("no completion {label}"))
     }
 
     #[test]
     fn ludeme_snippets_have_a_stop_per_required_argument() {
-        let (db, file, offset) = fixture(
+        let in_a_row = completion(
             "(game T (players White Black) (board (tiling hex) (size 3)) (end (All win ($0))))",
+            "in-a-row",
         );
-        let items = completions(&db, file, offset);
-        let in_a_row = items
-            .iter()
-            .find(|c| c.label == "in-a-row")
-            .expect("in-a-row");
         // After `(`: no second parenthesis; `length` is required, `piece` is not.
         assert_eq!(in_a_row.snippet.as_deref(), Some("in-a-row ${1:length}"));
         assert_eq!(in_a_row.kind, CompletionKind::Ludeme);
@@ -448,14 +281,10 @@ mod editing_tests {
                 .iter()
                 .any(|c| c.label == "no-move")
         );
-        let (db, file, offset) = fixture(
+        let in_a_row = completion(
             "(game T (players White Black) (board (tiling hex) (size 3)) (end (All win $0)))",
+            "in-a-row",
         );
-        let items = completions(&db, file, offset);
-        let in_a_row = items
-            .iter()
-            .find(|c| c.label == "in-a-row")
-            .expect("in-a-row");
         assert_eq!(in_a_row.snippet.as_deref(), Some("(in-a-row ${1:length})"));
     }
 
