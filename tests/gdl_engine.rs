@@ -137,7 +137,7 @@ fn tic_tac_toe_row_wins_and_full_board_draws() {
     }
 }
 
-use support::random_tic_tac_toe::{DRAWS, O_WINS, PLIES, X_WINS};
+use support::random_tic_tac_toe::assert_exact_odds;
 
 #[test]
 fn random_tic_tac_toe_has_the_known_odds() {
@@ -156,33 +156,15 @@ fn random_tic_tac_toe_has_the_known_odds() {
         20_000
     };
     let mut rng = SmallRng::seed_from_u64(2024);
-    let started = Instant::now();
     let stats = random_playouts(&game, &mut rng, n, 20);
-    eprintln!(
-        "{n} random tic-tac-toe playouts in {:.2?}: X {:.4}, O {:.4}, draw {:.4}, {:.3} plies",
-        started.elapsed(),
-        stats.frequency(0, 100),
-        stats.frequency(1, 100),
-        stats.frequency(0, 50),
-        stats.average_plies()
-    );
     assert_eq!(stats.completed, n);
     // Four standard errors of a proportion p over n samples: a false alarm once in ~16,000 runs.
-    let tolerance = |p: f64| 4.0 * (p * (1.0 - p) / n as f64).sqrt();
-    for (observed, expected, what) in [
-        (stats.frequency(0, 100), X_WINS, "X wins"),
-        (stats.frequency(1, 100), O_WINS, "O wins"),
-        (stats.frequency(0, 50), DRAWS, "draws"),
-    ] {
-        assert!(
-            (observed - expected).abs() <= tolerance(expected),
-            "{what}: {observed:.4} vs {expected:.4} ± {:.4}",
-            tolerance(expected)
-        );
-    }
     // Game lengths run from 5 to 9 plies, so their standard deviation is at most 2.
-    let plies_tolerance = 4.0 * 2.0 / (n as f64).sqrt();
-    assert!((stats.average_plies() - PLIES).abs() <= plies_tolerance);
+    assert_exact_odds(
+        &stats,
+        |p| 4.0 * (p * (1.0 - p) / n as f64).sqrt(),
+        4.0 * 2.0 / (n as f64).sqrt(),
+    );
 }
 
 /// Every game of the shared corpus without static errors loads and completes random playouts or

@@ -284,8 +284,47 @@ pub fn assert_fixtures_match_annotations(
 /// any engine (each move chosen uniformly among the free cells): X wins 737/1260 ≈ 58.49 %,
 /// O wins 121/420 ≈ 28.81 %, draws 8/63 ≈ 12.70 %, and a game lasts 3203/420 ≈ 7.626 plies.
 pub mod random_tic_tac_toe {
+    use ludeme_engine::playout::PlayoutStats;
+
     pub const X_WINS: f64 = 737.0 / 1260.0;
     pub const O_WINS: f64 = 121.0 / 420.0;
     pub const DRAWS: f64 = 8.0 / 63.0;
     pub const PLIES: f64 = 3203.0 / 420.0;
+
+    /// The issues' acceptance bound: every share within half a percentage point, and the
+    /// average length within half a percent.
+    pub const ISSUE_BOUND: f64 = 0.005;
+
+    /// Asserts that `stats` of random tic-tac-toe (the first role moves first; 100 is a win,
+    /// 50 a draw) show the exact odds: each share within `share_tolerance(expected share)`,
+    /// the average length within `plies_tolerance` plies. Prints the figures either way.
+    pub fn assert_exact_odds(
+        stats: &PlayoutStats,
+        share_tolerance: impl Fn(f64) -> f64,
+        plies_tolerance: f64,
+    ) {
+        let plies = stats.average_plies();
+        eprintln!(
+            "{} random tic-tac-toe playouts: X {:.4}, O {:.4}, draw {:.4}, {plies:.4} plies",
+            stats.completed,
+            stats.frequency(0, 100),
+            stats.frequency(1, 100),
+            stats.frequency(0, 50),
+        );
+        for (observed, expected, what) in [
+            (stats.frequency(0, 100), X_WINS, "X wins"),
+            (stats.frequency(1, 100), O_WINS, "O wins"),
+            (stats.frequency(0, 50), DRAWS, "draws"),
+        ] {
+            let tolerance = share_tolerance(expected);
+            assert!(
+                (observed - expected).abs() <= tolerance,
+                "{what}: {observed:.4} vs {expected:.4} ± {tolerance:.4}"
+            );
+        }
+        assert!(
+            (plies - PLIES).abs() <= plies_tolerance,
+            "plies: {plies:.4} vs {PLIES:.4} ± {plies_tolerance:.4}"
+        );
+    }
 }
