@@ -123,16 +123,7 @@ fn declared(db: &dyn Db, file: SourceFile, namespace: Namespace) -> Vec<Completi
     let Some(game) = ludi_game(db, file) else {
         return Vec::new();
     };
-    let names: Vec<&str> = match namespace {
-        Namespace::Player => game.players.iter().map(|p| p.name.name.as_str()).collect(),
-        Namespace::Piece => game.pieces.iter().map(|p| p.name.name.as_str()).collect(),
-        Namespace::Region => game
-            .board
-            .iter()
-            .flat_map(|b| b.regions.iter().map(|r| r.name.name.as_str()))
-            .collect(),
-        Namespace::Game | Namespace::Flag | Namespace::Advisor => Vec::new(),
-    };
+    let names = game.declared_names(namespace);
     names
         .into_iter()
         .map(|name| {

@@ -31,6 +31,24 @@ pub struct Game {
     pub range: TextRange,
 }
 
+impl Game {
+    /// The names the game declares in `namespace`: its players, piece types or regions (other
+    /// namespaces hold no declared names). For the undefined-name check and completion alike.
+    pub fn declared_names(&self, namespace: crate::ludi::schema::Namespace) -> Vec<&str> {
+        use crate::ludi::schema::Namespace;
+        match namespace {
+            Namespace::Player => self.players.iter().map(|p| p.name.name.as_str()).collect(),
+            Namespace::Piece => self.pieces.iter().map(|p| p.name.name.as_str()).collect(),
+            Namespace::Region => self
+                .board
+                .iter()
+                .flat_map(|board| board.regions.iter().map(|r| r.name.name.as_str()))
+                .collect(),
+            Namespace::Game | Namespace::Flag | Namespace::Advisor => Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Player {
     pub name: Named,

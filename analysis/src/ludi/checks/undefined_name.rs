@@ -29,18 +29,6 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let (Some(tree), Some(game)) = (&context.bound.game, context.game) else {
         return;
     };
-    let declared = |namespace: Namespace| -> Vec<&str> {
-        match namespace {
-            Namespace::Player => game.players.iter().map(|p| p.name.name.as_str()).collect(),
-            Namespace::Piece => game.pieces.iter().map(|p| p.name.name.as_str()).collect(),
-            Namespace::Region => game
-                .board
-                .iter()
-                .flat_map(|board| board.regions.iter().map(|r| r.name.name.as_str()))
-                .collect(),
-            Namespace::Game | Namespace::Flag | Namespace::Advisor => Vec::new(),
-        }
-    };
     tree.walk_args(&mut |_, arg| {
         let Value::Name { text, range, use_ } = &arg.value else {
             return;
@@ -48,7 +36,7 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if use_.declares || (use_.all_players && text == "All") {
             return;
         }
-        let mut known = declared(use_.namespace);
+        let mut known = game.declared_names(use_.namespace);
         if use_.all_players {
             known.push("All");
         }
