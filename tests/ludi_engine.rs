@@ -107,3 +107,44 @@ fn what_the_engine_cannot_play_is_named_in_an_info_diagnostic() {
         Ok(_) => panic!("a boardless game was played"),
     }
 }
+
+/// Conditions nested deeper than the engine evaluates (64 levels) are refused with an info
+/// diagnostic, whether they are a move's precondition, a number inside one or an end condition.
+#[test]
+fn conditions_nested_too_deep_are_refused() {
+    use ludeme_analysis::ludi::engine::EngineRefusal;
+    // 70 negations: an even number, so the condition means what the innermost one does.
+    let nested = |inner: &str| format!("{}{inner}{}", "(not ".repeat(70), ")".repeat(70));
+    let sum = format!("{}1{}", "(+ 1 ".repeat(70), ")".repeat(70));
+    let place_with = |pre: &str| {
+        format!(
+            "(game Deep (players White Black) (board (tiling square i-nbors) (size 3 3)) \
+             (pieces (Stone All (moves (move (pre {pre}) (action (push)))))) \
+             (end (All win (in-a-row 3))))"
+        )
+    };
+    let games = [
+        place_with(&nested("(empty to)")),
+        place_with(&format!("(and (empty to) (> {sum} 0))")),
+        format!(
+            "(game Deep (players White Black) (board (tiling square i-nbors) (size 3 3)) \
+             (end (All win {})))",
+            nested("(in-a-row 3)")
+        ),
+    ];
+    for text in games {
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "deep.ludi".into(), Syntax::Ludi, Arc::from(text), None);
+        match ludi_engine_for(&db, file) {
+            Err(EngineRefusal::NotExecutable(diagnostic)) => assert!(
+                diagnostic
+                    .message
+                    .starts_with("the Ludi engine cannot play conditions nested more than 64 deep"),
+                "{}",
+                diagnostic.message
+            ),
+            Err(other) => panic!("refused for another reason: {other}"),
+            Ok(_) => panic!("a condition nested 70 deep was played"),
+        }
+    }
+}

@@ -1,5 +1,5 @@
 //! From the typed Ludi model to the board engine's input (`ludeme_engine::ludi::Description`):
-//! names resolved to indices, cells to coordinates. Files with errors are refused (the model
+//! names resolved to indices; the rule types are shared and carried over as they are. Files with errors are refused (the model
 //! leaves out what is wrong, and would play a different game); what the engine cannot play is
 //! said in an info diagnostic on the part concerned, rather than playing a wrong game.
 
@@ -70,7 +70,8 @@ fn not_executable(range: TextRange, error: &LudiError) -> Diagnostic {
     }
 }
 
-/// Converts as it walks the model; `depth` bounds the recursion through condition trees.
+/// Resolves the model's names to the engine's indices; the rule types are the engine's own and
+/// pass through as they are (the engine refuses trees nested too deep).
 struct Converter<'a> {
     game: &'a Game,
 }
@@ -97,6 +98,13 @@ impl Converter<'_> {
         }
     }
 
+    fn optional_player(&self, player: &Option<PlayerRef>) -> Result<Option<usize>, Refused> {
+        Ok(match player {
+            Some(player) => self.player(player)?,
+            None => None,
+        })
+    }
+
     fn piece(&self, named: &model::Named) -> Result<usize, Refused> {
         self.game
             .pieces
@@ -109,94 +117,23 @@ impl Converter<'_> {
         named.as_ref().map(|n| self.piece(n)).transpose()
     }
 
-    fn too_deep(&self, depth: usize) -> Result<(), Refused> {
-        if depth > engine::MAX_TREE_DEPTH {
-            Err(self.refuse(
-                self.game.range,
-                format!(
-                    "conditions nested more than {} deep",
-                    engine::MAX_TREE_DEPTH
-                ),
-            ))
-        } else {
-            Ok(())
-        }
-    }
-
-    fn condition(&self, c: &model::Condition, depth: usize) -> Result<engine::Condition, Refused> {
-        use engine::Condition as E;
-        use model::Condition as M;
-        self.too_deep(depth)?;
-        let list = |parts: &[model::Condition]| -> Result<Vec<E>, Refused> {
-            parts.iter().map(|p| self.condition(p, depth + 1)).collect()
-        };
-        Ok(match c {
-            M::And(parts) => E::And(list(parts)?),
-            M::Or(parts) => E::Or(list(parts)?),
-            M::Not(inner) => E::Not(Box::new(self.condition(inner, depth + 1)?)),
-            M::Empty(cell) => E::Empty(cell_ref(*cell)),
-            M::Owner(cell) => E::Owner(cell_ref(*cell)),
-            M::Enemy(cell) => E::Enemy(cell_ref(*cell)),
-            M::Line => E::Line,
-            M::Connected => E::Connected,
-            M::Steps(steps) => E::Steps(steps.iter().map(|&t| turtle(t)).collect()),
-            M::Compare(op, left, right) => E::Compare(
-                comparison(*op),
-                self.number(left, depth + 1)?,
-                self.number(right, depth + 1)?,
-            ),
-        })
-    }
-
-    fn number(&self, n: &model::Number, depth: usize) -> Result<engine::Number, Refused> {
-        use engine::Number as E;
-        use model::Number as M;
-        self.too_deep(depth)?;
-        Ok(match n {
-            M::Constant(v) => E::Constant(*v),
-            M::Between(o) => E::Between(occupant(*o)),
-            M::GroupSize(c) => E::GroupSize(cell_ref(*c)),
-            M::Phase(c) => E::Phase(cell_ref(*c)),
-            M::Neighbours(c, o) => E::Neighbours(cell_ref(*c), occupant(*o)),
-            M::Distance => E::Distance,
-            M::PieceState => E::PieceState,
-            M::Height(c) => E::Height(cell_ref(*c)),
-            M::Arithmetic(op, terms) => E::Arithmetic(
-                arithmetic(*op),
-                terms
-                    .iter()
-                    .map(|t| self.number(t, depth + 1))
-                    .collect::<Result<_, _>>()?,
-            ),
-        })
-    }
-
-    fn end(&self, c: &model::EndCondition, depth: usize) -> Result<engine::EndCondition, Refused> {
+    fn end(&self, c: &model::EndCondition) -> Result<engine::EndCondition, Refused> {
         use engine::EndCondition as E;
         use model::EndCondition as M;
-        self.too_deep(depth)?;
         let list = |parts: &[model::EndCondition]| -> Result<Vec<E>, Refused> {
-            parts.iter().map(|p| self.end(p, depth + 1)).collect()
+            parts.iter().map(|p| self.end(p)).collect()
         };
         Ok(match c {
             M::And(parts) => E::And(list(parts)?),
             M::Or(parts) => E::Or(list(parts)?),
-            M::Not(inner) => E::Not(Box::new(self.end(inner, depth + 1)?)),
+            M::Not(inner) => E::Not(Box::new(self.end(inner)?)),
             M::Connect {
                 targets,
                 count,
                 piece,
                 ..
             } => E::Connect {
-                targets: targets
-                    .iter()
-                    .map(|t| match t {
-                        model::ConnectTarget::Region(named) => {
-                            engine::ConnectTarget::Region(named.name.clone())
-                        }
-                        model::ConnectTarget::OwnRegions => engine::ConnectTarget::OwnRegions,
-                    })
-                    .collect(),
+                targets: values(targets),
                 count: count.map(|c| usize::try_from(c).unwrap_or(usize::MAX)),
                 piece: self.optional_piece(piece)?,
             },
@@ -213,11 +150,7 @@ impl Converter<'_> {
                 count,
                 piece,
             } => E::Reach {
-                target: match target {
-                    model::Target::Cell(cell) => engine::Target::Cell(cell_name(*cell)),
-                    model::Target::Region(named) => engine::Target::Region(named.name.clone()),
-                    model::Target::Side(compass) => engine::Target::Side(*compass),
-                },
+                target: target.value.clone(),
                 count: *count,
                 piece: self.optional_piece(piece)?,
             },
@@ -225,10 +158,7 @@ impl Converter<'_> {
                 count: *count,
                 piece: self.optional_piece(piece)?,
             },
-            M::Eliminate(player) => E::Eliminate(match player {
-                Some(player) => self.player(player)?,
-                None => None,
-            }),
+            M::Eliminate(player) => E::Eliminate(self.optional_player(player)?),
             M::Score(points) => E::Score(*points),
             M::Stack(height) => E::Stack(*height),
             M::State { value, piece } => E::State {
@@ -238,34 +168,11 @@ impl Converter<'_> {
             M::NoMove => E::NoMove,
         })
     }
+}
 
-    fn effect(&self, effect: &model::Effect) -> Result<engine::Effect, Refused> {
-        use engine::Effect as E;
-        use model::Effect as M;
-        let methods = |methods: &[model::Method]| methods.iter().map(|&m| method(m)).collect();
-        let guard =
-            |c: &Option<model::Condition>| c.as_ref().map(|c| self.condition(c, 0)).transpose();
-        Ok(match effect {
-            M::Capture {
-                methods: m,
-                condition,
-            } => E::Capture {
-                methods: methods(m),
-                condition: guard(condition)?,
-            },
-            M::Convert {
-                methods: m,
-                condition,
-            } => E::Convert {
-                methods: methods(m),
-                condition: guard(condition)?,
-            },
-            M::IncrementState => E::IncrementState,
-            M::DecrementState => E::DecrementState,
-            M::SetState(value) => E::SetState(*value),
-            M::Score(points) => E::Score(*points),
-        })
-    }
+/// The engine values of written ones, without their ranges.
+fn values<T: Clone>(written: &[model::Spanned<T>]) -> Vec<T> {
+    written.iter().map(|w| w.value.clone()).collect()
 }
 
 /// The engine description of a model.
@@ -284,20 +191,8 @@ pub fn description_of(game: &Game) -> Result<Description, Diagnostic> {
         .map(|region| {
             Ok(engine::RegionSpec {
                 name: region.name.name.clone(),
-                owner: match &region.owner {
-                    Some(owner) => c.player(owner)?,
-                    None => None,
-                },
-                parts: region
-                    .cells
-                    .iter()
-                    .map(|part| match part {
-                        model::RegionPart::Cell(cell, _) => {
-                            engine::RegionPart::Cell(cell_name(*cell))
-                        }
-                        model::RegionPart::Side(side) => engine::RegionPart::Side(*side),
-                    })
-                    .collect(),
+                owner: c.optional_player(&region.owner)?,
+                parts: values(&region.cells),
             })
         })
         .collect::<Result<_, Refused>>()?;
@@ -317,31 +212,11 @@ pub fn description_of(game: &Game) -> Result<Description, Diagnostic> {
                         Ok(engine::MoveSpec {
                             priority: rule.priority,
                             mandatory: rule.mandatory,
-                            direction: rule.direction.map(|d| match d {
-                                model::Direction::Compass(x) => engine::MoveDirection::Compass(x),
-                                model::Direction::Turtle(t) => {
-                                    engine::MoveDirection::Turtle(turtle(t))
-                                }
-                            }),
-                            owner: match &rule.owner {
-                                Some(owner) => c.player(owner)?,
-                                None => None,
-                            },
-                            pre: rule.pre.as_ref().map(|p| c.condition(p, 0)).transpose()?,
-                            actions: rule
-                                .actions
-                                .iter()
-                                .map(|a| match a {
-                                    model::Action::Pass => engine::Action::Pass,
-                                    model::Action::Pop => engine::Action::Pop,
-                                    model::Action::Push => engine::Action::Push,
-                                })
-                                .collect(),
-                            post: rule
-                                .post
-                                .iter()
-                                .map(|e| c.effect(e))
-                                .collect::<Result<_, _>>()?,
+                            direction: rule.direction,
+                            owner: c.optional_player(&rule.owner)?,
+                            pre: rule.pre.clone(),
+                            actions: rule.actions.clone(),
+                            post: rule.post.clone(),
                         })
                     })
                     .collect::<Result<_, Refused>>()?,
@@ -356,17 +231,7 @@ pub fn description_of(game: &Game) -> Result<Description, Diagnostic> {
             Ok(engine::PlacementSpec {
                 piece: c.piece(&placement.piece)?,
                 owner: c.player(&placement.owner)?,
-                locations: placement
-                    .locations
-                    .iter()
-                    .map(|location| match location {
-                        model::Location::Cell(cell, _) => engine::Location::Cell(cell_name(*cell)),
-                        model::Location::Region(named) => {
-                            engine::Location::Region(named.name.clone())
-                        }
-                        model::Location::Home => engine::Location::Home,
-                    })
-                    .collect(),
+                locations: values(&placement.locations),
             })
         })
         .collect::<Result<_, Refused>>()?;
@@ -389,12 +254,8 @@ pub fn description_of(game: &Game) -> Result<Description, Diagnostic> {
         .map(|clause| {
             Ok(engine::EndClauseSpec {
                 player: c.player(&clause.player)?,
-                result: match clause.result {
-                    model::GameResult::Win => engine::GameResult::Win,
-                    model::GameResult::Lose => engine::GameResult::Lose,
-                    model::GameResult::Draw => engine::GameResult::Draw,
-                },
-                condition: c.end(&clause.condition, 0)?,
+                result: clause.result,
+                condition: c.end(&clause.condition)?,
             })
         })
         .collect::<Result<_, Refused>>()?;
@@ -417,75 +278,6 @@ pub fn description_of(game: &Game) -> Result<Description, Diagnostic> {
         in_hand,
         can_pass: game.play.can_pass,
         end,
-        tie: match game.end.tie {
-            model::TieRule::MoverWins => engine::TieRule::MoverWins,
-            model::TieRule::MoverLoses => engine::TieRule::MoverLoses,
-            model::TieRule::Draw => engine::TieRule::Draw,
-        },
+        tie: game.end.tie,
     })
-}
-
-fn cell_name(cell: model::CellName) -> engine::CellName {
-    engine::CellName {
-        column: cell.column,
-        row: cell.row,
-    }
-}
-
-fn turtle(t: model::Turtle) -> engine::Turtle {
-    match t {
-        model::Turtle::Forward => engine::Turtle::Forward,
-        model::Turtle::Back => engine::Turtle::Back,
-        model::Turtle::Left => engine::Turtle::Left,
-        model::Turtle::Right => engine::Turtle::Right,
-    }
-}
-
-fn cell_ref(c: model::CellRef) -> engine::CellRef {
-    match c {
-        model::CellRef::From => engine::CellRef::From,
-        model::CellRef::To => engine::CellRef::To,
-        model::CellRef::Current => engine::CellRef::Current,
-    }
-}
-
-fn occupant(o: model::Occupant) -> engine::Occupant {
-    match o {
-        model::Occupant::Empty => engine::Occupant::Empty,
-        model::Occupant::Enemy => engine::Occupant::Enemy,
-        model::Occupant::Friend => engine::Occupant::Friend,
-        model::Occupant::Any => engine::Occupant::Any,
-    }
-}
-
-fn comparison(c: model::Comparison) -> engine::Comparison {
-    use engine::Comparison as E;
-    use model::Comparison as M;
-    match c {
-        M::Greater => E::Greater,
-        M::Less => E::Less,
-        M::AtLeast => E::AtLeast,
-        M::AtMost => E::AtMost,
-        M::Equal => E::Equal,
-        M::NotEqual => E::NotEqual,
-    }
-}
-
-fn arithmetic(a: model::Arithmetic) -> engine::Arithmetic {
-    match a {
-        model::Arithmetic::Add => engine::Arithmetic::Add,
-        model::Arithmetic::Subtract => engine::Arithmetic::Subtract,
-        model::Arithmetic::Multiply => engine::Arithmetic::Multiply,
-        model::Arithmetic::Divide => engine::Arithmetic::Divide,
-    }
-}
-
-fn method(m: model::Method) -> engine::Method {
-    match m {
-        model::Method::Surround => engine::Method::Surround,
-        model::Method::DirectNeighbours => engine::Method::DirectNeighbours,
-        model::Method::AllNeighbours => engine::Method::AllNeighbours,
-        model::Method::Flank => engine::Method::Flank,
-        model::Method::Replace => engine::Method::Replace,
-    }
 }

@@ -9,6 +9,15 @@
 use crate::TextRange;
 use crate::ludi::bind::{Node, Value};
 
+/// The rule words are the engine's own types, one definition for the checks, the English and
+/// the engine: the model keeps what only the editor needs (names as written, source ranges)
+/// beside them.
+pub use ludeme_engine::ludi::{
+    Action, Arithmetic, CellName, CellRef, Comparison, Compass, Condition, ConnectTarget, Effect,
+    GameResult, Location, Method, MoveDirection, Number, Occupant, RegionPart, Shape, Target,
+    TieRule, Tiling, Turtle,
+};
+
 /// A name as written, with where.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Named {
@@ -16,7 +25,14 @@ pub struct Named {
     pub range: TextRange,
 }
 
+/// An engine value with where it is written.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub range: TextRange,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     pub name: Option<Named>,
     /// In turn order: the first moves first.
@@ -55,9 +71,6 @@ pub struct Player {
     pub direction: Option<Compass>,
 }
 
-/// The board words are the engine's own types: one definition for the checker and the engine.
-pub use ludeme_engine::ludi::{Compass, Shape, Tiling};
-
 /// Who a rule applies to: every player, or one by name.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PlayerRef {
@@ -65,7 +78,7 @@ pub enum PlayerRef {
     Player(Named),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     pub tiling: Tiling,
     pub shape: Shape,
@@ -81,30 +94,6 @@ pub struct Board {
     pub phased: bool,
     pub regions: Vec<Region>,
     pub range: TextRange,
-}
-
-/// A cell name as written, `A1`: column letters then row number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct CellName {
-    /// Zero-based column (A = 0, Z = 25, AA = 26).
-    pub column: u32,
-    /// Zero-based row (1 → 0).
-    pub row: u32,
-}
-
-impl CellName {
-    pub fn parse(text: &str) -> Option<CellName> {
-        let split = text.find(|c: char| c.is_ascii_digit())?;
-        let (letters, digits) = text.split_at(split);
-        if letters.is_empty() || !letters.chars().all(|c| c.is_ascii_uppercase()) {
-            return None;
-        }
-        let column = letters.bytes().try_fold(0u32, |acc, b| {
-            acc.checked_mul(26)?.checked_add(u32::from(b - b'A') + 1)
-        })? - 1;
-        let row = digits.parse::<u32>().ok()?.checked_sub(1)?;
-        Some(CellName { column, row })
-    }
 }
 
 impl Board {
@@ -169,20 +158,14 @@ impl Board {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Region {
     pub name: Named,
     pub owner: Option<PlayerRef>,
-    pub cells: Vec<RegionPart>,
+    pub cells: Vec<Spanned<RegionPart>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum RegionPart {
-    Cell(CellName, TextRange),
-    Side(Compass),
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PieceType {
     pub name: Named,
     pub owner: PlayerRef,
@@ -193,12 +176,12 @@ pub struct PieceType {
     pub moves: Vec<MoveRule>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveRule {
     pub priority: i64,
     pub mandatory: bool,
     pub label: Option<String>,
-    pub direction: Option<Direction>,
+    pub direction: Option<MoveDirection>,
     pub owner: Option<PlayerRef>,
     /// `None`: always allowed.
     pub pre: Option<Condition>,
@@ -207,146 +190,19 @@ pub struct MoveRule {
     pub range: TextRange,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    Compass(Compass),
-    Turtle(Turtle),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Turtle {
-    Forward,
-    Back,
-    Left,
-    Right,
-}
-
-impl Turtle {
-    fn from_name(name: &str) -> Option<Turtle> {
-        Some(match name {
-            "f" => Turtle::Forward,
-            "b" => Turtle::Back,
-            "l" => Turtle::Left,
-            "r" => Turtle::Right,
-            _ => return None,
-        })
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CellRef {
-    From,
-    To,
-    Current,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Occupant {
-    Empty,
-    Enemy,
-    Friend,
-    Any,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Comparison {
-    Greater,
-    Less,
-    AtLeast,
-    AtMost,
-    Equal,
-    NotEqual,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Arithmetic {
-    Add,
-    Subtract,
-    Multiply,
-    Divide,
-}
-
-/// A move condition (`pre`, `if`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Condition {
-    And(Vec<Condition>),
-    Or(Vec<Condition>),
-    Not(Box<Condition>),
-    Empty(CellRef),
-    Owner(CellRef),
-    Enemy(CellRef),
-    Line,
-    Connected,
-    Steps(Vec<Turtle>),
-    Compare(Comparison, Number, Number),
-}
-
-/// A number in a condition.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Number {
-    Constant(i64),
-    Between(Occupant),
-    GroupSize(CellRef),
-    Phase(CellRef),
-    Neighbours(CellRef, Occupant),
-    Distance,
-    PieceState,
-    Height(CellRef),
-    Arithmetic(Arithmetic, Vec<Number>),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Action {
-    Pass,
-    Pop,
-    Push,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Method {
-    Surround,
-    DirectNeighbours,
-    AllNeighbours,
-    Flank,
-    Replace,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Effect {
-    Capture {
-        methods: Vec<Method>,
-        condition: Option<Condition>,
-    },
-    Convert {
-        methods: Vec<Method>,
-        condition: Option<Condition>,
-    },
-    IncrementState,
-    DecrementState,
-    SetState(i64),
-    Score(i64),
-}
-
 /// The initial position. Hands: a piece type (for an owner) that no `in-hand` clause counts is
 /// held without limit, so `(push)` moves can always place one; `in-hand` limits it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Start {
     pub placements: Vec<Placement>,
     pub in_hand: Vec<InHand>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Placement {
     pub piece: Named,
     pub owner: PlayerRef,
-    pub locations: Vec<Location>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Location {
-    Cell(CellName, TextRange),
-    Region(Named),
-    Home,
+    pub locations: Vec<Spanned<Location>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -361,14 +217,14 @@ pub struct Play {
     pub can_pass: bool,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct End {
     /// In the order written: for one player, the first clause that holds decides.
     pub clauses: Vec<EndClause>,
     pub tie: TieRule,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EndClause {
     pub player: PlayerRef,
     pub result: GameResult,
@@ -376,43 +232,16 @@ pub struct EndClause {
     pub range: TextRange,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    Win,
-    Lose,
-    Draw,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum TieRule {
-    #[default]
-    MoverWins,
-    MoverLoses,
-    Draw,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum ConnectTarget {
-    Region(Named),
-    OwnRegions,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Target {
-    Cell(CellName),
-    Region(Named),
-    Side(Compass),
-}
-
-/// An end condition, evaluated for one player.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// An end condition, evaluated for one player: the engine's [`ludeme_engine::ludi::EndCondition`]
+/// before its names are resolved to indices, with the ranges the checks report at.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EndCondition {
     And(Vec<EndCondition>),
     Or(Vec<EndCondition>),
     Not(Box<EndCondition>),
     /// `count: None`: every target.
     Connect {
-        targets: Vec<ConnectTarget>,
+        targets: Vec<Spanned<ConnectTarget>>,
         count: Option<i64>,
         piece: Option<Named>,
         range: TextRange,
@@ -429,7 +258,7 @@ pub enum EndCondition {
         range: TextRange,
     },
     Reach {
-        target: Target,
+        target: Spanned<Target>,
         count: i64,
         piece: Option<Named>,
     },
@@ -465,6 +294,13 @@ fn player_ref(value: &Value) -> Option<PlayerRef> {
     } else {
         PlayerRef::Player(name)
     })
+}
+
+fn spanned<T>(written: &Value, value: T) -> Spanned<T> {
+    Spanned {
+        value,
+        range: written.range(),
+    }
 }
 
 fn word(node: &Node, param: &str) -> Option<&'static str> {
@@ -670,26 +506,26 @@ fn region(node: &Node) -> Option<Region> {
         owner: node.value("owner").and_then(player_ref),
         cells: node
             .values("cells")
-            .filter_map(|value| match value {
-                Value::Cell { text, range } => {
-                    CellName::parse(text).map(|cell| RegionPart::Cell(cell, *range))
-                }
-                Value::Node(side) => Compass::from_name(side.name()).map(RegionPart::Side),
-                _ => None,
+            .filter_map(|value| {
+                let part = match value {
+                    Value::Cell { text, .. } => RegionPart::Cell(CellName::parse(text)?),
+                    Value::Node(side) => RegionPart::Side(Compass::from_name(side.name())?),
+                    _ => return None,
+                };
+                Some(spanned(value, part))
             })
             .collect(),
     })
 }
 
-fn location(value: &Value) -> Option<Location> {
-    match value {
-        Value::Cell { text, range } => {
-            CellName::parse(text).map(|cell| Location::Cell(cell, *range))
-        }
-        Value::Name { .. } => named(value).map(Location::Region),
-        Value::Node(node) if node.name() == "home" => Some(Location::Home),
-        _ => None,
-    }
+fn location(value: &Value) -> Option<Spanned<Location>> {
+    let location = match value {
+        Value::Cell { text, .. } => Location::Cell(CellName::parse(text)?),
+        Value::Name { text, .. } => Location::Region(text.clone()),
+        Value::Node(node) if node.name() == "home" => Location::Home,
+        _ => return None,
+    };
+    Some(spanned(value, location))
 }
 
 fn piece_type(node: &Node) -> Option<PieceType> {
@@ -730,8 +566,8 @@ fn move_rule(node: &Node) -> MoveRule {
         .and_then(|dirn| word(dirn, "direction"))
         .and_then(|name| {
             Compass::from_name(name)
-                .map(Direction::Compass)
-                .or_else(|| Turtle::from_name(name).map(Direction::Turtle))
+                .map(MoveDirection::Compass)
+                .or_else(|| Turtle::from_name(name).map(MoveDirection::Turtle))
         });
     MoveRule {
         priority: part_integer(node, "priority", "priority").unwrap_or(0),
@@ -921,9 +757,12 @@ fn end_condition(node: &Node) -> Option<EndCondition> {
         "connect" => EndCondition::Connect {
             targets: node
                 .values("targets")
-                .filter_map(|value| match value {
-                    Value::Node(_) => Some(ConnectTarget::OwnRegions),
-                    other => named(other).map(ConnectTarget::Region),
+                .filter_map(|value| {
+                    let target = match value {
+                        Value::Node(_) => ConnectTarget::OwnRegions,
+                        name => ConnectTarget::Region(name.text()?.to_owned()),
+                    };
+                    Some(spanned(value, target))
                 })
                 .collect(),
             count: integer(node, "count"),
@@ -941,10 +780,14 @@ fn end_condition(node: &Node) -> Option<EndCondition> {
             range: node.range,
         },
         "reach" => EndCondition::Reach {
-            target: match node.value("target")? {
-                Value::Cell { text, .. } => Target::Cell(CellName::parse(text)?),
-                Value::Node(side) => Target::Side(Compass::from_name(side.name())?),
-                other => Target::Region(named(other)?),
+            target: {
+                let written = node.value("target")?;
+                let target = match written {
+                    Value::Cell { text, .. } => Target::Cell(CellName::parse(text)?),
+                    Value::Node(side) => Target::Side(Compass::from_name(side.name())?),
+                    name => Target::Region(name.text()?.to_owned()),
+                };
+                spanned(written, target)
             },
             count: integer(node, "count").unwrap_or(1),
             piece: piece(node),

@@ -49,6 +49,9 @@ impl std::fmt::Display for LudiError {
 impl std::error::Error for LudiError {}
 
 // ── The engine's input: a plain description (built by analysis/src/ludi/engine.rs) ───────────
+//
+// The rule types below (conditions, numbers, effects and the words they are made of) are also
+// the analysis model's own: `analysis/src/ludi/model.rs` builds them straight from the source.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tiling {
@@ -220,11 +223,29 @@ pub struct BoardSpec {
     pub diagonal_adjacency: bool,
 }
 
-/// A cell as `A1` names it: zero-based column and row.
+/// A cell as `A1` names it: column letters then row number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CellName {
+    /// Zero-based column (A = 0, Z = 25, AA = 26).
     pub column: u32,
+    /// Zero-based row (1 → 0).
     pub row: u32,
+}
+
+impl CellName {
+    /// The cell a name such as `A1` or `AB12` writes; `None` for anything else.
+    pub fn parse(text: &str) -> Option<CellName> {
+        let split = text.find(|c: char| c.is_ascii_digit())?;
+        let (letters, digits) = text.split_at(split);
+        if letters.is_empty() || !letters.bytes().all(|b| b.is_ascii_uppercase()) {
+            return None;
+        }
+        let column = letters.bytes().try_fold(0u32, |acc, b| {
+            acc.checked_mul(26)?.checked_add(u32::from(b - b'A') + 1)
+        })? - 1;
+        let row = digits.parse::<u32>().ok()?.checked_sub(1)?;
+        Some(CellName { column, row })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -280,6 +301,19 @@ pub enum Turtle {
     Back,
     Left,
     Right,
+}
+
+impl Turtle {
+    /// The heading a turtle step (`f`, `b`, `l`, `r`) writes.
+    pub fn from_name(name: &str) -> Option<Turtle> {
+        Some(match name {
+            "f" => Turtle::Forward,
+            "b" => Turtle::Back,
+            "l" => Turtle::Left,
+            "r" => Turtle::Right,
+            _ => return None,
+        })
+    }
 }
 
 /// A move condition (`pre`, `if`). Trees are at most [`MAX_TREE_DEPTH`] deep.
@@ -347,7 +381,7 @@ pub enum Effect {
     Score(i64),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveDirection {
     Compass(Compass),
     Turtle(Turtle),
@@ -609,17 +643,9 @@ impl LudiGame {
 
     /// The cell `A1` names, if on the board.
     pub fn cell(&self, name: &str) -> Option<CellIndex> {
-        let split = name.find(|c: char| c.is_ascii_digit())?;
-        let (letters, digits) = name.split_at(split);
-        if letters.is_empty() || !letters.bytes().all(|b| b.is_ascii_uppercase()) {
-            return None;
-        }
-        let column = letters.bytes().try_fold(0u32, |acc, b| {
-            acc.checked_mul(26)?.checked_add(u32::from(b - b'A') + 1)
-        })? - 1;
-        let row = digits.parse::<u32>().ok()?.checked_sub(1)?;
+        let cell = CellName::parse(name)?;
         self.board
-            .cell_at(column, row, self.description.board.tiling)
+            .cell_at(cell.column, cell.row, self.description.board.tiling)
     }
 }
 

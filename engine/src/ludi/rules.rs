@@ -95,11 +95,15 @@ impl Traits {
     }
 }
 
+/// The refusal of a condition tree deeper than [`MAX_TREE_DEPTH`]; numbers and end conditions
+/// count as conditions, as a designer sees them (one tree of parentheses).
+fn too_deep() -> LudiError {
+    LudiError::new(format!("conditions nested more than {MAX_TREE_DEPTH} deep"))
+}
+
 fn check_condition(condition: &Condition, depth: usize, tiling: Tiling) -> Result<(), LudiError> {
     if depth > MAX_TREE_DEPTH {
-        return Err(LudiError::new(format!(
-            "conditions nested more than {MAX_TREE_DEPTH} deep"
-        )));
+        return Err(too_deep());
     }
     match condition {
         Condition::And(parts) | Condition::Or(parts) => parts
@@ -119,9 +123,7 @@ fn check_condition(condition: &Condition, depth: usize, tiling: Tiling) -> Resul
 
 fn check_number(number: &Number, depth: usize) -> Result<(), LudiError> {
     if depth > MAX_TREE_DEPTH {
-        return Err(LudiError::new(format!(
-            "numbers nested more than {MAX_TREE_DEPTH} deep"
-        )));
+        return Err(too_deep());
     }
     match number {
         Number::Arithmetic(_, terms) => terms.iter().try_for_each(|t| check_number(t, depth + 1)),
@@ -131,9 +133,7 @@ fn check_number(number: &Number, depth: usize) -> Result<(), LudiError> {
 
 fn check_end(condition: &EndCondition, depth: usize, board: &Board) -> Result<(), LudiError> {
     if depth > MAX_TREE_DEPTH {
-        return Err(LudiError::new(format!(
-            "end conditions nested more than {MAX_TREE_DEPTH} deep"
-        )));
+        return Err(too_deep());
     }
     match condition {
         EndCondition::And(parts) | EndCondition::Or(parts) => parts

@@ -73,14 +73,9 @@ fn yavalath() -> LudiGame {
     .expect("playable")
 }
 
-/// Placements on the named cells, players alternating from the first.
-/// The cell `A1`-style `name` names (one column letter).
+/// The cell an `A1`-style `name` names.
 fn cell(name: &str) -> CellName {
-    let split = name.find(|c: char| c.is_ascii_digit()).expect("digits");
-    CellName {
-        column: u32::from(name.as_bytes()[0] - b'A'),
-        row: name[split..].parse::<u32>().expect("row") - 1,
-    }
+    CellName::parse(name).expect("a cell name")
 }
 
 /// A piece type (owned by every player) moving by `rule` alone.
@@ -113,6 +108,7 @@ fn place(piece: usize, owner: usize, cells: &[&str]) -> PlacementSpec {
     }
 }
 
+/// Placements on the named cells, players alternating from the first.
 fn placements(game: &LudiGame, cells: &[&str]) -> Vec<LudiMove> {
     cells
         .iter()
@@ -595,4 +591,18 @@ fn group_size_in_a_precondition_is_measured_before_the_move() {
     let mut expected = vec![step(&game, "A1", "B1"), step(&game, "B1", "A1")];
     expected.sort_by_key(|m| (m.from, m.to));
     assert_eq!(moves, expected);
+}
+
+#[test]
+fn cell_names_read_column_letters_then_a_row_number() {
+    // docs/ludi.md "Cell names": A is the first column, Z the 26th, AA the 27th; rows count from 1.
+    let at = |column, row| Some(CellName { column, row });
+    assert_eq!(CellName::parse("A1"), at(0, 0));
+    assert_eq!(CellName::parse("E5"), at(4, 4));
+    assert_eq!(CellName::parse("Z1"), at(25, 0));
+    assert_eq!(CellName::parse("AA1"), at(26, 0));
+    assert_eq!(CellName::parse("AB12"), at(27, 11));
+    for not_a_cell in ["", "A", "12", "a1", "A0", "1A", "A-1", "ZZZZZZZZ1"] {
+        assert_eq!(CellName::parse(not_a_cell), None, "{not_a_cell:?}");
+    }
 }

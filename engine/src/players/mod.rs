@@ -97,6 +97,38 @@ pub(crate) fn choice<G: Game>(game: &G, state: &G::State, role: RoleIndex) -> Ch
     }
 }
 
+/// A player that does not look ahead (the seed's legal and random players): where a state
+/// leaves a choice, it takes the legal move at the index it picks.
+pub trait Reflex {
+    /// The player's name, as `ludeme play --player` spells it.
+    const NAME: &'static str;
+
+    /// The index of the move to make among `count` legal moves (at least two).
+    fn pick(&mut self, count: usize) -> usize;
+}
+
+impl<G: Game, P: Reflex> Player<G> for P {
+    fn name(&self) -> &'static str {
+        P::NAME
+    }
+
+    fn choose_move(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        role: RoleIndex,
+        _clock: &mut Clock,
+    ) -> Option<G::Move> {
+        match choice(game, state, role) {
+            Choice::Decided(only) => only,
+            Choice::Open(mut moves) => {
+                let index = self.pick(moves.len());
+                Some(moves.swap_remove(index))
+            }
+        }
+    }
+}
+
 /// The joint moves in which `role` plays `fixed` and every other role one of its legal moves:
 /// an odometer over the other roles' move lists, so that the product is never held in memory.
 pub(crate) struct JointMoves<'a, M> {

@@ -3,8 +3,7 @@
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
-use super::{Choice, Clock, Player, choice};
-use crate::{Game, RoleIndex};
+use super::Reflex;
 
 #[derive(Clone, Debug)]
 pub struct RandomPlayer {
@@ -20,24 +19,10 @@ impl RandomPlayer {
     }
 }
 
-impl<G: Game> Player<G> for RandomPlayer {
-    fn name(&self) -> &'static str {
-        "random"
-    }
+impl Reflex for RandomPlayer {
+    const NAME: &'static str = "random";
 
-    fn choose_move(
-        &mut self,
-        game: &G,
-        state: &G::State,
-        role: RoleIndex,
-        _clock: &mut Clock,
-    ) -> Option<G::Move> {
-        match choice(game, state, role) {
-            Choice::Decided(only) => only,
-            Choice::Open(mut moves) => {
-                let pick = self.rng.random_range(0..moves.len());
-                Some(moves.swap_remove(pick))
-            }
-        }
+    fn pick(&mut self, count: usize) -> usize {
+        self.rng.random_range(0..count)
     }
 }

@@ -950,3 +950,30 @@ fn a_match_stops_at_its_ply_limit() {
     assert_eq!(result.end, MatchEnd::PlyLimit);
     assert_eq!(result.plies, 3);
 }
+
+#[test]
+fn the_legal_player_takes_the_first_legal_move_and_the_random_player_any_of_them() {
+    let game = TicTacToe::new();
+    let start = game.initial_state();
+    let choose = |player: &mut dyn Player<TicTacToe>, role| {
+        player.choose_move(
+            &game,
+            &start,
+            role,
+            &mut Clock::start(&MoveBudget::nodes(1)),
+        )
+    };
+    let mut legal = LegalPlayer;
+    assert_eq!(Player::<TicTacToe>::name(&legal), "legal");
+    assert_eq!(choose(&mut legal, 0), Some(Turn::Place(0)));
+    // The idle role's only move needs no choice.
+    assert_eq!(choose(&mut legal, 1), Some(Turn::Noop));
+    let mut drawn = HashSet::new();
+    for seed in 0..200 {
+        let mut random = RandomPlayer::new(seed);
+        assert_eq!(Player::<TicTacToe>::name(&random), "random");
+        drawn.extend(choose(&mut random, 0));
+    }
+    // Each of the nine openings has a (8/9)^200 < 1e-10 chance of never being drawn.
+    assert_eq!(drawn.len(), 9, "{drawn:?}");
+}

@@ -77,7 +77,7 @@ fn visit(condition: &EndCondition, board: &Board, out: &mut Vec<Diagnostic>) {
             let named = targets.len();
             let all_named = targets
                 .iter()
-                .all(|t| matches!(t, ConnectTarget::Region(_)));
+                .all(|t| matches!(t.value, ConnectTarget::Region(_)));
             if all_named && usize::try_from(*count).is_ok_and(|count| count > named) {
                 let message = format!(
                     "a chain can never join {count} of these targets: only {named} are named; \
