@@ -8,6 +8,10 @@ mod support;
 
 use std::path::Path;
 
+use std::sync::Arc;
+
+use ludeme_analysis::gdl::simulate::{SimulationOptions, simulate};
+use ludeme_analysis::{RootDatabase, SourceFile, Syntax};
 use serde_json::Value;
 
 use support::ludeme;
@@ -167,18 +171,65 @@ fn the_summary_line_reports_random_play() {
         .unwrap_or_else(|| panic!("no summary line: {stdout}"));
     // Random tic-tac-toe lasts 5 to 9 plies (7.6 on average) and the first player wins more
     // often than not; 200 games pin neither figure exactly.
-    let plies: f64 = line
-        .split("ends after ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|number| number.parse().ok())
-        .unwrap_or_else(|| panic!("{line}"));
+    let plies = average_plies(line);
     assert!((5.0..=9.0).contains(&plies), "{line}");
     assert!(
         line.starts_with("corpus/gdl/ticTacToe.kif: 2 roles · "),
         "{line}"
     );
     assert!(line.contains("xplayer wins "), "{line}");
+}
+
+/// The average length of random play in a summary line ("… random play ends after 7.6 plies …").
+fn average_plies(line: &str) -> f64 {
+    line.split("ends after ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| panic!("no average length of play in: {line}"))
+}
+
+/// Breakthrough is too big for the plain interpreter to finish one random game in seconds (it
+/// stopped after 26 plies in 2 s, release build); the simulation plays it on the grounded
+/// reasoner, so every playout ends and the checks of terminal states, goals and the game's
+/// `base`/`input` declarations all run.
+#[test]
+fn a_big_corpus_game_is_played_to_its_end_on_the_grounded_reasoner() {
+    let Some(corpus) = support::shared_corpus() else {
+        return;
+    };
+    let path = corpus.join("gdl/ggp-repository/breakthrough.kif");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, path, Syntax::GdlKif, Arc::from(text.as_str()), None);
+    let options = SimulationOptions {
+        playouts: 20,
+        // Time to spare for grounding in a debug build on a loaded machine.
+        seconds: 20.0,
+        ..SimulationOptions::default()
+    };
+    let simulation = simulate(&db, file, &options);
+    assert!(
+        simulation.diagnostics.is_empty(),
+        "{:#?}",
+        simulation.diagnostics
+    );
+    let summary = simulation
+        .summary
+        .unwrap_or_else(|| panic!("not simulated: {:?}", simulation.not_simulated));
+    assert_eq!(summary.engine, "the grounded reasoner");
+    assert_eq!(
+        (summary.playouts, summary.finished),
+        (20, 20),
+        "{summary:#?}"
+    );
+    // Pawns only move forward (the `legal` rules move from row y1 to its successor), and one
+    // side moves per ply while the other plays `noop`: white's first pawn can reach the last
+    // row on ply 11 at the earliest, and 16 pawns of each side advance at most 7 rows each.
+    assert!(
+        (11.0..=224.0).contains(&summary.average_plies),
+        "{summary:#?}"
+    );
 }
 
 #[test]

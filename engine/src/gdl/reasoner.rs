@@ -116,6 +116,18 @@ impl Reasoner {
         self.fallback_reason.as_deref()
     }
 
+    /// The first error a [`Game`] method met, with its kind (a budget that ran out, a game that
+    /// misbehaves), for callers that tell those apart; [`Game::failure`] gives it as text.
+    pub fn error(&self) -> Option<GdlError> {
+        if self.mixed_up.get() {
+            return Some(GdlError::Game(MIXED_UP.to_owned()));
+        }
+        match &self.engine {
+            Engine::Grounded(game) => game.error(),
+            Engine::Interpreted(interpreter) => interpreter.error(),
+        }
+    }
+
     pub fn program(&self) -> &Program {
         match &self.engine {
             Engine::Grounded(game) => game.program(),
@@ -130,28 +142,36 @@ impl Reasoner {
 
     /// A move in KIF form (its action, as in `(legal role action)`).
     pub fn render_move(&self, action: &ReasonerMove) -> String {
+        self.action(action)
+            .map_or_else(|| MIXED_UP.to_owned(), |action| self.render(action))
+    }
+
+    /// The action of a move, as a term; `None` for a move of the other engine.
+    pub fn action<'a>(&'a self, action: &'a ReasonerMove) -> Option<&'a Ground> {
         match (&self.engine, action) {
-            (Engine::Grounded(game), ReasonerMove::Grounded(action)) => {
-                self.render(game.action(*action))
-            }
-            (_, ReasonerMove::Interpreted(action)) => self.render(action),
-            (Engine::Interpreted(_), ReasonerMove::Grounded(_)) => MIXED_UP.to_owned(),
+            (Engine::Grounded(game), ReasonerMove::Grounded(action)) => Some(game.action(*action)),
+            (_, ReasonerMove::Interpreted(action)) => Some(action),
+            (Engine::Interpreted(_), ReasonerMove::Grounded(_)) => None,
         }
     }
 
     /// The fluents of a state in KIF form, sorted.
     pub fn render_state(&self, state: &ReasonerState) -> Vec<String> {
-        let mut fluents: Vec<String> = match (&self.engine, state) {
-            (Engine::Grounded(game), ReasonerState::Grounded(state)) => {
-                game.fluents(state).iter().map(|f| self.render(f)).collect()
-            }
-            (_, ReasonerState::Interpreted(state)) => {
-                state.iter().map(|f| self.render(f)).collect()
-            }
-            (Engine::Interpreted(_), ReasonerState::Grounded(_)) => vec![MIXED_UP.to_owned()],
+        let mut fluents: Vec<String> = match self.fluents(state) {
+            Some(fluents) => fluents.iter().map(|f| self.render(f)).collect(),
+            None => vec![MIXED_UP.to_owned()],
         };
         fluents.sort();
         fluents
+    }
+
+    /// The fluents of a state, as terms; `None` for a state of the other engine.
+    pub fn fluents(&self, state: &ReasonerState) -> Option<Vec<Ground>> {
+        match (&self.engine, state) {
+            (Engine::Grounded(game), ReasonerState::Grounded(state)) => Some(game.fluents(state)),
+            (_, ReasonerState::Interpreted(state)) => Some(state.clone()),
+            (Engine::Interpreted(_), ReasonerState::Grounded(_)) => None,
+        }
     }
 
     /// Whether `role` is GDL-II's `random`.

@@ -31,13 +31,11 @@ impl<'a> Anchors<'a> {
 
     /// The head of the `(role NAME)` fact.
     pub fn role_fact(&self, role: &str) -> Option<TextRange> {
-        self.rules
-            .iter()
-            .find(|rule| {
-                Self::is(rule, ROLE)
-                    && matches!(rule.head.args.as_slice(), [Term::Constant(name)] if &*name.name == role)
-            })
-            .map(|rule| rule.head.range)
+        self.heads(ROLE, |rule| {
+            matches!(rule.head.args.as_slice(), [Term::Constant(name)] if &*name.name == role)
+        })
+        .first()
+        .copied()
     }
 
     /// The `(role NAME)` facts, whole, in the order written.
@@ -48,45 +46,40 @@ impl<'a> Anchors<'a> {
             .map(|rule| rule.range)
     }
 
-    /// The heads of the rules of `keyword` (`legal`, `goal`) that can speak for `role`: those
-    /// whose first argument is the role or a variable.
-    pub fn role_rules(&self, keyword: &str, role: &str) -> Vec<TextRange> {
+    /// The heads of the rules of `keyword` that `applies` accepts, in the order written.
+    fn heads(&self, keyword: &str, applies: impl Fn(&Rule) -> bool) -> Vec<TextRange> {
         self.rules
             .iter()
-            .filter(|rule| Self::is(rule, keyword))
-            .filter(|rule| match rule.head.args.first() {
-                Some(Term::Constant(name)) => &*name.name == role,
-                Some(Term::Variable(_)) => true,
-                _ => false,
-            })
+            .filter(|rule| Self::is(rule, keyword) && applies(rule))
             .map(|rule| rule.head.range)
             .collect()
     }
 
+    /// The heads of the rules of `keyword` (`legal`, `goal`) that can speak for `role`: those
+    /// whose first argument is the role or a variable.
+    fn role_rules(&self, keyword: &str, role: &str) -> Vec<TextRange> {
+        self.heads(keyword, |rule| match rule.head.args.first() {
+            Some(Term::Constant(name)) => &*name.name == role,
+            Some(Term::Variable(_)) => true,
+            _ => false,
+        })
+    }
+
     /// The heads of the declarations (`base`, `input`) whose argument at `position` can be a
     /// term of `name/arity` (written so, or a variable); all of them when none can.
-    pub fn declarations(&self, keyword: &str, position: usize, group: &str) -> Vec<TextRange> {
+    fn declarations(&self, keyword: &str, position: usize, group: &str) -> Vec<TextRange> {
         let (name, arity) = group.rsplit_once('/').unwrap_or((group, "0"));
         let arity: usize = arity.parse().unwrap_or(0);
-        let all: Vec<&Rule> = self
-            .rules
-            .iter()
-            .filter(|rule| Self::is(rule, keyword))
-            .collect();
-        let matching: Vec<TextRange> = all
-            .iter()
-            .filter(|rule| match rule.head.args.get(position) {
-                Some(Term::Variable(_)) => true,
-                Some(Term::Constant(constant)) => arity == 0 && &*constant.name == name,
-                Some(Term::Function(function)) => {
-                    &*function.name.name == name && function.args.len() == arity
-                }
-                None => false,
-            })
-            .map(|rule| rule.head.range)
-            .collect();
+        let matching = self.heads(keyword, |rule| match rule.head.args.get(position) {
+            Some(Term::Variable(_)) => true,
+            Some(Term::Constant(constant)) => arity == 0 && &*constant.name == name,
+            Some(Term::Function(function)) => {
+                &*function.name.name == name && function.args.len() == arity
+            }
+            None => false,
+        });
         if matching.is_empty() {
-            all.iter().map(|rule| rule.head.range).collect()
+            self.heads(keyword, |_| true)
         } else {
             matching
         }
@@ -99,77 +92,60 @@ impl<'a> Anchors<'a> {
             .map_or(TextRange::empty(0), |rule| rule.head.range)
     }
 
+    /// The place of a problem found at `ranges`: the first of them, with the next few as labels
+    /// saying `note`; `None` when there are none.
+    fn place(ranges: &[TextRange], note: &str) -> Option<Place> {
+        let (&first, others) = ranges.split_first()?;
+        Some(Place {
+            range: first,
+            labels: others
+                .iter()
+                .take(MAX_LABELS)
+                .map(|&range| (range, note.to_owned()))
+                .collect(),
+        })
+    }
+
     /// A place for a problem of `role` concerning its `keyword` rules: the first such rule, the
     /// others and the role fact as labels; the role fact when it has no such rule.
     pub fn for_role(&self, keyword: &str, role: &str) -> Place {
-        let rules = self.role_rules(keyword, role);
         let role_fact = self.role_fact(role);
-        let Some((&first, others)) = rules.split_first() else {
-            return Place {
+        let note = format!("another `{keyword}` rule that can apply to `{role}`");
+        match Self::place(&self.role_rules(keyword, role), &note) {
+            Some(mut place) => {
+                if let Some(range) = role_fact {
+                    place
+                        .labels
+                        .push((range, "the role is declared here".to_owned()));
+                }
+                place
+            }
+            None => Place {
                 range: role_fact.unwrap_or_else(|| self.first_rule()),
                 labels: Vec::new(),
-            };
-        };
-        let mut labels: Vec<(TextRange, String)> = others
-            .iter()
-            .take(MAX_LABELS)
-            .map(|&range| {
-                (
-                    range,
-                    format!("another `{keyword}` rule that can apply to `{role}`"),
-                )
-            })
-            .collect();
-        if let Some(range) = role_fact {
-            labels.push((range, "the role is declared here".to_owned()));
-        }
-        Place {
-            range: first,
-            labels,
+            },
         }
     }
 
     /// A place for a problem with the rules of `keyword` as a whole (`terminal`): the first of
     /// them, and the next few as labels.
     pub fn for_keyword(&self, keyword: &str) -> Place {
-        let rules: Vec<TextRange> = self
-            .rules
-            .iter()
-            .filter(|rule| Self::is(rule, keyword))
-            .map(|rule| rule.head.range)
-            .collect();
-        let Some((&first, others)) = rules.split_first() else {
-            return Place {
-                range: self.first_rule(),
-                labels: Vec::new(),
-            };
-        };
-        Place {
-            range: first,
-            labels: others
-                .iter()
-                .take(MAX_LABELS)
-                .map(|&range| (range, format!("another `{keyword}` rule")))
-                .collect(),
-        }
+        let note = format!("another `{keyword}` rule");
+        Self::place(&self.heads(keyword, |_| true), &note).unwrap_or_else(|| self.whole_game())
     }
 
     /// A place for a problem with the declarations of `keyword` about `group`.
     pub fn for_declarations(&self, keyword: &str, position: usize, group: &str) -> Place {
-        let rules = self.declarations(keyword, position, group);
-        let Some((&first, others)) = rules.split_first() else {
-            return Place {
-                range: self.first_rule(),
-                labels: Vec::new(),
-            };
-        };
+        let note = format!("another `{keyword}` declaration");
+        Self::place(&self.declarations(keyword, position, group), &note)
+            .unwrap_or_else(|| self.whole_game())
+    }
+
+    /// The first rule, unlabelled: for a problem no particular rule is responsible for.
+    fn whole_game(&self) -> Place {
         Place {
-            range: first,
-            labels: others
-                .iter()
-                .take(MAX_LABELS)
-                .map(|&range| (range, format!("another `{keyword}` declaration")))
-                .collect(),
+            range: self.first_rule(),
+            labels: Vec::new(),
         }
     }
 }

@@ -1,29 +1,70 @@
-//! The engines the simulation plays with. Everything else in the simulation reads them through
-//! the two functions here, so that the plain interpreter can be swapped for a faster reasoner
-//! once that one answers the same GDL-level questions (every goal value of a role, the state's
-//! fluents).
+//! The engine the simulation plays with: the GDL [`Reasoner`], which grounds the game into a
+//! circuit when it can and falls back to the plain interpreter (keeping the reason) when it
+//! cannot, so that big games get played far enough to find something. Everything else in the
+//! simulation reads the engine through the [`Game`] trait and the reasoner's rendering of terms.
 
 use std::collections::HashSet;
 use std::sync::Arc;
+use std::time::Instant;
 
 use ludeme_engine::Game;
-use ludeme_engine::gdl::{Budget, GdlError, Interpreter};
+use ludeme_engine::gdl::grounded::GroundingLimits;
+use ludeme_engine::gdl::{Budget, Engine, GdlError, Interpreter, Reasoner};
 
-use crate::gdl::engine::{interpreter_for, program_of};
+use super::SimulationOptions;
+use crate::gdl::engine::{program_for, program_of};
 use crate::gdl::keywords::{BASE, INIT, INPUT};
 use crate::gdl::model::{Compound, Literal, Rule, RuleSet, Symbol, Term};
 use crate::{Db, SourceFile, TextRange};
 
 /// The engine that plays the game.
-pub type SimulationEngine = Interpreter;
+pub type SimulationEngine = Reasoner;
 
-/// Builds the engine for `file` (refused when the file has static errors).
+/// The part of the simulation's time that grounding may take. Grounding is what makes big games
+/// playable, so it gets most of the time; the rest is left to the interpreter when a game does
+/// not ground in time, so that it still checks the states it reaches.
+const GROUNDING_SHARE: f64 = 0.75;
+
+/// Builds the engine for `file` (refused when the file has static errors): grounded when the
+/// game grounds within [`grounding_limits`], the interpreter under `budget` otherwise.
 pub fn simulation_engine(
     db: &dyn Db,
     file: SourceFile,
     budget: Budget,
+    started: Instant,
+    options: &SimulationOptions,
 ) -> Result<SimulationEngine, GdlError> {
-    interpreter_for(db, file, budget)
+    let program = program_for(db, file)?;
+    Reasoner::with_limits(program, budget, &grounding_limits(started, options))
+}
+
+/// The default grounding limits, with the simulation's budgets of time and work: grounding may
+/// take its share of the time from `started`, and join steps in the proportion the engine's
+/// defaults set between grounding (which prepares every question at once) and one question of
+/// the interpreter, so that `--simulate-steps` bounds both.
+fn grounding_limits(started: Instant, options: &SimulationOptions) -> GroundingLimits {
+    let defaults = GroundingLimits::default();
+    let steps_per_question = Budget::default().max_steps.max(1);
+    let grounding_steps_per_question = (defaults.max_steps / steps_per_question).max(1);
+    GroundingLimits {
+        deadline: started.checked_add(super::duration_of(options.seconds * GROUNDING_SHARE)),
+        max_steps: options
+            .max_steps
+            .saturating_mul(grounding_steps_per_question),
+        ..defaults
+    }
+}
+
+/// Which engine plays, for people: "the grounded reasoner", or "the interpreter" and why the
+/// game did not ground.
+pub fn engine_description(engine: &SimulationEngine) -> String {
+    match (engine.engine(), engine.fallback_reason()) {
+        (Engine::Grounded(_), _) => "the grounded reasoner".to_owned(),
+        (Engine::Interpreted(_), None) => "the interpreter".to_owned(),
+        (Engine::Interpreted(_), Some(reason)) => {
+            format!("the interpreter (the game did not ground: {reason})")
+        }
+    }
 }
 
 /// What the game declares with `base` and `input`, rendered in KIF form; `None` for a

@@ -38,8 +38,9 @@ pub struct SimulationOptions {
     pub seconds: f64,
     /// The random seed: the same seed plays the same games (unless time cuts play short).
     pub seed: u64,
-    /// Join steps one question to the engine may take (one state's moves, goals and terminal
-    /// test, or one next state) before the engine gives up (`gdl/simulation-budget`).
+    /// Join steps one question to the interpreter may take (one state's moves, goals and
+    /// terminal test, or one next state) before it gives up (`gdl/simulation-budget`); grounding
+    /// may take proportionally more (see `engine.rs`).
     pub max_steps: u64,
 }
 
@@ -71,9 +72,14 @@ impl SimulationOptions {
     }
 
     pub fn duration(&self) -> Duration {
-        // `Duration::from_secs_f64` panics on negative, infinite or huge values.
-        Duration::try_from_secs_f64(self.seconds.max(0.0)).unwrap_or(Duration::MAX)
+        duration_of(self.seconds)
     }
+}
+
+/// `seconds` as a duration; negative ones are none and infinite or huge ones are forever
+/// (`Duration::from_secs_f64` would panic on them, and they come from the command line).
+fn duration_of(seconds: f64) -> Duration {
+    Duration::try_from_secs_f64(seconds.max(0.0)).unwrap_or(Duration::MAX)
 }
 
 /// What the simulation of one file found.

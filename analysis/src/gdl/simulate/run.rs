@@ -6,13 +6,15 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasher;
 use std::time::Instant;
 
-use ludeme_engine::gdl::{Budget, GdlError, GdlState, Ground};
+use ludeme_engine::gdl::{Budget, GdlError, Ground, ReasonerMove, ReasonerState};
 use ludeme_engine::{Game, Reward, RoleIndex};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
 use super::SimulationOptions;
-use super::engine::{Declarations, SimulationEngine, declarations, simulation_engine};
+use super::engine::{
+    Declarations, SimulationEngine, declarations, engine_description, simulation_engine,
+};
 use super::trace::Trace;
 use crate::gdl::model::RuleSet;
 use crate::{Db, SourceFile};
@@ -69,6 +71,8 @@ pub struct Failure {
 /// Everything random play showed.
 #[derive(Debug, Default)]
 pub struct Observed {
+    /// Which engine played (and why not the grounded one, when it did not).
+    pub engine: String,
     pub roles: Vec<String>,
     /// GDL-II's `random` role: it moves but has no goals.
     pub random: Vec<bool>,
@@ -125,7 +129,7 @@ pub fn play(
         error,
         out_of_time: deadline.is_some_and(|deadline| Instant::now() >= deadline),
     };
-    let engine = simulation_engine(db, file, budget.clone()).map_err(refusal)?;
+    let engine = simulation_engine(db, file, budget.clone(), started, options).map_err(refusal)?;
     let declared = declarations(rules, budget).map_err(refusal)?;
     let roles = engine.roles().to_vec();
     let mut player = Player {
@@ -143,6 +147,7 @@ pub fn play(
             goal_counts: vec![BTreeMap::new(); roles.len()],
             wins: vec![0; roles.len()],
             roles,
+            engine: engine_description(&engine),
             ..Observed::default()
         },
         declared,
@@ -181,7 +186,7 @@ struct Player<'a> {
     declared: Declarations,
     /// Whether each fluent / (role, move) met so far is declared: each is looked up once.
     base_memo: HashMap<Ground, bool>,
-    input_memo: HashMap<(RoleIndex, Ground), bool>,
+    input_memo: HashMap<(RoleIndex, ReasonerMove), bool>,
     observed: Observed,
     rng: SmallRng,
 }
@@ -201,14 +206,23 @@ impl Player<'_> {
             .is_some_and(|deadline| Instant::now() >= deadline)
     }
 
-    fn trace(&self, playout: u64, history: &[Vec<Ground>], state: &GdlState) -> Trace {
+    fn trace(&self, playout: u64, history: &[Vec<ReasonerMove>], state: &ReasonerState) -> Trace {
         Trace::new(self.engine, &self.roles, playout, history, state)
     }
 
-    fn playout(&mut self, playout: u64, initial: &GdlState) -> Result<(), Stop> {
+    /// The engine's answer, or the error it met instead: the [`Game`] methods cannot return
+    /// errors, so the engine keeps the first one and the answer after it means nothing.
+    fn checked<T>(&self, answer: T) -> Result<T, GdlError> {
+        match self.engine.error() {
+            Some(error) => Err(error),
+            None => Ok(answer),
+        }
+    }
+
+    fn playout(&mut self, playout: u64, initial: &ReasonerState) -> Result<(), Stop> {
         let engine = self.engine;
         let mut state = initial.clone();
-        let mut history: Vec<Vec<Ground>> = Vec::new();
+        let mut history: Vec<Vec<ReasonerMove>> = Vec::new();
         // Hashes of the states met, with the ply each was met at, to tell a cycle.
         let hasher = std::collections::hash_map::RandomState::new();
         let mut seen: HashMap<u64, usize> = HashMap::new();
@@ -222,7 +236,7 @@ impl Player<'_> {
             if self.out_of_time() {
                 return Err(Stop::OutOfTime { plies: ply });
             }
-            let fail = |player: &Self, error: GdlError, state: &GdlState| {
+            let fail = |player: &Self, error: GdlError, state: &ReasonerState| {
                 if player.out_of_time() {
                     Stop::OutOfTime { plies: ply }
                 } else {
@@ -232,17 +246,18 @@ impl Player<'_> {
                     })
                 }
             };
-            self.check_base(playout, &history, &state);
             match seen.entry(hasher.hash_one(&state)) {
                 Entry::Occupied(earlier) => {
                     cycle.get_or_insert((*earlier.get(), ply));
                 }
                 Entry::Vacant(slot) => {
                     slot.insert(ply);
+                    // A state met again in this playout has no fluent the first time lacked.
+                    self.check_base(playout, &history, &state);
                 }
             }
-            let terminal = engine
-                .try_is_terminal(&state)
+            let terminal = self
+                .checked(engine.is_terminal(&state))
                 .map_err(|error| fail(self, error, &state))?;
             if terminal {
                 let goals = engine
@@ -262,14 +277,15 @@ impl Player<'_> {
             let mut joint = Vec::with_capacity(self.roles.len());
             let mut stuck = false;
             for role in 0..self.roles.len() {
-                let mut moves = engine
-                    .try_legal_moves(&state, role)
+                let mut moves = self
+                    .checked(engine.legal_moves(&state, role))
                     .map_err(|error| fail(self, error, &state))?;
                 self.check_input(playout, &history, &state, role, &moves);
                 if moves.is_empty() {
-                    let trace = self.trace(playout, &history, &state);
-                    let slot = self.observed.no_legal_move.entry(role);
-                    record_in(slot, || trace);
+                    let (roles, observed) = (&self.roles, &mut self.observed);
+                    record_in(observed.no_legal_move.entry(role), || {
+                        Trace::new(engine, roles, playout, &history, &state)
+                    });
                     stuck = true;
                     continue;
                 }
@@ -279,8 +295,8 @@ impl Player<'_> {
             if stuck {
                 return Ok(());
             }
-            state = engine
-                .try_next_state(&state, &joint)
+            state = self
+                .checked(engine.next_state(&state, &joint))
                 .map_err(|error| fail(self, error, &state))?;
             history.push(joint);
         }
@@ -289,8 +305,8 @@ impl Player<'_> {
     fn record_goals(
         &mut self,
         playout: u64,
-        history: &[Vec<Ground>],
-        state: &GdlState,
+        history: &[Vec<ReasonerMove>],
+        state: &ReasonerState,
         goals: &[Vec<Reward>],
     ) {
         let observed = &mut self.observed;
@@ -301,18 +317,13 @@ impl Player<'_> {
             if observed.random[role] {
                 continue;
             }
+            let trace = || Trace::new(self.engine, &self.roles, playout, history, state);
             match values.as_slice() {
-                [] => {
-                    let trace = Trace::new(self.engine, &self.roles, playout, history, state);
-                    record_in(observed.goal_missing.entry(role), || trace);
-                }
+                [] => record_in(observed.goal_missing.entry(role), trace),
                 [_] => {}
-                several => {
-                    let trace = Trace::new(self.engine, &self.roles, playout, history, state);
-                    record_in(observed.goal_ambiguous.entry(role), || {
-                        (trace, several.to_vec())
-                    });
-                }
+                several => record_in(observed.goal_ambiguous.entry(role), || {
+                    (trace(), several.to_vec())
+                }),
             }
             if let Some(&value) = values.last() {
                 *observed.goal_counts[role].entry(value).or_default() += 1;
@@ -333,23 +344,24 @@ impl Player<'_> {
         }
     }
 
-    fn check_base(&mut self, playout: u64, history: &[Vec<Ground>], state: &GdlState) {
+    fn check_base(&mut self, playout: u64, history: &[Vec<ReasonerMove>], state: &ReasonerState) {
         let Some(base) = &self.declared.base else {
             return;
         };
-        for fluent in state {
-            let engine = self.engine;
+        let engine = self.engine;
+        // `None` only for a state of another engine, which this loop never makes.
+        for fluent in engine.fluents(state).unwrap_or_default() {
             let declared = *self
                 .base_memo
                 .entry(fluent.clone())
-                .or_insert_with(|| base.contains(&engine.render(fluent)));
+                .or_insert_with(|| base.contains(&engine.render(&fluent)));
             if declared {
                 continue;
             }
             // Each undeclared fluent is met once here: the memo now says "known".
             self.base_memo.insert(fluent.clone(), true);
-            let group = self.group(fluent);
-            let example = engine.render(fluent);
+            let group = self.group(&fluent);
+            let example = engine.render(&fluent);
             let roles = &self.roles;
             let trace = || Trace::new(engine, roles, playout, history, state);
             add_undeclared(
@@ -363,10 +375,10 @@ impl Player<'_> {
     fn check_input(
         &mut self,
         playout: u64,
-        history: &[Vec<Ground>],
-        state: &GdlState,
+        history: &[Vec<ReasonerMove>],
+        state: &ReasonerState,
         role: RoleIndex,
-        moves: &[Ground],
+        moves: &[ReasonerMove],
     ) {
         let Some(input) = &self.declared.input else {
             return;
@@ -375,16 +387,19 @@ impl Player<'_> {
         for action in moves {
             let key = (role, action.clone());
             let role_name = &self.roles[role];
-            let declared = *self
-                .input_memo
-                .entry(key.clone())
-                .or_insert_with(|| input.contains(&(role_name.clone(), engine.render(action))));
+            let declared = *self.input_memo.entry(key.clone()).or_insert_with(|| {
+                input.contains(&(role_name.clone(), engine.render_move(action)))
+            });
             if declared {
                 continue;
             }
             self.input_memo.insert(key, true);
-            let group = (role, self.group(action));
-            let example = engine.render(action);
+            // `None` only for a move of another engine, which this loop never makes.
+            let Some(term) = engine.action(action) else {
+                continue;
+            };
+            let group = (role, self.group(term));
+            let example = engine.render(term);
             let roles = &self.roles;
             let trace = || Trace::new(engine, roles, playout, history, state);
             add_undeclared(self.observed.undeclared_moves.entry(group), example, trace);

@@ -49,8 +49,9 @@ pub const SIMULATION_INCOMPLETE: Rule = Rule {
 The simulation's time (`--simulate-seconds`, 2 s by default) ran out before a single random
 game reached its end, so nothing is known about how the game ends: terminal states, goal
 values and the length of play were not checked. The states that were reached were checked
-(legal moves, `base` and `input`). This is a note, not a fault: big games take longer to play
-with the plain interpreter.
+(legal moves, `base` and `input`). This is a note, not a fault: big games take long to play,
+above all on the plain interpreter, which plays the games that do not ground into a circuit
+within the limits (the message names the engine and, for the interpreter, why).
 
 Fix: allow more time with `--simulate-seconds`.",
 };
@@ -117,10 +118,10 @@ pub fn report(
             &SIMULATION_INCOMPLETE,
             anchors.first_rule(),
             format!(
-                "no random game finished within {} s (the first playout was stopped after \
-                 {plies} plies), so how the game ends was not checked; allow more time with \
-                 `--simulate-seconds`",
-                options.seconds
+                "no random game finished within {} s on {} (the first playout was stopped \
+                 after {plies} plies), so how the game ends was not checked; allow more time \
+                 with `--simulate-seconds`",
+                options.seconds, observed.engine
             ),
         ));
     }

@@ -38,6 +38,8 @@ pub struct SimulationSummary {
     /// Finished playouts that nobody won alone.
     pub draws: u64,
     pub seed: u64,
+    /// Which engine played: "the grounded reasoner", or "the interpreter" and why.
+    pub engine: String,
     /// Why fewer playouts than asked for were played.
     pub stopped_early: Option<String>,
 }
@@ -97,6 +99,7 @@ impl SimulationSummary {
             },
             draws: observed.draws,
             seed: options.seed,
+            engine: observed.engine.clone(),
             stopped_early,
         }
     }
@@ -152,9 +155,10 @@ impl SimulationSummary {
     /// The figures as Markdown: per role, how often it wins and each goal value.
     pub fn details_markdown(&self) -> String {
         let mut text = format!(
-            "**Random play**: {} from the initial state (seed {})",
+            "**Random play**: {} from the initial state (seed {}) on {}",
             plural(self.playouts, "playout"),
-            self.seed
+            self.seed,
+            self.engine
         );
         if self.finished > 0 {
             let _ = write!(

@@ -1,7 +1,7 @@
 //! Where in random play something happened, rendered briefly for a diagnostic: the playout, the
 //! last joint moves and the state.
 
-use ludeme_engine::gdl::Ground;
+use ludeme_engine::gdl::{ReasonerMove, ReasonerState};
 
 use super::engine::SimulationEngine;
 
@@ -27,8 +27,8 @@ impl Trace {
         engine: &SimulationEngine,
         roles: &[String],
         playout: u64,
-        history: &[Vec<Ground>],
-        state: &[Ground],
+        history: &[Vec<ReasonerMove>],
+        state: &ReasonerState,
     ) -> Trace {
         let shown_from = history.len().saturating_sub(SHOWN_PLIES);
         let mut moves: Vec<String> = history[shown_from..]
@@ -37,7 +37,7 @@ impl Trace {
                 roles
                     .iter()
                     .zip(joint)
-                    .map(|(role, action)| format!("{role} {}", engine.render(action)))
+                    .map(|(role, action)| format!("{role} {}", engine.render_move(action)))
                     .collect::<Vec<_>>()
                     .join(", ")
             })
@@ -45,13 +45,11 @@ impl Trace {
         if shown_from > 0 {
             moves.insert(0, format!("… {shown_from} earlier plies"));
         }
-        let mut fluents: Vec<String> = state
-            .iter()
-            .take(SHOWN_FLUENTS)
-            .map(|fluent| engine.render(fluent))
-            .collect();
-        if state.len() > SHOWN_FLUENTS {
-            fluents.push(format!("… and {} more", state.len() - SHOWN_FLUENTS));
+        let mut fluents = engine.render_state(state);
+        let hidden = fluents.len().saturating_sub(SHOWN_FLUENTS);
+        fluents.truncate(SHOWN_FLUENTS);
+        if hidden > 0 {
+            fluents.push(format!("… and {hidden} more"));
         }
         Trace {
             playout,
