@@ -573,6 +573,60 @@ fn cluster_puts_the_tic_tac_toe_family_together_and_draws_it() {
 }
 
 #[test]
+fn cluster_writes_every_distance_exactly() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let matrix = dir.path().join("distances.tsv");
+    json(&[
+        "cluster",
+        "corpus/ludi",
+        "--format",
+        "json",
+        "--matrix",
+        matrix.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&matrix).expect("the matrix was written");
+    let rows: Vec<(String, Vec<f64>)> = text
+        .lines()
+        .map(|line| {
+            let mut fields = line.split('\t');
+            let path = fields.next().expect("a path").to_owned();
+            let values = fields.map(|v| v.parse().expect("a number")).collect();
+            (path, values)
+        })
+        .collect();
+    let n = rows.len();
+    assert!(n > 5, "{text}");
+    for (i, (_, values)) in rows.iter().enumerate() {
+        assert_eq!(values.len(), n);
+        assert_eq!(values[i], 0.0);
+        for (j, value) in values.iter().enumerate() {
+            assert_eq!(*value, rows[j].1[i], "the matrix is symmetric");
+        }
+    }
+    let row_of = |name: &str| {
+        rows.iter()
+            .position(|(path, _)| path.ends_with(name))
+            .unwrap_or_else(|| panic!("{name} has a row"))
+    };
+    let (original, misere) = (
+        row_of("/tic-tac-toe.ludi"),
+        row_of("/tic-tac-toe-misere.ludi"),
+    );
+    let report = json(&[
+        "distance",
+        TIC_TAC_TOE,
+        "corpus/ludi/tic-tac-toe-misere.ludi",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        rows[original].1[misere],
+        report["distance"].as_f64().expect("a number"),
+        "the file holds the distance itself, to the last bit"
+    );
+}
+
+#[test]
 fn missing_files_are_a_usage_failure() {
     let output = ludeme(&["distance", "no-such-game.ludi", TIC_TAC_TOE]);
     assert_eq!(output.status.code(), Some(2));

@@ -57,6 +57,10 @@ pub struct ClusterArgs {
     /// Also draw the dendrogram into this SVG file.
     #[arg(long)]
     svg: Option<PathBuf>,
+    /// Also write every pairwise distance into this file, as tab-separated values: a row
+    /// per game (its path, then its distance to each game in order; shortest exact decimals).
+    #[arg(long)]
+    matrix: Option<PathBuf>,
     /// Games at most this far apart on average form one family.
     #[arg(long, default_value_t = VARIANT_AT_MOST)]
     cut: f64,
@@ -288,6 +292,15 @@ pub fn run_cluster(args: &ClusterArgs) -> u8 {
     {
         return fail(&format!("{}: {error}", path.display()));
     }
+    if let Some(path) = &args.matrix {
+        let paths: Vec<String> = files
+            .iter()
+            .map(|&f| f.path(&db).display().to_string())
+            .collect();
+        if let Err(error) = std::fs::write(path, matrix_tsv(&paths, &matrix)) {
+            return fail(&format!("{}: {error}", path.display()));
+        }
+    }
     match args.format {
         DistanceFormat::Json => {
             let report = ClusterReport {
@@ -337,6 +350,20 @@ pub fn run_cluster(args: &ClusterArgs) -> u8 {
         }
     }
     exit::CLEAN
+}
+
+/// The distance matrix as tab-separated values, a row per game: its path, then its distances.
+/// Rust prints the shortest decimal that reads back as the same `f64`, so the file is exact.
+fn matrix_tsv(paths: &[String], matrix: &[Vec<f64>]) -> String {
+    let mut tsv = String::new();
+    for (path, row) in paths.iter().zip(matrix) {
+        tsv.push_str(path);
+        for value in row {
+            let _ = write!(tsv, "\t{value}");
+        }
+        tsv.push('\n');
+    }
+    tsv
 }
 
 /// Escapes text for SVG.

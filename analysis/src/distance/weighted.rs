@@ -555,12 +555,16 @@ impl<'a, 't> Comparer<'a, 't> {
             };
         }
         let banded = n * m > ORDERED_CELLS;
-        let in_band = |i: usize, j: usize| {
-            if !banded || n == 0 {
-                return true;
+        // The cells of row `i` that are filled: all of them, or only those at most `BAND` from
+        // the diagonal, so that a banded alignment visits no cell outside its band (the others
+        // stay infinite).
+        let columns = |i: usize| {
+            if banded {
+                let diagonal = i * m / n;
+                diagonal.saturating_sub(BAND)..=(diagonal + BAND).min(m)
+            } else {
+                0..=m
             }
-            let diagonal = i * m / n;
-            diagonal.abs_diff(j) <= BAND
         };
         let width = m + 1;
         let cells = (n + 1) * width;
@@ -568,8 +572,8 @@ impl<'a, 't> Comparer<'a, 't> {
         let mut choice: SmallVec<[u8; 64]> = SmallVec::from_elem(0, cells);
         table[0] = 0.0;
         for i in 0..=n {
-            for j in 0..=m {
-                if (i, j) == (0, 0) || !in_band(i, j) {
+            for j in columns(i) {
+                if (i, j) == (0, 0) {
                     continue;
                 }
                 let mut best = f64::INFINITY;
