@@ -28,6 +28,10 @@ pub(super) const NO_BASE: u32 = u32::MAX;
 /// The length of a rule whose head is in a recursive group.
 pub(super) const GROUPED: u32 = u32::MAX;
 
+/// The length of an occurrence of a move left out of a prop of an input class (see
+/// [`InputClass`]): not a rule of the prop, a count against it.
+pub(super) const LEFT_OUT: u32 = u32::MAX - 1;
+
 /// The circuit: props, their rules, the reverse edges, and the game's named outputs.
 #[derive(Debug)]
 pub(super) struct Circuit {
@@ -71,6 +75,8 @@ pub(super) struct Circuit {
     pub input_legal: Vec<Prop>,
     /// The playable moves in sets kept up to date by the evaluator (see [`MoveSets`]).
     pub move_sets: MoveSets,
+    /// The props counted by the moves they do not read (see [`complement_inputs`]).
+    pub input_classes: Vec<InputClass>,
     pub terminal: Prop,
     /// Per role: (prop, value term) of each `goal` atom.
     pub goals: Vec<Vec<(Prop, TermId)>>,
@@ -86,7 +92,7 @@ pub(super) struct Occurrence {
     /// The rule's number shifted left once, low bit set when the literal is negated.
     pub rule_literal: u32,
     pub head: Prop,
-    /// The rule's literal count, or [`GROUPED`].
+    /// The rule's literal count, [`GROUPED`] or [`LEFT_OUT`].
     pub length: u32,
 }
 
@@ -518,6 +524,30 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
     readers.retain(|&(_, occurrence)| {
         !lazy[(rule_head[(occurrence >> 1) as usize] - derived_start) as usize]
     });
+    let role_terms: Vec<Option<TermId>> = program
+        .roles
+        .iter()
+        .map(|&role| terms.find(role, &[], &mut key))
+        .collect();
+    let role_index = |term: TermId| role_terms.iter().position(|&r| r == Some(term));
+    let input_roles: Vec<Option<usize>> = input_nodes
+        .iter()
+        .map(|&n| role_index(terms.args(atoms[n])[0]))
+        .collect();
+    let input_classes = complement_inputs(
+        &CircuitView {
+            derived_start,
+            input_start,
+            code_start: &code_start,
+            code: &code,
+            lazy: &lazy,
+            group_of: &group_of,
+        },
+        &input_roles,
+        program.roles.len(),
+        &mut readers,
+        &rule_head,
+    );
     readers.sort_unstable();
     let mut occurs_start = vec![0u32; props + 1];
     for &(target, _) in &readers {
@@ -526,14 +556,24 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
     for p in 0..props {
         occurs_start[p + 1] += occurs_start[p];
     }
+    // The readers of a prop of an input class left in `readers` are its left-out moves.
+    let mut counted = vec![false; derived];
+    for &member in input_classes.iter().flat_map(|class| &class.members) {
+        counted[(member - derived_start) as usize] = true;
+    }
     let occurs: Vec<Occurrence> = readers
         .iter()
         .map(|&(_, occurrence)| {
             let rule = (occurrence >> 1) as usize;
+            let head = rule_head[rule];
             Occurrence {
                 rule_literal: occurrence,
-                head: rule_head[rule],
-                length: rule_length[rule],
+                head,
+                length: if counted[(head - derived_start) as usize] {
+                    LEFT_OUT
+                } else {
+                    rule_length[rule]
+                },
             }
         })
         .collect();
@@ -544,13 +584,6 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
         .iter()
         .map(|&f| prop_of_atom(keywords.init, &[f], &mut key))
         .collect();
-    let role_terms: Vec<Option<TermId>> = program
-        .roles
-        .iter()
-        .map(|&role| terms.find(role, &[], &mut key))
-        .collect();
-    let role_index = |term: TermId| role_terms.iter().position(|&r| r == Some(term));
-    let mut input_roles = Vec::new();
     let mut input_actions = Vec::new();
     let mut input_legal = Vec::new();
     let mut input_gate = Vec::new();
@@ -570,7 +603,6 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
                 watch.watched.map_or(true_prop, |node| prop_of[node]),
             )
         });
-        input_roles.push(role_index(args[0]));
         input_actions.push(args[1]);
         input_legal.push(legal);
         input_gate.push(gate);
@@ -625,6 +657,7 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
         input_actions,
         input_legal,
         move_sets,
+        input_classes,
         terminal,
         goals,
         sees,
@@ -738,4 +771,142 @@ impl MoveSets {
             watchers,
         }
     }
+}
+
+/// Props of the form "one of these moves is played" (`f :- does(r, a1) | does(r, a2) | ...`)
+/// whose moves are most of the moves of their class, counted through the few moves they leave
+/// out. Frame axioms are the case: "some move elsewhere" reads every move that does not touch
+/// one cell, so each move would be read by a rule of nearly every cell.
+///
+/// A class is the set of moves read by any of its props (props with moves of the same roles
+/// share a class). Such a prop holds when the number of its moves played is positive; that
+/// number is the number of the class's moves played (the class total) minus the number of its
+/// left-out moves played. The evaluator keeps the prop's count of holding rules at that
+/// difference: a left-out move played counts one less (an occurrence of length [`LEFT_OUT`]),
+/// and when a class total changes, the evaluator adds the change to each member's count. A
+/// joint move replaces one move of each role by another, so the count may dip below zero and
+/// come back while the inputs are loaded: the evaluator decides whether the prop changes once
+/// they are.
+#[derive(Debug)]
+pub(super) struct InputClass {
+    /// Per input (numbered from the first input): whether it counts in the total.
+    pub inputs: Vec<bool>,
+    /// The derived props counted this way.
+    pub members: Vec<Prop>,
+}
+
+/// What [`complement_inputs`] reads of the circuit being built.
+struct CircuitView<'a> {
+    derived_start: Prop,
+    input_start: Prop,
+    code_start: &'a [u32],
+    code: &'a [u32],
+    lazy: &'a [bool],
+    group_of: &'a [u32],
+}
+
+/// A prop that may be counted through its left-out moves.
+struct Candidate {
+    index: usize,
+    first_rule: u32,
+    /// Its moves, sorted inputs numbered from the first input.
+    moves: Vec<u32>,
+}
+
+/// Finds the props to count through their left-out moves (see [`InputClass`]) and rewrites
+/// their entries in `readers` (target prop, rule number << 1 | negated): their own rules'
+/// entries are replaced by one entry per left-out move.
+fn complement_inputs(
+    view: &CircuitView<'_>,
+    input_roles: &[Option<usize>],
+    roles: usize,
+    readers: &mut Vec<(Prop, u32)>,
+    rule_head: &[Prop],
+) -> Vec<InputClass> {
+    // Candidates by the roles of their moves.
+    let mut by_roles: Vec<(Vec<bool>, Vec<Candidate>)> = Vec::new();
+    let mut first_rule = 0u32;
+    for index in 0..view.lazy.len() {
+        let code = &view.code[view.code_start[index] as usize..view.code_start[index + 1] as usize];
+        let rule = first_rule;
+        first_rule += count_rules(code);
+        if view.lazy[index] || view.group_of[index] != NO_GROUP || !code.len().is_multiple_of(2) {
+            continue;
+        }
+        // Every rule one positive literal, a move of a declared role.
+        let mut moves: Vec<u32> = Vec::with_capacity(code.len() / 2);
+        let mut class_roles = vec![false; roles];
+        let all_moves = code.chunks_exact(2).all(|pair| {
+            let literal = pair[1];
+            let prop = literal >> 1;
+            let is_move = prop >= view.input_start && prop < view.derived_start && literal & 1 == 0;
+            let role = is_move
+                .then(|| input_roles[(prop - view.input_start) as usize])
+                .flatten();
+            if let (1, Some(role)) = (pair[0], role) {
+                class_roles[role] = true;
+                moves.push(prop - view.input_start);
+                true
+            } else {
+                false
+            }
+        });
+        if !all_moves {
+            continue;
+        }
+        moves.sort_unstable();
+        let candidate = Candidate {
+            index,
+            first_rule: rule,
+            moves,
+        };
+        match by_roles.iter_mut().find(|(r, _)| *r == class_roles) {
+            Some((_, candidates)) => candidates.push(candidate),
+            None => by_roles.push((class_roles, vec![candidate])),
+        }
+    }
+    let mut classes: Vec<InputClass> = Vec::new();
+    let mut counted = vec![false; view.lazy.len()];
+    let mut left_out_readers: Vec<(Prop, u32)> = Vec::new();
+    for (_, candidates) in by_roles {
+        let mut inputs = vec![false; input_roles.len()];
+        for &input in candidates.iter().flat_map(|c| &c.moves) {
+            inputs[input as usize] = true;
+        }
+        let class_size = inputs.iter().filter(|&&member| member).count();
+        let mut members = Vec::new();
+        for candidate in candidates {
+            // Worth it when fewer moves are left out than read.
+            if 2 * candidate.moves.len() <= class_size {
+                continue;
+            }
+            counted[candidate.index] = true;
+            members.push(view.derived_start + candidate.index as Prop);
+            for (input, _) in inputs.iter().enumerate().filter(|&(_, &member)| member) {
+                if candidate.moves.binary_search(&(input as u32)).is_err() {
+                    let prop = view.input_start + input as Prop;
+                    left_out_readers.push((prop, candidate.first_rule << 1 | 1));
+                }
+            }
+        }
+        if !members.is_empty() {
+            classes.push(InputClass { inputs, members });
+        }
+    }
+    readers.retain(|&(_, occurrence)| {
+        !counted[(rule_head[(occurrence >> 1) as usize] - view.derived_start) as usize]
+    });
+    readers.extend(left_out_readers);
+    classes
+}
+
+/// The number of rules in a prop's code (each is its length followed by its literals).
+fn count_rules(code: &[u32]) -> u32 {
+    let mut at = 0;
+    let mut rules = 0;
+    while at < code.len() {
+        at += 1 + code[at] as usize;
+        rules += 1;
+    }
+    rules
 }

@@ -11,7 +11,7 @@
 //! by reading their rules. Dirty bits have a summary level (one bit per word) so that finding
 //! the next dirty prop skips clean stretches. Nothing here allocates after construction.
 
-use super::circuit::{Circuit, GROUPED, NO_BASE, NO_GROUP, NO_SET, Prop};
+use super::circuit::{Circuit, GROUPED, LEFT_OUT, NO_BASE, NO_GROUP, NO_SET, Prop};
 
 #[derive(Clone, Debug)]
 pub(super) struct Evaluator {
@@ -32,6 +32,14 @@ pub(super) struct Evaluator {
     next: Vec<u64>,
     /// The moves whose watched prop holds, by set (see `MoveSets` of the circuit).
     moves: Moves,
+    /// Per input class of the circuit: the number of inputs of its roles set, as last added to
+    /// its members' counts.
+    class_totals: Vec<u32>,
+    /// Props of input classes whose count changed while loading inputs, to be marked if
+    /// their value changes once every input is loaded (room for all: no allocation).
+    touched: Vec<Prop>,
+    /// Per derived prop: whether it is in `touched`.
+    is_touched: Vec<bool>,
 }
 
 /// Sets of inputs with O(1) insertion and removal (swap with the last member).
@@ -94,6 +102,16 @@ impl Evaluator {
             holding: vec![0; circuit.props - circuit.derived_start as usize],
             next: vec![0; circuit.base_count.div_ceil(64)],
             moves: Moves::new(circuit),
+            // No input is set yet, and the counts below start from no rule holding.
+            class_totals: vec![0; circuit.input_classes.len()],
+            touched: Vec::with_capacity(
+                circuit
+                    .input_classes
+                    .iter()
+                    .map(|class| class.members.len())
+                    .sum(),
+            ),
+            is_touched: vec![false; circuit.props - circuit.derived_start as usize],
         };
         evaluator.flip(circuit.true_prop);
         // Every prop by reading its rules, in order; then the counts.
@@ -140,6 +158,21 @@ impl Evaluator {
             }
         }
         evaluator
+    }
+
+    /// Becomes a copy of `source` (an evaluator of the same circuit) without allocating:
+    /// cheaper than loading a state that differs in many fluents and propagating it.
+    pub(super) fn restore_from(&mut self, source: &Evaluator) {
+        self.values.copy_from_slice(&source.values);
+        self.dirty.copy_from_slice(&source.dirty);
+        self.summary.copy_from_slice(&source.summary);
+        self.inputs.clone_from(&source.inputs);
+        self.satisfied.copy_from_slice(&source.satisfied);
+        self.holding.copy_from_slice(&source.holding);
+        self.next.copy_from_slice(&source.next);
+        self.moves.members.clone_from(&source.moves.members);
+        self.moves.position.copy_from_slice(&source.moves.position);
+        self.class_totals.copy_from_slice(&source.class_totals);
     }
 
     /// The move sets, up to date once the state layer is propagated.
@@ -222,13 +255,26 @@ impl Evaluator {
             let rule = (occurrence.rule_literal >> 1) as usize;
             let head = occurrence.head;
             let length = occurrence.length;
-            if length == GROUPED {
-                if head >= skip_below {
-                    self.mark(head);
+            let index = (head - derived_start) as usize;
+            if length >= LEFT_OUT {
+                if length == GROUPED {
+                    if head >= skip_below {
+                        self.mark(head);
+                    }
+                } else {
+                    let holding = &mut self.holding[index];
+                    *holding = if now {
+                        holding.wrapping_sub(1)
+                    } else {
+                        holding.wrapping_add(1)
+                    };
+                    if !self.is_touched[index] {
+                        self.is_touched[index] = true;
+                        self.touched.push(head);
+                    }
                 }
                 continue;
             }
-            let index = (head - derived_start) as usize;
             let holds = now != (occurrence.rule_literal & 1 == 1);
             // Whether the rule as a whole went from failing to holding or back. A one-literal
             // rule (an OR input: a move of a "some move elsewhere" prop) does so with its
@@ -302,6 +348,43 @@ impl Evaluator {
         }
         self.inputs.clear();
         self.inputs.extend_from_slice(joint);
+        self.update_class_totals(circuit);
+        // Every count is exact again: mark the props of input classes whose value changes.
+        for i in 0..self.touched.len() {
+            let prop = self.touched[i];
+            let index = (prop - circuit.derived_start) as usize;
+            self.is_touched[index] = false;
+            if (self.holding[index] > 0) != self.get(prop) {
+                self.mark(prop);
+            }
+        }
+        self.touched.clear();
+    }
+
+    /// Adds the change of each input class's total to its members' counts (see
+    /// `InputClass`), marking them (they are few and this is rare). A joint move with one input per role leaves the totals
+    /// as they are, so this costs nothing while playing.
+    fn update_class_totals(&mut self, circuit: &Circuit) {
+        for (class, input_class) in circuit.input_classes.iter().enumerate() {
+            let mut total = 0u32;
+            for (i, &input) in self.inputs.iter().enumerate() {
+                if input_class.inputs[(input - circuit.input_start) as usize]
+                    && !self.inputs[..i].contains(&input)
+                {
+                    total += 1;
+                }
+            }
+            let change = total.wrapping_sub(self.class_totals[class]);
+            if change == 0 {
+                continue;
+            }
+            self.class_totals[class] = total;
+            for &member in &input_class.members {
+                let holding = &mut self.holding[(member - circuit.derived_start) as usize];
+                *holding = holding.wrapping_add(change);
+                self.mark(member);
+            }
+        }
     }
 
     /// Re-evaluates the dirty props below `limit`; those above stay dirty for later.

@@ -33,6 +33,9 @@ struct GoalProp {
 #[derive(Debug)]
 struct Scratch {
     evaluator: Evaluator,
+    /// The evaluator with the initial state loaded and its state layer propagated, made by
+    /// the first playout from the initial state: later ones start from a copy of it.
+    initial: Option<Evaluator>,
     joint: Vec<Prop>,
     next: Vec<u64>,
 }
@@ -127,6 +130,7 @@ impl GroundedGame {
         }
         let scratch = Scratch {
             evaluator,
+            initial: None,
             joint: Vec::new(),
             next: vec![0; words],
         };
@@ -343,7 +347,17 @@ impl GroundedGame {
         let circuit = &self.circuit;
         let mut scratch = self.scratch.borrow_mut();
         let scratch = &mut *scratch;
-        scratch.evaluator.load_state(circuit, &state.0);
+        if *state == self.initial {
+            match &scratch.initial {
+                Some(initial) => scratch.evaluator.restore_from(initial),
+                None => {
+                    self.evaluate_state(scratch, state);
+                    scratch.initial = Some(scratch.evaluator.clone());
+                }
+            }
+        } else {
+            scratch.evaluator.load_state(circuit, &state.0);
+        }
         let mut plies = 0;
         let end = loop {
             scratch

@@ -151,6 +151,9 @@ pub(super) fn factor_shared(heads: &[usize], nodes: Nodes<'_>, move_layer: &[boo
     } = nodes;
     let mut new_layers: Vec<bool> = Vec::new();
     let mut placed_before: FxHashMap<usize, usize> = FxHashMap::default();
+    // New nodes by their rules: heads whose factored rules are the same share one node (the
+    // frame axioms of one cell, one per thing the cell may hold, read the same moves).
+    let mut node_of_rests: FxHashMap<Vec<Vec<NodeLiteral>>, usize> = FxHashMap::default();
     let mut frequency: FxHashMap<NodeLiteral, usize> = FxHashMap::default();
     for &head in heads {
         let rules = &simplified[&(head as u32)];
@@ -184,14 +187,22 @@ pub(super) fn factor_shared(heads: &[usize], nodes: Nodes<'_>, move_layer: &[boo
             // `h :- g` alone subsumes the other rules with `g`.
             kept.push(vec![shared]);
         } else {
-            let new = derived.len() + new_layers.len();
-            let reads_moves = rests
-                .iter()
-                .flatten()
-                .any(|&literal| move_layer[(literal >> 1) as usize]);
-            new_layers.push(reads_moves);
-            simplified.insert(new as u32, rests);
-            placed_before.insert(head, new);
+            let new = if let Some(&shared_node) = node_of_rests.get(&rests) {
+                shared_node
+            } else {
+                let new = derived.len() + new_layers.len();
+                let reads_moves = rests
+                    .iter()
+                    .flatten()
+                    .any(|&literal| move_layer[(literal >> 1) as usize]);
+                new_layers.push(reads_moves);
+                node_of_rests.insert(rests.clone(), new);
+                simplified.insert(new as u32, rests);
+                // Before the first head using it (heads come in dependency order), hence
+                // before every other: its literals are literals of that head's rules.
+                placed_before.insert(head, new);
+                new
+            };
             let mut rule = vec![shared, (new as u32) << 1];
             rule.sort_unstable();
             kept.push(rule);
