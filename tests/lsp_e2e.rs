@@ -124,7 +124,8 @@ struct Subject {
     keyword: &'static str,
     /// A name with definitions and references (definition, references, highlights, rename).
     symbol: &'static str,
-    /// Text inserted at the start of the last line by the edit step.
+    /// Text inserted at the start of the last line by the edit step: a mistake the server has
+    /// a fix for.
     edit: &'static str,
 }
 
@@ -134,28 +135,29 @@ const SUBJECTS: [Subject; 4] = [
         language_id: "ludi",
         keyword: "(in-a-$0row",
         symbol: "White",
-        edit: "(bogus-ludeme 3)\n",
+        edit: "(peices (Disc All))\n",
     },
     Subject {
         file: "games/gdl/ticTacToe.kif",
         language_id: "kif",
         keyword: "(dis$0tinct",
         symbol: "(true ($0cell",
-        edit: "(<= (legal ?p noop) (role ?q))\n",
+        edit: "    (not (open))\n",
     },
     Subject {
         file: "games/gdl/ticTacToe.hrf",
         language_id: "gdl",
         keyword: "dis$0tinct(",
         symbol: "true($0cell(",
-        edit: "legal(P, noop) :- role(Q)\n",
+        edit: "terminal :- open()\n",
     },
     Subject {
         file: "games/egg/square-bounce.egg",
         language_id: "egg",
         keyword: "$0pieces are",
-        symbol: "is like $0BounceFast",
-        edit: "6..2 players\n",
+        // The statement, not the comment above it that quotes it.
+        symbol: "\nSquareBounce is like $0BounceFast",
+        edit: "turns alternat\n",
     },
 ];
 
@@ -262,7 +264,16 @@ fn sweep(client: &mut StdioClient, workspace: &Workspace, subject: &Subject) -> 
                                    "text": subject.edit}]}),
     );
     let edited = client.diagnostics_for(&uri, 2);
+    // The fixes the editor offers on the line that is wrong.
+    let inserted = json!({"start": {"line": last_line, "character": 0},
+                          "end": {"line": last_line + 1, "character": 0}});
+    let fixes = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": document, "range": inserted,
+               "context": {"diagnostics": edited, "triggerKind": 1}}),
+    );
     answers.insert("diagnosticsAfterEdit".into(), Value::Array(edited));
+    answers.insert("codeActionAfterEdit".into(), answer(&fixes));
     workspace.normalise(&Value::Object(answers))
 }
 
@@ -568,5 +579,255 @@ fn a_ten_megabyte_file_stays_responsive() {
         edit_time < Duration::from_secs(60),
         "edit took {edit_time:?}"
     );
+    client.shutdown();
+}
+
+/// Three EGGG files of a workspace folder: Blockfall defines `Line`, SideBlockfall is like
+/// Blockfall, TwoBlockfall is like SideBlockfall. Only the middle one is open.
+const FAMILY: [(&str, &str); 3] = [
+    (
+        "family/blockfall.egg",
+        "game is Blockfall\nLine means row is full\npieces are [I, O, T]\n",
+    ),
+    (
+        "family/side.egg",
+        "SideBlockfall is like Blockfall\nLine removes row\n",
+    ),
+    (
+        "family/two.egg",
+        "TwoBlockfall is like SideBlockfall\nlines score twice\n",
+    ),
+];
+
+fn lsp_range(start: (u32, u32), end: (u32, u32)) -> Value {
+    json!({"start": {"line": start.0, "character": start.1},
+           "end": {"line": end.0, "character": end.1}})
+}
+
+#[test]
+fn an_eggg_workspace_navigates_across_is_like_files() {
+    let workspace = Workspace::new(SETTINGS);
+    std::fs::create_dir_all(workspace.path("family")).unwrap();
+    for (file, text) in FAMILY {
+        std::fs::write(workspace.path(file), text).unwrap();
+    }
+    let mut client = StdioClient::spawn(support::ludeme_lsp(workspace.root()));
+    client.initialize(workspace.vscode_initialize());
+    // The server registers file watching once it has read the workspace's games.
+    client.next_message("client/registerCapability");
+    let (side_uri, base_uri) = (
+        workspace.uri("family/side.egg"),
+        workspace.uri("family/blockfall.egg"),
+    );
+    let side = FAMILY[1].1;
+    client.open(&side_uri, "egg", side);
+    // Incomplete as a game (no players, no goal), but its base is found.
+    let diagnostics = client.diagnostics_for(&side_uri, 1);
+    assert!(
+        diagnostics
+            .iter()
+            .all(|diagnostic| diagnostic["code"] != "egg/unresolved-base"),
+        "{diagnostics:?}"
+    );
+    let at = |position: Value| json!({"textDocument": {"uri": side_uri}, "position": position});
+    let on_line = position_of(side, "\n$0Line");
+    let on_base = position_of(side, "like $0Blockfall");
+
+    // `Line` is defined in Blockfall's file; the base name goes to Blockfall's `game is`.
+    let definition = client.request("textDocument/definition", at(on_line.clone()));
+    assert_eq!(
+        answer(&definition),
+        json!([{"uri": base_uri, "range": lsp_range((1, 0), (1, 4))}])
+    );
+    let definition = client.request("textDocument/definition", at(on_base.clone()));
+    assert_eq!(
+        answer(&definition),
+        json!([{"uri": base_uri, "range": lsp_range((0, 8), (0, 17))}])
+    );
+
+    // In this document, `Line` is written once, as a use (kind 2: read).
+    let highlight = client.request("textDocument/documentHighlight", at(on_line.clone()));
+    assert_eq!(
+        answer(&highlight),
+        json!([{"range": lsp_range((1, 0), (1, 4)), "kind": 2}])
+    );
+    // An inherited name can be renamed from here: the range is this document's word.
+    let prepared = client.request("textDocument/prepareRename", at(on_line));
+    assert_eq!(answer(&prepared), lsp_range((1, 0), (1, 4)));
+
+    // The game names are types (index 2), `SideBlockfall` declared here (modifier 1); the
+    // inherited `Line` is a function (index 1); `removes` and `row` name nothing.
+    let tokens = client.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": side_uri}}),
+    );
+    assert_eq!(
+        answer(&tokens)["data"],
+        json!([0, 0, 13, 2, 1, 0, 22, 9, 2, 0, 1, 0, 4, 1, 0])
+    );
+    client.shutdown();
+}
+
+/// Whether a response is an answer or an error a client can act on: anything but the internal
+/// error a panicking request gets (-32603).
+fn assert_handled(response: &Value, what: &str) {
+    assert!(
+        response.get("result").is_some() || response["error"]["code"].is_i64(),
+        "{what}: {response}"
+    );
+    assert_ne!(response["error"]["code"], -32603, "{what}: {response}");
+}
+
+#[test]
+fn odd_requests_get_an_empty_answer_or_an_error_never_a_crash() {
+    let workspace = Workspace::new(SETTINGS);
+    let mut client = StdioClient::spawn(support::ludeme_lsp(workspace.root()));
+    client.initialize(workspace.vscode_initialize());
+    let document = |uri: &str| json!({"uri": uri});
+    let at = |uri: &str, line: u32, character: u32| json!({"textDocument": document(uri), "position": {"line": line, "character": character}});
+
+    // A document never opened: no answer (null), for every request about a position or a file.
+    let never = workspace.uri("games/gdl/never-opened.kif");
+    for (method, params) in [
+        ("textDocument/hover", at(&never, 0, 0)),
+        ("textDocument/definition", at(&never, 0, 0)),
+        ("textDocument/documentHighlight", at(&never, 0, 0)),
+        ("textDocument/prepareRename", at(&never, 0, 0)),
+        (
+            "textDocument/references",
+            json!({"textDocument": document(&never), "position": {"line": 0, "character": 0},
+                   "context": {"includeDeclaration": true}}),
+        ),
+        (
+            "textDocument/rename",
+            json!({"textDocument": document(&never), "position": {"line": 0, "character": 0},
+                   "newName": "other"}),
+        ),
+        (
+            "textDocument/documentSymbol",
+            json!({"textDocument": document(&never)}),
+        ),
+        (
+            "textDocument/semanticTokens/full",
+            json!({"textDocument": document(&never)}),
+        ),
+    ] {
+        let response = client.request(method, params);
+        assert_eq!(response["result"], Value::Null, "{method}: {response}");
+        assert!(response.get("error").is_none(), "{method}: {response}");
+    }
+
+    // Positions past the end of the file, and past the end of a line: read as the end.
+    let subjects = [
+        ("games/gdl/ticTacToe.kif", "kif", "(true ($0cell"),
+        ("games/gdl/ticTacToe.hrf", "gdl", "true($0cell("),
+        ("games/ludi/tic-tac-toe.ludi", "ludi", "(players $0White"),
+        ("games/egg/rock-paper-scissors.egg", "egg", "are $0Rock"),
+    ];
+    for (file, language_id, _) in subjects {
+        let uri = workspace.uri(file);
+        let text = workspace.text(file);
+        client.open(&uri, language_id, &text);
+        client.diagnostics_for(&uri, 1);
+        for (line, character) in [(100_000, 3), (0, 100_000), (u32::MAX, u32::MAX)] {
+            let position = at(&uri, line, character);
+            for method in [
+                "textDocument/hover",
+                "textDocument/definition",
+                "textDocument/documentHighlight",
+                "textDocument/signatureHelp",
+                "textDocument/completion",
+                "textDocument/prepareRename",
+            ] {
+                let response = client.request(method, position.clone());
+                assert_handled(&response, &format!("{method} at {position} in {file}"));
+            }
+            let far = json!({"line": line, "character": character});
+            let whole = json!({"start": {"line": 0, "character": 0}, "end": far});
+            for (method, params) in [
+                (
+                    "textDocument/selectionRange",
+                    json!({"textDocument": document(&uri), "positions": [far]}),
+                ),
+                (
+                    "textDocument/inlayHint",
+                    json!({"textDocument": document(&uri), "range": whole}),
+                ),
+                (
+                    "textDocument/codeAction",
+                    json!({"textDocument": document(&uri), "range": whole,
+                           "context": {"diagnostics": []}}),
+                ),
+                (
+                    "textDocument/rangeFormatting",
+                    json!({"textDocument": document(&uri), "range": whole,
+                           "options": {"tabSize": 2, "insertSpaces": true}}),
+                ),
+            ] {
+                let response = client.request(method, params);
+                assert_handled(&response, &format!("{method} to {far} in {file}"));
+            }
+        }
+    }
+
+    // Renaming to an empty name, to two words or to a name of the wrong sort is refused with
+    // an invalid-params error saying why; nothing is edited.
+    for (file, _, symbol) in subjects {
+        let uri = workspace.uri(file);
+        let text = workspace.text(file);
+        let position = position_of(&text, symbol);
+        for new_name in ["", "two words", "?x", "("] {
+            let response = client.request(
+                "textDocument/rename",
+                json!({"textDocument": document(&uri), "position": position, "newName": new_name}),
+            );
+            assert_eq!(
+                response["error"]["code"], -32602,
+                "renaming to {new_name:?} in {file}: {response}"
+            );
+            let message = response["error"]["message"].as_str().unwrap_or_default();
+            assert!(
+                message.contains(&format!("`{new_name}`")),
+                "the refusal names the new name: {message}"
+            );
+        }
+    }
+
+    // Parameters of the wrong shape, or none: invalid params, answered.
+    let uri = workspace.uri("games/gdl/ticTacToe.kif");
+    for (method, params) in [
+        ("textDocument/hover", json!({"textDocument": 5})),
+        (
+            "textDocument/hover",
+            json!({"textDocument": document(&uri), "position": "here"}),
+        ),
+        (
+            "textDocument/rename",
+            json!({"textDocument": document(&uri)}),
+        ),
+        ("textDocument/references", Value::Null),
+        ("textDocument/semanticTokens/full", json!([1, 2])),
+        ("codeLens/resolve", json!({"range": 3})),
+    ] {
+        let response = client.request(method, params.clone());
+        assert_eq!(
+            response["error"]["code"], -32602,
+            "{method} with {params}: {response}"
+        );
+    }
+
+    // And the session goes on.
+    let text = workspace.text("games/gdl/ticTacToe.kif");
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": document(&uri), "position": position_of(&text, "(dis$0tinct")}),
+    );
+    assert!(
+        hover["result"]["contents"]["value"]
+            .as_str()
+            .is_some_and(|markdown| markdown.starts_with("**distinct**")),
+        "{hover}"
+    );
+    assert!(client.is_running());
     client.shutdown();
 }

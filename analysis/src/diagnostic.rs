@@ -30,6 +30,15 @@ impl TextRange {
     pub fn contains(self, offset: usize) -> bool {
         self.start <= offset && offset < self.end
     }
+
+    /// The range moved by `delta` bytes, a wrapping addition: a move back is the two's
+    /// complement of its length (`0usize.wrapping_sub(n)`).
+    pub fn shifted(self, delta: usize) -> Self {
+        Self {
+            start: self.start.wrapping_add(delta),
+            end: self.end.wrapping_add(delta),
+        }
+    }
 }
 
 impl From<std::ops::Range<usize>> for TextRange {
@@ -114,6 +123,20 @@ impl Diagnostic {
             edits: vec![(range, replacement)],
         });
         self
+    }
+
+    /// Replaces every range of the diagnostic (its span, labels and fixes) by `map` of it: how
+    /// a diagnostic found in one part of a file on its own is placed in the file.
+    pub fn map_ranges(&mut self, map: impl Fn(TextRange) -> TextRange) {
+        self.range = map(self.range);
+        for label in &mut self.labels {
+            label.range = map(label.range);
+        }
+        for fix in &mut self.fixes {
+            for (range, _) in &mut fix.edits {
+                *range = map(*range);
+            }
+        }
     }
 
     pub fn with_label(mut self, range: TextRange, message: impl Into<String>) -> Self {

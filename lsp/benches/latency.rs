@@ -6,7 +6,8 @@
 //!
 //! `cargo bench -p ludeme-lsp --bench latency`. The benchmark runs the server in a child
 //! process: itself, re-executed with `LUDEME_LSP_BENCH_SERVE=1`, which then serves exactly as
-//! `ludeme lsp` does (`ludeme_lsp::run_stdio`).
+//! `ludeme lsp` does (`ludeme_lsp::run_stdio`). With `LUDEME_LSP_BENCH_PHASES=1` it times
+//! instead, in process, each step of the same edits on an analysis host (see [`phases`]).
 
 #[path = "../../tests/support/large_gdl.rs"]
 mod large_gdl;
@@ -22,6 +23,8 @@ use serde_json::{Value, json};
 use stdio_client::StdioClient;
 
 const SERVE: &str = "LUDEME_LSP_BENCH_SERVE";
+/// Set: time the analysis phases of an edit in process instead (`phases`), without a server.
+const PHASES: &str = "LUDEME_LSP_BENCH_PHASES";
 const GDL_URI: &str = "file:///bench/large.kif";
 const LUDI_URI: &str = "file:///bench/yavalath.ludi";
 /// Measured edits, hovers and completions (after a few unmeasured ones).
@@ -36,6 +39,10 @@ fn main() {
     // `cargo bench` passes `--bench`; a filter argument selecting nothing of ours skips.
     let root = project_root();
     let text = large_gdl::large_gdl(&root, 3_000);
+    if std::env::var_os(PHASES).is_some() {
+        phases(&text);
+        return;
+    }
     let mut command = Command::new(std::env::current_exe().expect("the benchmark's own path"));
     command.env(SERVE, "1").current_dir(&root);
     let mut client = StdioClient::spawn(command);
@@ -191,4 +198,80 @@ fn report(what: &str, latencies: &[Duration]) {
         ms(percentile(0.99)),
         ms(*sorted.last().expect("not empty")),
     );
+}
+
+/// Where an edit's time goes inside the server, phase by phase, on one thread: the same edits
+/// as [`edit_latencies`] applied to an [`ludeme_lsp::Document`] and the analysis host, each
+/// phase forced in the order the server meets them. Medians over the measured samples.
+fn phases(text: &str) {
+    use ludeme_analysis::{AnalysisHost, EditedTree, Syntax};
+    use std::sync::Arc;
+    use tower_lsp_server::ls_types::{Position, Range};
+
+    let key = Path::new("/bench/large.kif");
+    let mut host = AnalysisHost::new();
+    let mut document = ludeme_lsp::Document::new(text, 0, ludeme_lsp::PositionEncoding::Utf16);
+    let file = host.set_file(key, Syntax::GdlKif, Arc::from(text), None);
+    let _ = ludeme_analysis::file_diagnostics(host.db(), file);
+    let offset = text.find("(<= (legal").expect("the game has legal rules") + 3;
+    let line = text[..offset].matches('\n').count() as u32;
+    let column = (offset - text[..offset].rfind('\n').map_or(0, |newline| newline + 1)) as u32;
+    let names = [
+        "old tree",
+        "edit",
+        "set_file",
+        "read forms",
+        "checks",
+        "diagnostics",
+        "to LSP",
+        "rule model",
+        "parse",
+    ];
+    let mut times: Vec<Vec<Duration>> = vec![Vec::new(); names.len()];
+    for sample in 0..WARM_UP + SAMPLES {
+        let inserting = sample % 2 == 0;
+        let end = if inserting { column } else { column + 1 };
+        let range = Range::new(Position::new(line, column), Position::new(line, end));
+        let mut marks = vec![Instant::now()];
+        let mut edited = EditedTree::new(ludeme_analysis::parse(host.db(), file));
+        marks.push(Instant::now());
+        let edit = document.apply_change(Some(range), if inserting { " " } else { "" });
+        edited.edit(&edit);
+        let new_text: Arc<str> = Arc::from(document.text());
+        marks.push(Instant::now());
+        host.set_file(key, Syntax::GdlKif, new_text, Some(edited));
+        marks.push(Instant::now());
+        let _ = ludeme_analysis::kif_forms_read(host.db(), file);
+        marks.push(Instant::now());
+        let _ = ludeme_analysis::gdl::gdl_diagnostics(host.db(), file);
+        marks.push(Instant::now());
+        let diagnostics = ludeme_analysis::file_diagnostics(host.db(), file);
+        marks.push(Instant::now());
+        let ranges: Vec<Range> = diagnostics
+            .iter()
+            .map(|d| document.range(d.range))
+            .collect();
+        std::hint::black_box(ranges);
+        marks.push(Instant::now());
+        // What the features read after an edit, off the diagnostics' path.
+        let _ = ludeme_analysis::gdl::gdl_rules(host.db(), file);
+        marks.push(Instant::now());
+        let _ = ludeme_analysis::parse(host.db(), file);
+        marks.push(Instant::now());
+        if sample >= WARM_UP {
+            for (phase, pair) in marks.windows(2).enumerate() {
+                times[phase].push(pair[1] - pair[0]);
+            }
+        }
+    }
+    println!("analysis phases of one edit, in process, {SAMPLES} samples (p50 / p99):");
+    for (name, mut samples) in names.iter().zip(times) {
+        samples.sort();
+        let at = |p: f64| samples[((samples.len() - 1) as f64 * p).round() as usize];
+        println!(
+            "  {name:<12} {:>8.3} ms {:>8.3} ms",
+            at(0.5).as_secs_f64() * 1e3,
+            at(0.99).as_secs_f64() * 1e3
+        );
+    }
 }

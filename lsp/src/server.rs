@@ -545,16 +545,9 @@ impl LanguageServer for Backend {
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
         let position = params.text_document_position;
         let include_declaration = params.context.include_declaration;
-        let uri = position.text_document.uri.clone();
+        let encoding = self.session().encoding;
         self.query(&position.text_document.uri, move |snapshot| {
-            let offset = snapshot.document.offset(position.position);
-            ide::references(&snapshot.db, snapshot.file, offset)
-                .into_iter()
-                .filter(|reference| include_declaration || !reference.is_definition)
-                .map(|reference| {
-                    Location::new(uri.clone(), snapshot.document.range(reference.range))
-                })
-                .collect()
+            features::references(snapshot, position.position, include_declaration, encoding)
         })
         .await
     }
@@ -601,25 +594,16 @@ impl LanguageServer for Backend {
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
         let position = params.text_document_position;
-        let uri = position.text_document.uri.clone();
         let new_name = params.new_name;
+        let encoding = self.session().encoding;
         let answer = self
             .query(&position.text_document.uri, move |snapshot| {
-                let offset = snapshot.document.offset(position.position);
-                ide::rename(&snapshot.db, snapshot.file, offset, &new_name).map(|edits| {
-                    edits
-                        .into_iter()
-                        .map(|(range, text)| TextEdit::new(snapshot.document.range(range), text))
-                        .collect::<Vec<_>>()
-                })
+                features::rename(snapshot, position.position, &new_name, encoding)
             })
             .await?;
         match answer {
             None => Ok(None),
-            Some(Ok(edits)) => Ok(Some(WorkspaceEdit {
-                changes: Some(std::iter::once((uri, edits)).collect()),
-                ..WorkspaceEdit::default()
-            })),
+            Some(Ok(edit)) => Ok(Some(edit)),
             Some(Err(why)) => Err(Error::invalid_params(why)),
         }
     }

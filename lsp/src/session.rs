@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use ludeme_analysis::{AnalysisHost, EditedTree, RootDatabase, SourceFile, Syntax, parse};
+use ludeme_analysis::{
+    AnalysisHost, EditedTree, RootDatabase, SourceFile, Syntax, kif_forms_read, parse,
+};
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 
 use crate::config::Settings;
@@ -44,6 +46,9 @@ struct OpenDocument {
     document: Document,
     file: SourceFile,
     key: PathBuf,
+    /// The syntax tree last given to the host with the text, edits applied (see
+    /// [`Session::change`]).
+    edited_tree: Option<EditedTree>,
 }
 
 /// What a request needs to answer off the protocol thread: a database snapshot, the file and the
@@ -88,6 +93,7 @@ impl Session {
                 document,
                 file,
                 key,
+                edited_tree: None,
             },
         );
         self.known_games_changed();
@@ -105,11 +111,26 @@ impl Session {
         let Some(open) = self.documents.get_mut(uri) else {
             return false;
         };
-        let mut edited_tree = EditedTree::new(parse(self.host.db(), open.file));
+        let db = self.host.db();
+        // The tree the edits are applied to. A KIF text the fast reader accepts has its
+        // diagnostics without a syntax tree, so none is parsed for it here, where the parse
+        // would delay every keystroke's diagnostics: the edits go on the last tree given (the
+        // features that need a tree re-parse it incrementally), and the first edit parses the
+        // opened text once, with the parser whose trees re-parsing reuses. Other texts were
+        // parsed for their diagnostics already.
+        let clean_kif = kif_forms_read(db, open.file).is_some();
+        let mut edited_tree = match &open.edited_tree {
+            Some(last) if clean_kif => last.clone(),
+            None if clean_kif => {
+                EditedTree::parse_for_editing(open.file.syntax(db), open.file.text(db))
+            }
+            _ => EditedTree::new(parse(db, open.file)),
+        };
         for change in changes {
             let edit = open.document.apply_change(change.range, &change.text);
             edited_tree.edit(&edit);
         }
+        open.edited_tree = Some(edited_tree.clone());
         open.document.version = version;
         let syntax = open.file.syntax(self.host.db());
         let text: Arc<str> = Arc::from(open.document.text());

@@ -124,6 +124,17 @@ impl Rule {
         }
     }
 
+    /// Moves every range of the rule by `delta` bytes (a wrapping addition, so that a negative
+    /// move is the two's complement): how a rule lowered from one top-level form on its own is
+    /// placed where the form stands in its file (see `gdl::lower::FormOffsets`).
+    pub fn shift(&mut self, delta: usize) {
+        self.range = self.range.shifted(delta);
+        self.head.shift(delta);
+        for literal in &mut self.body {
+            literal.shift(delta);
+        }
+    }
+
     /// Calls `visit` on every function term of the rule, nested ones too, in source order.
     pub fn for_each_function<'a>(&'a self, visit: &mut impl FnMut(&'a Compound)) {
         self.for_each_term(&mut |term| {
@@ -140,7 +151,20 @@ pub struct RuleSet {
     pub rules: Vec<Rule>,
 }
 
+impl Symbol {
+    fn shift(&mut self, delta: usize) {
+        self.range = self.range.shifted(delta);
+    }
+}
+
 impl Term {
+    fn shift(&mut self, delta: usize) {
+        match self {
+            Term::Constant(symbol) | Term::Variable(symbol) => symbol.shift(delta),
+            Term::Function(function) => function.shift(delta),
+        }
+    }
+
     pub fn range(&self) -> TextRange {
         match self {
             Term::Constant(symbol) | Term::Variable(symbol) => symbol.range,
@@ -159,6 +183,14 @@ impl Term {
 }
 
 impl Compound {
+    fn shift(&mut self, delta: usize) {
+        self.range = self.range.shifted(delta);
+        self.name.shift(delta);
+        for arg in &mut self.args {
+            arg.shift(delta);
+        }
+    }
+
     pub fn arity(&self) -> usize {
         self.args.len()
     }
@@ -193,6 +225,27 @@ impl Compound {
 }
 
 impl Literal {
+    fn shift(&mut self, delta: usize) {
+        match self {
+            Literal::Sentence(sentence) => sentence.shift(delta),
+            Literal::Not { inner, range } => {
+                *range = range.shifted(delta);
+                inner.shift(delta);
+            }
+            Literal::Distinct { left, right, range } => {
+                *range = range.shifted(delta);
+                left.shift(delta);
+                right.shift(delta);
+            }
+            Literal::Or { disjuncts, range } => {
+                *range = range.shifted(delta);
+                for disjunct in disjuncts {
+                    disjunct.shift(delta);
+                }
+            }
+        }
+    }
+
     /// Calls `visit` on every sentence of the literal (under `not` and `or` too), with whether it
     /// is negated.
     pub fn for_each_sentence<'a>(

@@ -1,6 +1,7 @@
 //! Editor features for EGGG: the hover of a statement (its English, the definition of the name
 //! under the cursor, the classification on `game is`), completion of statement forms and defined
-//! names, and navigation of defined names and pieces, across `is like` files for definitions.
+//! names, navigation and rename of defined names, pieces and game names across the files `is
+//! like` joins, and semantic tokens for the names.
 //!
 //! Names are compared as EGGG compares them, case and number ignored ([`words::key`]); the names
 //! a game defines come from the game with its bases applied ([`egg_game`]), so a name defined in
@@ -8,9 +9,14 @@
 
 use std::fmt::Write;
 
-use super::{Completion, CompletionKind, Hover, NavigationTarget, Reference, is_name_word};
-use crate::egg::model::{EggGame, StatementKind};
-use crate::egg::workspace::resolve_base;
+use std::collections::{HashMap, HashSet};
+
+use super::{
+    Completion, CompletionKind, FileEdit, FileReference, Hover, NavigationTarget, Reference,
+    SemanticToken, TokenKind, is_name_word,
+};
+use crate::egg::model::{EggGame, Origin, Players, StatementKind, Word};
+use crate::egg::workspace::{egg_workspace, game_index, resolve_base};
 use crate::egg::{
     EggExplanation, egg_classification, egg_explanation, egg_file, egg_game, forms, words,
 };
@@ -30,8 +36,8 @@ fn word_at(db: &dyn Db, file: SourceFile, offset: usize) -> Option<(TextRange, S
     })
 }
 
-/// Every `word` node of the file whose key is `key`, in source order.
-fn words_keyed(db: &dyn Db, file: SourceFile, key: &str) -> Vec<TextRange> {
+/// Every `word` node of the file, as its range and text, in source order.
+fn words(db: &dyn Db, file: SourceFile) -> Vec<(TextRange, &str)> {
     let parse = parse(db, file);
     let text = file.text(db);
     let mut found = Vec::new();
@@ -39,15 +45,85 @@ fn words_keyed(db: &dyn Db, file: SourceFile, key: &str) -> Vec<TextRange> {
     let mut stack = vec![parse.root()];
     while let Some(node) = stack.pop() {
         if node.kind() == "word" {
-            if words::key(&text[node.start_byte()..node.end_byte()]) == key {
-                found.push(TextRange::new(node.start_byte(), node.end_byte()));
-            }
+            let range = TextRange::new(node.start_byte(), node.end_byte());
+            found.push((range, &text[range.start..range.end]));
             continue;
         }
         stack.extend(node.children(&mut cursor));
     }
-    found.sort_by_key(|range| range.start);
+    found.sort_by_key(|(range, _)| range.start);
     found
+}
+
+/// Every `word` node of the file whose key is `key`, in source order.
+fn words_keyed(db: &dyn Db, file: SourceFile, key: &str) -> Vec<TextRange> {
+    words(db, file)
+        .into_iter()
+        .filter(|(_, word)| words::key(word) == key)
+        .map(|(range, _)| range)
+        .collect()
+}
+
+/// The names of the file coloured by what they name in the game, its bases included: defined
+/// names as functions, pieces and game names as types, named players as constants; marked as
+/// definitions where this file defines them. Other words are the grammar's to colour.
+pub fn semantic_tokens(db: &dyn Db, file: SourceFile) -> Vec<SemanticToken> {
+    let game = egg_game(db, file);
+    let mut kinds: HashMap<String, TokenKind> = HashMap::new();
+    // Where this file defines what it names (a definition's name, a piece, a player, its game).
+    let mut defined_here: HashSet<TextRange> = HashSet::new();
+    let mut name = |word: &Word, kind: TokenKind, origin: &Origin| {
+        kinds.insert(word.key(), kind);
+        if origin.file == file {
+            defined_here.insert(word.range);
+        }
+    };
+    for definition in &game.definitions {
+        name(
+            &definition.value.name,
+            TokenKind::Function,
+            &definition.origin,
+        );
+    }
+    if let Some(pieces) = &game.pieces {
+        for piece in &pieces.value {
+            name(piece, TokenKind::Type, &pieces.origin);
+        }
+    }
+    if let Some(players) = &game.players
+        && let Players::Named(named) = &players.value
+    {
+        for player in named {
+            name(player, TokenKind::Constant, &players.origin);
+        }
+    }
+    // This file's game names, and the bases of `is like` that name a known game.
+    let declared_games = game_name_sites(db, file);
+    let games: HashSet<TextRange> = declared_games
+        .iter()
+        .copied()
+        .chain(
+            egg_file(db, file)
+                .likes()
+                .filter(|(_, base, _)| resolve_base(db, file, &base.text).is_some())
+                .map(|(_, base, _)| base.range),
+        )
+        .collect();
+    words(db, file)
+        .into_iter()
+        .filter_map(|(range, word)| {
+            let kind = if games.contains(&range) {
+                TokenKind::Type
+            } else {
+                *kinds.get(&words::key(word))?
+            };
+            Some(SemanticToken {
+                range,
+                kind,
+                definition: defined_here.contains(&range) || declared_games.contains(&range),
+            })
+        })
+        .collect()
 }
 
 /// Where the game (its bases included) defines the name `key`: the name of its definitions, and
@@ -80,70 +156,193 @@ fn definition_sites(game: &EggGame, key: &str) -> Vec<NavigationTarget> {
 /// Where the name under the cursor is defined; on the base of `X is like Y`, the base file's
 /// game name (or its start, when it declares none).
 pub fn definitions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<NavigationTarget> {
-    let Some((range, text)) = word_at(db, file, offset) else {
-        return Vec::new();
-    };
-    for (_, base, _) in egg_file(db, file).likes() {
-        if base.range == range {
-            return resolve_base(db, file, &base.text)
-                .map(|base_file| NavigationTarget {
-                    file: base_file,
-                    range: egg_file(db, base_file)
-                        .declared_name()
-                        .map_or(TextRange::empty(0), |name| name.range),
-                })
-                .into_iter()
-                .collect();
-        }
+    match symbol_at(db, file, offset) {
+        Some((_, _, Symbol::Defined { sites, .. })) => sites,
+        Some((_, _, Symbol::Game(game))) => vec![NavigationTarget {
+            file: game,
+            range: egg_file(db, game)
+                .declared_name()
+                .map_or(TextRange::empty(0), |name| name.range),
+        }],
+        None => Vec::new(),
     }
-    definition_sites(egg_game(db, file), &words::key(&text))
 }
 
-/// Every place in this file the defined name under the cursor is written.
-pub fn references(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Reference> {
-    let Some((_, text)) = word_at(db, file, offset) else {
-        return Vec::new();
-    };
+/// What the word under the cursor names, for navigation and rename.
+enum Symbol {
+    /// A name the game defines (a definition or a piece): its key and where the game, its bases
+    /// included, defines it.
+    Defined {
+        key: String,
+        sites: Vec<NavigationTarget>,
+    },
+    /// The game of a file: its `game is NAME` or `NAME is like ...`, or the base of an `is like`
+    /// that resolves to it.
+    Game(SourceFile),
+}
+
+/// The word under the cursor (its range and text) and what it names, when it names something.
+fn symbol_at(db: &dyn Db, file: SourceFile, offset: usize) -> Option<(TextRange, String, Symbol)> {
+    let (range, text) = word_at(db, file, offset)?;
+    if let Some((_, base, _)) = egg_file(db, file)
+        .likes()
+        .find(|(_, base, _)| base.range == range)
+    {
+        let base_file = resolve_base(db, file, &base.text)?;
+        return Some((range, text, Symbol::Game(base_file)));
+    }
+    if game_name_sites(db, file).contains(&range) {
+        return Some((range, text, Symbol::Game(file)));
+    }
     let key = words::key(&text);
     let sites = definition_sites(egg_game(db, file), &key);
-    if sites.is_empty() {
-        return Vec::new();
-    }
-    words_keyed(db, file, &key)
-        .into_iter()
-        .map(|range| Reference {
-            range,
-            is_definition: sites
-                .iter()
-                .any(|site| site.file == file && site.range == range),
+    (!sites.is_empty()).then_some((range, text, Symbol::Defined { key, sites }))
+}
+
+/// Where `file` names its game: the names of its `game is NAME` and `NAME is like ...`.
+fn game_name_sites(db: &dyn Db, file: SourceFile) -> Vec<TextRange> {
+    egg_file(db, file)
+        .statements
+        .iter()
+        .filter_map(|statement| match &statement.kind {
+            StatementKind::GameName(name) | StatementKind::Like { name, .. } => Some(name.range),
+            _ => None,
         })
         .collect()
 }
 
-pub fn prepare_rename(db: &dyn Db, file: SourceFile, offset: usize) -> Result<TextRange, String> {
-    let (range, text) = word_at(db, file, offset).ok_or("there is no name to rename here")?;
-    let sites = definition_sites(egg_game(db, file), &words::key(&text));
-    if sites.is_empty() {
-        return Err(format!(
-            "`{text}` is not a name this game defines; only defined names and pieces can be renamed"
-        ));
+/// The EGGG files `is like` looks among, and `file` itself when it is not one of them.
+fn workspace_files(db: &dyn Db, file: SourceFile) -> Vec<SourceFile> {
+    let mut files =
+        egg_workspace(db).map_or_else(Vec::new, |workspace| workspace.files(db).clone());
+    if !files.contains(&file) {
+        files.push(file);
     }
-    if let Some(elsewhere) = sites.iter().find(|site| site.file != file) {
-        return Err(format!(
-            "`{text}` is defined in {}: rename it there",
-            elsewhere.file.path(db).display()
-        ));
-    }
-    Ok(range)
+    files
 }
 
+/// The files whose games define `key` at one of `sites`: the file that defines it and every
+/// file that inherits the definition through `is like`, directly or through other files.
+fn inheriting_files(
+    db: &dyn Db,
+    file: SourceFile,
+    key: &str,
+    sites: &[NavigationTarget],
+) -> Vec<SourceFile> {
+    workspace_files(db, file)
+        .into_iter()
+        .filter(|&candidate| {
+            definition_sites(egg_game(db, candidate), key)
+                .iter()
+                .any(|site| sites.contains(site))
+        })
+        .collect()
+}
+
+/// Every place in the workspace the name under the cursor is written: a defined name in every
+/// file that inherits it, a game's name where it is declared and in every `is like` naming it.
+pub fn workspace_references(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<FileReference> {
+    let Some((_, _, symbol)) = symbol_at(db, file, offset) else {
+        return Vec::new();
+    };
+    let mut found = match symbol {
+        Symbol::Defined { key, sites } => inheriting_files(db, file, &key, &sites)
+            .into_iter()
+            .flat_map(|holder| {
+                let own = definition_sites(egg_game(db, holder), &key);
+                words_keyed(db, holder, &key)
+                    .into_iter()
+                    .map(move |range| FileReference {
+                        file: holder,
+                        range,
+                        is_definition: own.contains(&NavigationTarget {
+                            file: holder,
+                            range,
+                        }),
+                    })
+            })
+            .collect(),
+        Symbol::Game(game) => game_references(db, file, game),
+    };
+    found.sort_by(|a, b| (a.file.path(db), a.range.start).cmp(&(b.file.path(db), b.range.start)));
+    found
+}
+
+/// Where the game of `game` is named: its declarations, and the bases of `is like` statements
+/// (in any workspace file) that resolve to it.
+fn game_references(db: &dyn Db, file: SourceFile, game: SourceFile) -> Vec<FileReference> {
+    let mut found: Vec<FileReference> = game_name_sites(db, game)
+        .into_iter()
+        .map(|range| FileReference {
+            file: game,
+            range,
+            is_definition: true,
+        })
+        .collect();
+    for holder in workspace_files(db, file) {
+        for (_, base, _) in egg_file(db, holder).likes() {
+            if resolve_base(db, holder, &base.text) == Some(game) {
+                found.push(FileReference {
+                    file: holder,
+                    range: base.range,
+                    is_definition: false,
+                });
+            }
+        }
+    }
+    found
+}
+
+/// Every place in this file the name under the cursor is written.
+pub fn references(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Reference> {
+    workspace_references(db, file, offset)
+        .into_iter()
+        .filter(|reference| reference.file == file)
+        .map(|reference| Reference {
+            range: reference.range,
+            is_definition: reference.is_definition,
+        })
+        .collect()
+}
+
+/// The word a rename at `offset` changes and what it names, or why it cannot be renamed.
+fn rename_target(
+    db: &dyn Db,
+    file: SourceFile,
+    offset: usize,
+) -> Result<(TextRange, Symbol), String> {
+    let Some((range, text, symbol)) = symbol_at(db, file, offset) else {
+        return Err(match word_at(db, file, offset) {
+            Some((_, text)) => format!(
+                "`{text}` is not a name this game defines; only defined names, pieces and game names can be renamed"
+            ),
+            None => "there is no name to rename here".to_owned(),
+        });
+    };
+    if let Symbol::Game(game) = symbol
+        && game_name_sites(db, game).is_empty()
+    {
+        return Err(format!(
+            "`{text}` is found by the file name of {}, which declares no game name: rename the file",
+            game.path(db).display()
+        ));
+    }
+    Ok((range, symbol))
+}
+
+pub fn prepare_rename(db: &dyn Db, file: SourceFile, offset: usize) -> Result<TextRange, String> {
+    rename_target(db, file, offset).map(|(range, _)| range)
+}
+
+/// The edits renaming the name under the cursor in every file that writes it (see
+/// [`workspace_references`]).
 pub fn rename(
     db: &dyn Db,
     file: SourceFile,
     offset: usize,
     new_name: &str,
-) -> Result<Vec<(TextRange, String)>, String> {
-    prepare_rename(db, file, offset)?;
+) -> Result<Vec<FileEdit>, String> {
+    let (_, symbol) = rename_target(db, file, offset)?;
     if !is_name_word(new_name) {
         return Err(format!(
             "`{new_name}` is not one EGGG word: use letters, digits, `-` and `_`, starting with a letter"
@@ -155,14 +354,38 @@ pub fn rename(
             "`{new_name}` is an EGGG keyword; choose another name"
         ));
     }
-    if !definition_sites(egg_game(db, file), &new_key).is_empty() {
-        return Err(format!(
-            "`{new_name}` is already defined (case and number are ignored): renaming would merge them"
-        ));
+    match &symbol {
+        // Changing only the case or number of a name keeps its key: nothing can clash.
+        Symbol::Defined { key, sites } if *key != new_key => {
+            for holder in inheriting_files(db, file, key, sites) {
+                if !definition_sites(egg_game(db, holder), &new_key).is_empty() {
+                    return Err(format!(
+                        "`{new_name}` is already defined for the game of {} (case and number are ignored): renaming would merge them",
+                        holder.path(db).display()
+                    ));
+                }
+            }
+        }
+        Symbol::Defined { .. } => {}
+        Symbol::Game(game) => {
+            if let Some(other) = game_index(db)
+                .files_named(new_name)
+                .find(|other| other != game)
+            {
+                return Err(format!(
+                    "{} already names a game `{new_name}` (case and punctuation are ignored): `is like {new_name}` could not tell them apart",
+                    other.path(db).display()
+                ));
+            }
+        }
     }
-    Ok(references(db, file, offset)
+    Ok(workspace_references(db, file, offset)
         .into_iter()
-        .map(|reference| (reference.range, new_name.to_owned()))
+        .map(|reference| FileEdit {
+            file: reference.file,
+            range: reference.range,
+            new_text: new_name.to_owned(),
+        })
         .collect())
 }
 
@@ -306,7 +529,7 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completi
         );
     }
     if let Some(players) = &game.players
-        && let crate::egg::model::Players::Named(named) = &players.value
+        && let Players::Named(named) = &players.value
     {
         names.extend(
             named
@@ -453,8 +676,168 @@ mod tests {
                 range: TextRange::new(8, 14)
             }]
         );
-        // Renaming an inherited name is refused here.
-        assert_refused(prepare_rename(&db, side, offset), "tetris.egg");
+    }
+
+    /// Tetris defines `Line`; SideTetris is like Tetris and TwoTetris like SideTetris, so both
+    /// inherit it; Other defines a `Line` of its own.
+    fn family() -> (RootDatabase, [SourceFile; 4]) {
+        let mut db = RootDatabase::default();
+        let tetris = file(
+            &db,
+            "w/tetris.egg",
+            "game is Tetris\nLine means row is full\npieces are [I, O, T]\n",
+        );
+        let side = file(
+            &db,
+            "w/side.egg",
+            "SideTetris is like Tetris\nLine removes row\n",
+        );
+        let two = file(
+            &db,
+            "w/two.egg",
+            "TwoTetris is like SideTetris\nplayers are A and B\nlines score\n",
+        );
+        let other = file(
+            &db,
+            "w/other.egg",
+            "game is Other\nLine means column is full\nLine wins\n",
+        );
+        set_egg_workspace(&mut db, vec![other, side, tetris, two]);
+        (db, [tetris, side, two, other])
+    }
+
+    fn spelled(db: &RootDatabase, found: &[FileReference]) -> Vec<(String, String, bool)> {
+        found
+            .iter()
+            .map(|reference| {
+                let path = reference.file.path(db).display().to_string();
+                let text = &reference.file.text(db)[reference.range.start..reference.range.end];
+                (path, text.to_owned(), reference.is_definition)
+            })
+            .collect()
+    }
+
+    fn owned(path: &str, text: &str, definition: bool) -> (String, String, bool) {
+        (path.to_owned(), text.to_owned(), definition)
+    }
+
+    #[test]
+    fn references_of_an_inherited_name_reach_every_file_that_inherits_it() {
+        let (db, [_, side, _, _]) = family();
+        let text = side.text(&db);
+        let found = workspace_references(&db, side, text.find("Line").unwrap());
+        assert_eq!(
+            spelled(&db, &found),
+            [
+                owned("w/side.egg", "Line", false),
+                owned("w/tetris.egg", "Line", true),
+                owned("w/two.egg", "lines", false),
+            ],
+            "Other's own `Line` is another name"
+        );
+        // In this file only: the one use.
+        assert_eq!(references(&db, side, text.find("Line").unwrap()).len(), 1);
+    }
+
+    #[test]
+    fn rename_of_an_inherited_name_edits_every_file_and_refuses_clashes() {
+        let (db, [tetris, side, two, other]) = family();
+        let offset = side.text(&db).find("Line").unwrap();
+        assert!(prepare_rename(&db, side, offset).is_ok());
+        let edits = rename(&db, side, offset, "Row").unwrap();
+        let files: Vec<SourceFile> = edits.iter().map(|edit| edit.file).collect();
+        assert_eq!(files, [side, tetris, two]);
+        assert!(!files.contains(&other));
+        assert!(edits.iter().all(|edit| edit.new_text == "Row"));
+        // `T` is a piece of Tetris, which every one of these games has.
+        assert_refused(rename(&db, side, offset, "T"), "already defined");
+        // Only the case changes: the same name, no clash with itself.
+        assert_eq!(rename(&db, side, offset, "LINE").unwrap().len(), 3);
+    }
+
+    #[test]
+    fn a_game_name_is_referred_to_by_every_is_like_that_finds_it() {
+        let (db, [tetris, side, two, _]) = family();
+        let on_base = side.text(&db).find("Tetris\n").unwrap();
+        let found = workspace_references(&db, side, on_base);
+        assert_eq!(
+            spelled(&db, &found),
+            [
+                owned("w/side.egg", "Tetris", false),
+                owned("w/tetris.egg", "Tetris", true),
+            ]
+        );
+        // From the declaration, the same; and `SideTetris` is named by TwoTetris.
+        let declared = workspace_references(&db, tetris, 9);
+        assert_eq!(declared, found);
+        let side_name = workspace_references(&db, two, "TwoTetris is like ".len());
+        assert_eq!(
+            spelled(&db, &side_name),
+            [
+                owned("w/side.egg", "SideTetris", true),
+                owned("w/two.egg", "SideTetris", false),
+            ]
+        );
+        let edits = rename(&db, side, on_base, "Blocks").unwrap();
+        assert_eq!(edits.len(), 2);
+        assert_refused(rename(&db, side, on_base, "other"), "already names a game");
+    }
+
+    #[test]
+    fn a_game_found_by_its_file_name_only_is_not_renamed() {
+        let mut db = RootDatabase::default();
+        let plain = file(&db, "w/plain.egg", "players are one\n");
+        let child = file(&db, "w/child.egg", "Child is like Plain\n");
+        set_egg_workspace(&mut db, vec![child, plain]);
+        let on_base = "Child is like P".len();
+        assert_eq!(workspace_references(&db, child, on_base).len(), 1);
+        assert_refused(prepare_rename(&db, child, on_base), "rename the file");
+    }
+
+    #[test]
+    fn semantic_tokens_colour_names_by_what_the_game_makes_them() {
+        let (db, [tetris, side, _, _]) = family();
+        let text = side.text(&db);
+        let tokens: Vec<(&str, TokenKind, bool)> = semantic_tokens(&db, side)
+            .iter()
+            .map(|token| {
+                (
+                    &text[token.range.start..token.range.end],
+                    token.kind,
+                    token.definition,
+                )
+            })
+            .collect();
+        // `Line` is inherited (defined elsewhere); `removes` and `row` are not names.
+        assert_eq!(
+            tokens,
+            [
+                ("SideTetris", TokenKind::Type, true),
+                ("Tetris", TokenKind::Type, false),
+                ("Line", TokenKind::Function, false),
+            ]
+        );
+        let text = tetris.text(&db);
+        let defined: Vec<&str> = semantic_tokens(&db, tetris)
+            .iter()
+            .filter(|token| token.definition)
+            .map(|token| &text[token.range.start..token.range.end])
+            .collect();
+        assert_eq!(defined, ["Tetris", "Line", "I", "O", "T"]);
+    }
+
+    #[test]
+    fn rename_refuses_words_that_are_not_names() {
+        let (text, offset) = marked(RPS);
+        let db = RootDatabase::default();
+        let game = file(&db, "w/rps.egg", &text);
+        for bad in ["", "two words", "9lives", "a.b"] {
+            assert_refused(rename(&db, game, offset, bad), "not one EGGG word");
+        }
+        assert_refused(
+            prepare_rename(&db, game, text.find("choose").unwrap()),
+            "not a name this game defines",
+        );
     }
 
     #[test]

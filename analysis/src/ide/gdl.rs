@@ -1,13 +1,15 @@
 //! Editor features for GDL, read off the classified occurrences of names.
 
+use std::collections::HashMap;
 use std::fmt::Write;
+use std::sync::OnceLock;
 
 use super::{Hover, Reference, SemanticToken, TokenKind};
-use crate::gdl::gdl_rules;
 use crate::gdl::keywords::{self, KeywordKind};
 use crate::gdl::occurrences::{
     Occurrence, OccurrenceKind, gdl_occurrences, occurrence_at, same_symbol,
 };
+use crate::gdl::{format_gdl_text, gdl_rules};
 use crate::{Db, SourceFile, Syntax, TextRange};
 
 fn line_of(text: &str, offset: usize) -> usize {
@@ -45,26 +47,77 @@ fn definition_like(occurrence: &Occurrence, occurrences: &[Occurrence]) -> bool 
     }
 }
 
+/// The manual entry of a GDL keyword: its arity, meaning and an example in the file's syntax.
+fn keyword_entry(keyword: &keywords::Keyword, syntax: Syntax) -> String {
+    let arity = keyword
+        .arity
+        .map_or("any number of".to_owned(), |n| n.to_string());
+    format!(
+        "**{}** — GDL {}keyword, {arity} argument{}\n\n{}.\n\n```gdl\n{}\n```",
+        keyword.name,
+        if keyword.gdl_ii { "II " } else { "" },
+        if keyword.arity == Some(1) { "" } else { "s" },
+        capitalise(keyword.meaning),
+        example_in(keyword, syntax)
+    )
+}
+
+/// A keyword's example as `syntax` writes it. The table holds KIF; the infix examples are
+/// converted by the formatter once, on the first hover that needs one.
+fn example_in(keyword: &keywords::Keyword, syntax: Syntax) -> &'static str {
+    static INFIX: OnceLock<HashMap<&'static str, String>> = OnceLock::new();
+    if syntax != Syntax::GdlInfix {
+        return keyword.example;
+    }
+    let infix = INFIX.get_or_init(|| {
+        keywords::KEYWORDS
+            .iter()
+            .filter_map(|keyword| {
+                let converted =
+                    format_gdl_text(keyword.example, Syntax::GdlKif, Syntax::GdlInfix).ok()?;
+                Some((keyword.name, converted.trim_end().to_owned()))
+            })
+            .collect()
+    });
+    infix
+        .get(keyword.name)
+        .map_or(keyword.example, String::as_str)
+}
+
+/// The hover of a connective (`distinct`, `not`, `or`): the rule model keeps no occurrence of
+/// them, so they are read off the syntax tree, as the token under the cursor.
+fn connective_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
+    let parse = crate::parse(db, file);
+    let text = file.text(db);
+    [Some(offset), offset.checked_sub(1)]
+        .into_iter()
+        .flatten()
+        .find_map(|at| {
+            let node = parse.root().descendant_for_byte_range(at, at)?;
+            let keyword = keywords::keyword(text.get(node.start_byte()..node.end_byte())?)
+                .filter(|keyword| keyword.kind == KeywordKind::Connective)?;
+            let mut markdown = keyword_entry(keyword, file.syntax(db));
+            append_rule_reading(db, file, offset, &mut markdown);
+            Some(Hover {
+                range: TextRange::new(node.start_byte(), node.end_byte()),
+                markdown,
+            })
+        })
+}
+
 pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
     let occurrences = gdl_occurrences(db, file);
-    let target = occurrence_at(occurrences, offset)?;
+    let Some(target) = occurrence_at(occurrences, offset) else {
+        return connective_hover(db, file, offset);
+    };
     let text = file.text(db);
     let name = &*target.name;
     let mut markdown = String::new();
     if let Some(keyword) = keywords::keyword(name)
         .filter(|_| target.kind.namespace() == crate::gdl::occurrences::Namespace::Relation)
     {
-        let arity = keyword
-            .arity
-            .map_or("any number of".to_owned(), |n| n.to_string());
-        let _ = write!(
-            markdown,
-            "**{name}** — GDL {}keyword, {arity} argument{}\n\n{}.\n\n```gdl\n{}\n```",
-            if keyword.gdl_ii { "II " } else { "" },
-            if keyword.arity == Some(1) { "" } else { "s" },
-            capitalise(keyword.meaning),
-            keyword.example
-        );
+        let mut markdown = keyword_entry(keyword, file.syntax(db));
+        append_rule_reading(db, file, offset, &mut markdown);
         return Some(Hover {
             range: target.range,
             markdown,
@@ -305,4 +358,47 @@ pub fn semantic_tokens(db: &dyn Db, file: SourceFile) -> Vec<SemanticToken> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ide::fixture::{assert_mentions, fixture};
+
+    const RULES: &str =
+        "(role x)\n(<= (legal x (mark ?a)) (true (cell ?a)) (dis$0tinct ?a 1))\n; distinct\n";
+
+    #[test]
+    fn a_connective_shows_its_manual_entry_and_the_rule() {
+        for (path, syntax, text) in [
+            ("t.kif", Syntax::GdlKif, RULES.to_owned()),
+            (
+                "t.hrf",
+                Syntax::GdlInfix,
+                "role(x)\nlegal(x, mark(A)) :- true(cell(A)) & dis$0tinct(A, 1)\n".to_owned(),
+            ),
+        ] {
+            let (db, file, offset, text) = fixture(path, syntax, &text);
+            let hover = hover(&db, file, offset).expect("a hover on `distinct`");
+            assert_eq!(&text[hover.range.start..hover.range.end], "distinct");
+            assert!(
+                hover
+                    .markdown
+                    .starts_with("**distinct** — GDL keyword, 2 arguments")
+            );
+            // The example is written as the file writes rules.
+            let example = match syntax {
+                Syntax::GdlInfix => "```gdl\nadjacent(X, Y) :- succ(X, Y) & distinct(X, Y)\n```",
+                _ => "```gdl\n(<= (adjacent ?x ?y) (succ ?x ?y) (distinct ?x ?y))\n```",
+            };
+            assert_mentions(&hover.markdown, example);
+            assert_mentions(&hover.markdown, "*This rule reads:*");
+        }
+    }
+
+    #[test]
+    fn a_connective_in_a_comment_has_no_hover() {
+        let (db, file, _, text) = fixture("t.kif", Syntax::GdlKif, RULES);
+        assert_eq!(hover(&db, file, text.rfind("distinct").unwrap() + 1), None);
+    }
 }

@@ -96,16 +96,16 @@ fn enclosing_rule(game: &Node, offset: usize) -> Option<&Node> {
 
 /// One written name of the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct NameSite {
-    text: String,
-    range: TextRange,
-    namespace: Namespace,
-    declares: bool,
+pub(super) struct NameSite {
+    pub(super) text: String,
+    pub(super) range: TextRange,
+    pub(super) namespace: Namespace,
+    pub(super) declares: bool,
 }
 
 /// Every declared or referring name of the file, in source order. `All` (every player) is no
 /// name of the game and is left out.
-fn name_sites(db: &dyn Db, file: SourceFile) -> Vec<NameSite> {
+pub(super) fn name_sites(db: &dyn Db, file: SourceFile) -> Vec<NameSite> {
     let Some(game) = ludi_tree(db, file).game.as_ref() else {
         return Vec::new();
     };

@@ -14,6 +14,7 @@ mod gdl_complete;
 mod inlay;
 mod ludi;
 mod ludi_complete;
+mod ludi_tokens;
 mod range_format;
 mod selection;
 
@@ -104,6 +105,22 @@ pub struct Reference {
     pub is_definition: bool,
 }
 
+/// A [`Reference`] in some file of the workspace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileReference {
+    pub file: SourceFile,
+    pub range: TextRange,
+    pub is_definition: bool,
+}
+
+/// One edit of a rename: `range` of `file` becomes `new_text`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileEdit {
+    pub file: SourceFile,
+    pub range: TextRange,
+    pub new_text: String,
+}
+
 /// What semantic highlighting colours a name as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TokenKind {
@@ -132,10 +149,6 @@ fn is_name_word(name: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
-}
-
-fn is_gdl(db: &dyn Db, file: SourceFile) -> bool {
-    matches!(file.syntax(db), Syntax::GdlKif | Syntax::GdlInfix)
 }
 
 pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
@@ -193,6 +206,23 @@ pub fn references(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Reference
     }
 }
 
+/// Every place in the workspace the symbol under the cursor is written. An EGGG name reaches
+/// every file whose game inherits it through `is like` (and a game's name every file that is
+/// like it); a GDL or Ludi game is a world of its own, so its names stay in its file.
+pub fn workspace_references(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<FileReference> {
+    if file.syntax(db) == Syntax::Egg {
+        return egg::workspace_references(db, file, offset);
+    }
+    references(db, file, offset)
+        .into_iter()
+        .map(|reference| FileReference {
+            file,
+            range: reference.range,
+            is_definition: reference.is_definition,
+        })
+        .collect()
+}
+
 /// The range of the symbol a rename at `offset` would change, or why it cannot be renamed.
 pub fn prepare_rename(db: &dyn Db, file: SourceFile, offset: usize) -> Result<TextRange, String> {
     match file.syntax(db) {
@@ -202,24 +232,35 @@ pub fn prepare_rename(db: &dyn Db, file: SourceFile, offset: usize) -> Result<Te
     }
 }
 
-/// The edits (range, new text) that rename the symbol under the cursor, or why not.
-pub fn rename(
+/// The edits, over every file the symbol is written in (see [`workspace_references`]), that
+/// rename the symbol under the cursor to `new_name`, or why it cannot be: not a name, a name
+/// the language fixes, a new name that is not one word of the syntax or that is already taken.
+pub fn rename_in_workspace(
     db: &dyn Db,
     file: SourceFile,
     offset: usize,
     new_name: &str,
-) -> Result<Vec<(TextRange, String)>, String> {
-    match file.syntax(db) {
-        Syntax::GdlKif | Syntax::GdlInfix => gdl::rename(db, file, offset, new_name),
-        Syntax::Ludi => ludi::rename(db, file, offset, new_name),
-        Syntax::Egg => egg::rename(db, file, offset, new_name),
-    }
+) -> Result<Vec<FileEdit>, String> {
+    let in_this_file = match file.syntax(db) {
+        Syntax::GdlKif | Syntax::GdlInfix => gdl::rename(db, file, offset, new_name)?,
+        Syntax::Ludi => ludi::rename(db, file, offset, new_name)?,
+        Syntax::Egg => return egg::rename(db, file, offset, new_name),
+    };
+    Ok(in_this_file
+        .into_iter()
+        .map(|(range, new_text)| FileEdit {
+            file,
+            range,
+            new_text,
+        })
+        .collect())
 }
 
+/// The names of the file coloured by what the analyses know of them, sorted by position.
 pub fn semantic_tokens(db: &dyn Db, file: SourceFile) -> Vec<SemanticToken> {
-    if is_gdl(db, file) {
-        gdl::semantic_tokens(db, file)
-    } else {
-        Vec::new()
+    match file.syntax(db) {
+        Syntax::GdlKif | Syntax::GdlInfix => gdl::semantic_tokens(db, file),
+        Syntax::Ludi => ludi_tokens::semantic_tokens(db, file),
+        Syntax::Egg => egg::semantic_tokens(db, file),
     }
 }

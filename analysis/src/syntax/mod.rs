@@ -37,6 +37,14 @@ impl EditedTree {
         Self(parse.tree.clone())
     }
 
+    /// Starts from a tree of `text` (the text before the edits) read by the parser that
+    /// re-parses edited texts (the recovering one, see [`parse_text`]), so that every later
+    /// re-parse can reuse it. For a front end that keeps applying edits to one tree without
+    /// asking for each revision's parse.
+    pub fn parse_for_editing(syntax: Syntax, text: &str) -> Self {
+        Self(run_parser(syntax, Grammar::Recovering, text, None).tree)
+    }
+
     /// Records one edit; edits must be applied in the order they were made to the text.
     pub fn edit(&mut self, edit: &TextEdit) {
         self.0.edit(&edit.0);

@@ -6,7 +6,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::TextRange;
 use crate::gdl::keywords;
-use crate::gdl::model::{Literal, Name, Rule, RuleSet, Sentence, Symbol};
+use crate::gdl::model::{Literal, Name, Rule, Sentence, Symbol};
 use ludeme_engine::graph::component_numbers;
 
 /// What is known of one relation of a file.
@@ -33,7 +33,9 @@ pub struct Dependency {
 }
 
 pub struct Context<'a> {
-    pub rules: &'a [Rule],
+    /// The rules checked: a file's, or one top-level form's for the checks that look at one
+    /// rule at a time.
+    pub rules: &'a [&'a Rule],
     /// Relation names, indexed; the graph's nodes.
     pub names: Vec<Name>,
     pub index: HashMap<Name, usize>,
@@ -51,9 +53,9 @@ pub struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
-    pub fn new(rule_set: &'a RuleSet) -> Self {
+    pub fn new(rules: &'a [&'a Rule]) -> Self {
         let mut context = Context {
-            rules: &rule_set.rules,
+            rules,
             names: Vec::new(),
             index: HashMap::default(),
             relations: Vec::new(),
@@ -63,7 +65,7 @@ impl<'a> Context<'a> {
             component_sizes: Vec::new(),
             successors: Vec::new(),
         };
-        for (rule_index, rule) in rule_set.rules.iter().enumerate() {
+        for (rule_index, &rule) in rules.iter().enumerate() {
             let head = context.relation_id(&rule.head.name.name);
             context.relations[head].arities.insert(rule.head.arity());
             context.relations[head].definitions.push(rule_index);

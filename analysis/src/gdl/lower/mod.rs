@@ -20,16 +20,167 @@ pub struct Lowered {
 }
 
 /// The rule model of `file` (empty for files that are not GDL).
+///
+/// A KIF file the fast reader accepts is lowered one top-level form at a time ([`lower_form`],
+/// memoised per form), and the forms' rules are placed where the forms stand; any other file
+/// (infix, or KIF with syntax errors) is lowered whole from its syntax tree.
 #[salsa::tracked(returns(ref))]
 pub fn gdl_rules(db: &dyn Db, file: SourceFile) -> Lowered {
     let text = file.text(db);
     match file.syntax(db) {
-        Syntax::GdlKif => match kif_forms_read(db, file) {
-            Some(forms) => kif::lower(forms, text),
-            None => kif::lower(&Forms::from_tree(parse(db, file).root()), text),
+        Syntax::GdlKif => match gdl_forms(db, file) {
+            Some(forms) => {
+                let offsets = FormOffsets::of(db, file);
+                let mut rules = Vec::with_capacity(forms.len());
+                let mut diagnostics = Vec::new();
+                for &form in forms {
+                    let lowered = lower_form(db, form);
+                    rules.extend(lowered.rules.rules.iter().map(|rule| {
+                        let mut rule = rule.clone();
+                        rule.shift(offsets.delta_of(form.index(db)));
+                        rule
+                    }));
+                    diagnostics.extend(lowered.diagnostics.iter().map(|diagnostic| {
+                        let mut diagnostic = diagnostic.clone();
+                        diagnostic.map_ranges(|range| offsets.to_file(range));
+                        diagnostic
+                    }));
+                }
+                Lowered {
+                    rules: RuleSet { rules },
+                    diagnostics,
+                }
+            }
+            None => match kif_forms_read(db, file) {
+                Some(forms) => kif::lower(forms, text),
+                None => kif::lower(&Forms::from_tree(parse(db, file).root()), text),
+            },
         },
         Syntax::GdlInfix => infix::lower(parse(db, file).root(), text),
         Syntax::Egg | Syntax::Ludi => Lowered::default(),
+    }
+}
+
+/// One top-level form of a KIF file: its text and its place among the file's forms. Interned,
+/// so that an edit inside one rule leaves every other form the same salsa value, and their
+/// lowering and per-rule checks are not done again.
+#[salsa::interned(debug)]
+pub struct GdlForm<'db> {
+    /// The form's position among the top-level forms of its file (0 for the first).
+    #[returns(copy)]
+    pub index: u32,
+    #[returns(ref)]
+    pub text: String,
+}
+
+/// The bits of a range in *form coordinates* that give the offset inside the form; the bits
+/// above give the form's index. Forms are lowered and checked on their own, with ranges
+/// `index << FORM_OFFSET_BITS | offset in the form`: such a range does not change when an edit
+/// elsewhere moves the form, yet keeps the forms' order (checks sort and compare ranges), and
+/// [`FormOffsets::to_file`] turns it into a range of the file.
+pub const FORM_OFFSET_BITS: u32 = 32;
+const _: () = assert!(
+    usize::BITS >= 2 * FORM_OFFSET_BITS,
+    "form coordinates need 64-bit offsets"
+);
+
+/// The largest text read form by form. Each form costs a few salsa queries of its own, which a
+/// game of the corpus (a few hundred kilobytes at most) never notices; a generated file of
+/// megabytes has hundreds of thousands of forms, and is lowered and checked whole, as before.
+pub const MAX_FORM_BY_FORM_BYTES: usize = 1 << 20;
+
+/// The top-level forms of `file` when it is a KIF file the fast reader accepts (see
+/// [`crate::kif_forms::read_kif`]) of at most [`MAX_FORM_BY_FORM_BYTES`]; `None` for any other
+/// file. The list is equal from one text to the next when only the blank space or comments
+/// between forms changed.
+#[salsa::tracked(returns(ref))]
+pub fn gdl_forms(db: &dyn Db, file: SourceFile) -> Option<Vec<GdlForm<'_>>> {
+    if file.syntax(db) != Syntax::GdlKif || file.text(db).len() > MAX_FORM_BY_FORM_BYTES {
+        return None;
+    }
+    let forms = kif_forms_read(db, file).as_ref()?;
+    let text = file.text(db);
+    let list = forms
+        .top_level()
+        .iter()
+        .enumerate()
+        .map(|(index, &form)| {
+            let index = u32::try_from(index).expect("fewer than 2^32 forms in a file");
+            GdlForm::new(
+                db,
+                index,
+                &text[std::ops::Range::from(forms.get(form).range)],
+            )
+        })
+        .collect();
+    Some(list)
+}
+
+/// The rules of one top-level form, in form coordinates (see [`FORM_OFFSET_BITS`]).
+#[salsa::tracked(returns(ref))]
+pub fn lower_form<'db>(db: &'db dyn Db, form: GdlForm<'db>) -> Lowered {
+    let text = form.text(db);
+    // The form was read as part of a file the reader accepted, so it reads on its own too (the
+    // reader's rules only look inside a top-level form).
+    let Some(forms) = crate::kif_forms::read_kif(text) else {
+        debug_assert!(
+            false,
+            "a top-level form of a clean file reads cleanly: {text}"
+        );
+        return Lowered::default();
+    };
+    let mut lowered = kif::lower(&forms, text);
+    let base = FormOffsets::base(form.index(db));
+    for rule in &mut lowered.rules.rules {
+        rule.shift(base);
+    }
+    for diagnostic in &mut lowered.diagnostics {
+        diagnostic.map_ranges(|range| range.shifted(base));
+    }
+    lowered
+}
+
+/// Where the top-level forms of a file start: turns ranges in form coordinates into ranges of
+/// the file.
+pub struct FormOffsets {
+    starts: Vec<usize>,
+}
+
+impl FormOffsets {
+    /// The start of every top-level form of `file` (none for a file without [`gdl_forms`]).
+    pub fn of(db: &dyn Db, file: SourceFile) -> Self {
+        let starts = match kif_forms_read(db, file) {
+            Some(forms) => forms
+                .top_level()
+                .iter()
+                .map(|&form| forms.get(form).range.start)
+                .collect(),
+            None => Vec::new(),
+        };
+        Self { starts }
+    }
+
+    /// Where the form with `index` starts in form coordinates.
+    fn base(index: u32) -> usize {
+        (index as usize) << FORM_OFFSET_BITS
+    }
+
+    /// What moves a range of the form with `index` from form coordinates to the file's.
+    fn delta_of(&self, index: u32) -> usize {
+        let start = self.starts.get(index as usize).copied().unwrap_or_default();
+        start.wrapping_sub(Self::base(index))
+    }
+
+    /// `range`, given in form coordinates, as a range of the file. A range outside any form
+    /// (an empty file's) is kept as it is.
+    pub fn to_file(&self, range: TextRange) -> TextRange {
+        let index = range.start >> FORM_OFFSET_BITS;
+        match u32::try_from(index) {
+            Ok(index) if (index as usize) < self.starts.len() => {
+                range.shifted(self.delta_of(index))
+            }
+            _ => range,
+        }
     }
 }
 
