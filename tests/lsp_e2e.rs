@@ -1,7 +1,9 @@
 //! End-to-end sessions with the real `ludeme lsp` binary over standard input and output, as an
 //! editor drives it: initialized with Visual Studio Code's client capabilities
 //! (`tests/fixtures/lsp/vscode-initialize.json`) on a workspace folder of games, every feature
-//! requested for each of the four syntaxes, the answers snapshotted.
+//! requested for each of the four syntaxes, the answers snapshotted. A second session starts
+//! with the capabilities Neovim 0.11 really sent (`tests/fixtures/lsp/neovim-0.11-initialize.json`,
+//! recorded by `editors/nvim/test/record-initialize.sh`), which negotiate UTF-8 positions.
 //!
 //! URIs are normalised to `file:///WORKSPACE/...` and measured figures (playouts per second)
 //! redacted; everything else in the snapshots is what the editor receives.
@@ -57,14 +59,31 @@ impl Workspace {
 
     /// Visual Studio Code's `initialize` parameters, opened on this workspace.
     fn vscode_initialize(&self) -> Value {
+        self.recorded_initialize("vscode-initialize.json")
+    }
+
+    /// The `initialize` parameters Neovim 0.11 sent to `ludeme lsp`, opened on this workspace.
+    fn neovim_initialize(&self) -> Value {
+        self.recorded_initialize("neovim-0.11-initialize.json")
+    }
+
+    /// The `initialize` parameters of a client, from `tests/fixtures/lsp/`, with this
+    /// workspace and this process in place of the placeholders, and without the fixture's
+    /// note on how it was recorded.
+    fn recorded_initialize(&self, fixture: &str) -> Value {
         let recorded = std::fs::read_to_string(
-            support::project_root().join("tests/fixtures/lsp/vscode-initialize.json"),
+            support::project_root()
+                .join("tests/fixtures/lsp")
+                .join(fixture),
         )
         .unwrap();
         let filled = recorded
             .replace("${ROOT_URI}", &self.root_uri())
-            .replace("${ROOT_PATH}", &self.root().display().to_string());
-        serde_json::from_str(&filled).expect("the fixture is JSON")
+            .replace("${ROOT_PATH}", &self.root().display().to_string())
+            .replace("\"${PROCESS_ID}\"", &std::process::id().to_string());
+        let mut params: Value = serde_json::from_str(&filled).expect("the fixture is JSON");
+        params.as_object_mut().unwrap().remove("_recorded");
+        params
     }
 
     /// `value` with this workspace's URIs and paths written as `file:///WORKSPACE`.
@@ -359,6 +378,140 @@ fn every_feature_of_every_syntax_over_stdio_as_vscode_drives_it() {
 
     let symbols = client.request("workspace/symbol", json!({"query": "tic-tac"}));
     insta::assert_json_snapshot!("workspace_symbols", workspace.normalise(&answer(&symbols)));
+    client.shutdown();
+}
+
+/// A representative set of features, as Neovim 0.11 asks them on the workspace file `relative`
+/// (opened as it is on disk): diagnostics, hover and completion at `cursor`, semantic tokens,
+/// inlay hints, code lenses and formatting with the options of an unconfigured Neovim
+/// (`--clean`: 'shiftwidth' 8, no 'expandtab').
+fn neovim_answers(
+    client: &mut StdioClient,
+    workspace: &Workspace,
+    relative: &str,
+    language_id: &str,
+    cursor: &Value,
+) -> Value {
+    let uri = workspace.uri(relative);
+    let text = workspace.text(relative);
+    let document = json!({"uri": uri});
+    client.open(&uri, language_id, &text);
+    let mut answers = serde_json::Map::new();
+    answers.insert(
+        "diagnostics".into(),
+        Value::Array(client.diagnostics_for(&uri, 1)),
+    );
+    let mut ask = |name: &str, method: &str, params: Value| {
+        let response = client.request(method, params);
+        answers.insert(name.to_owned(), answer(&response));
+    };
+    ask(
+        "hover",
+        "textDocument/hover",
+        json!({"textDocument": document, "position": cursor}),
+    );
+    ask(
+        "completion",
+        "textDocument/completion",
+        json!({"textDocument": document, "position": cursor,
+               "context": {"triggerKind": 1}}),
+    );
+    ask(
+        "semanticTokens",
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": document}),
+    );
+    ask(
+        "inlayHint",
+        "textDocument/inlayHint",
+        json!({"textDocument": document,
+               "range": {"start": {"line": 0, "character": 0}, "end": end_position(&text)}}),
+    );
+    ask(
+        "formatting",
+        "textDocument/formatting",
+        json!({"textDocument": document, "options": {"tabSize": 8, "insertSpaces": false}}),
+    );
+    answers.insert("codeLens".into(), resolved_lenses(client, &document));
+    workspace.normalise(&Value::Object(answers))
+}
+
+/// An LSP position as `(line, character)`, to compare positions whatever else they carry.
+fn line_and_character(position: &Value) -> (u64, u64) {
+    (
+        position["line"].as_u64().expect("a line"),
+        position["character"].as_u64().expect("a character"),
+    )
+}
+
+#[test]
+fn neovim_negotiates_utf8_positions_and_gets_every_feature() {
+    let workspace = Workspace::new(SETTINGS);
+    // Non-ASCII text before the names the test looks at, on the same line, so that UTF-8 and
+    // UTF-16 columns differ there: `é` is two bytes but one UTF-16 unit.
+    let kif = workspace.text("games/gdl/ticTacToe.kif").replacen(
+        "(filler b)",
+        "(filler b) (étiquette b blank)",
+        1,
+    );
+    std::fs::write(workspace.path("games/gdl/ticTacToe.kif"), &kif).unwrap();
+    let ludi = workspace.text("games/ludi/tic-tac-toe.ludi").replacen(
+        "(game Tic-Tac-Toe\n  (players",
+        "(game Tic-Tac-Toé (players",
+        1,
+    );
+    std::fs::write(workspace.path("games/ludi/tic-tac-toe.ludi"), &ludi).unwrap();
+
+    let mut client = StdioClient::spawn(support::ludeme_lsp(workspace.root()));
+    let initialized = client.initialize(workspace.neovim_initialize());
+    // Neovim offers UTF-8 first (then UTF-16 and UTF-32); the server takes it, so every column
+    // below counts bytes.
+    assert_eq!(
+        initialized["result"]["capabilities"]["positionEncoding"], "utf-8",
+        "{initialized}"
+    );
+
+    // Columns in bytes: what `position_of` measures.
+    let kif_cursor = position_of(&kif, "(dis$0tinct");
+    let kif_answers = neovim_answers(
+        &mut client,
+        &workspace,
+        "games/gdl/ticTacToe.kif",
+        "gdl",
+        &kif_cursor,
+    );
+    // The arity hint of `étiquette` stands right after the name, counted in bytes.
+    let after_name = position_of(&kif, "(étiquette$0 b");
+    let hint = kif_answers["inlayHint"]
+        .as_array()
+        .expect("inlay hints")
+        .iter()
+        .find(|hint| hint["label"] == "/2")
+        .expect("a hint for `étiquette`");
+    assert_eq!(
+        line_and_character(&hint["position"]),
+        line_and_character(&after_name),
+        "{hint}"
+    );
+    insta::assert_json_snapshot!("neovim_features_kif", kif_answers);
+
+    let ludi_cursor = position_of(&ludi, "(play$0ers");
+    let ludi_answers = neovim_answers(
+        &mut client,
+        &workspace,
+        "games/ludi/tic-tac-toe.ludi",
+        "ludi",
+        &ludi_cursor,
+    );
+    // The hover covers the word under the cursor, `players`, in bytes.
+    let hover_start = position_of(&ludi, "($0players");
+    assert_eq!(
+        line_and_character(&ludi_answers["hover"]["range"]["start"]),
+        line_and_character(&hover_start),
+        "{}",
+        ludi_answers["hover"]
+    );
+    insta::assert_json_snapshot!("neovim_features_ludi", ludi_answers);
     client.shutdown();
 }
 

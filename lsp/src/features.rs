@@ -290,7 +290,14 @@ pub fn range_formatting(snapshot: &Snapshot, range: Range) -> Option<Vec<TextEdi
         snapshot.document.offset(range.start),
         snapshot.document.offset(range.end),
     );
-    let (span, text) = ide::format_range(&snapshot.db, snapshot.file, range).ok()??;
+    let source = snapshot.file.text(&snapshot.db);
+    let (span, text) = match snapshot.file.syntax(&snapshot.db) {
+        Syntax::Ludi => analysis::ludi::format::format_ludi_range(source, range)?,
+        Syntax::Egg => analysis::egg::format::format_egg_range(source, range)?,
+        Syntax::GdlKif | Syntax::GdlInfix => {
+            ide::format_range(&snapshot.db, snapshot.file, range).ok()??
+        }
+    };
     Some(vec![TextEdit::new(snapshot.document.range(span), text)])
 }
 
@@ -419,7 +426,7 @@ pub fn inlay_hints(snapshot: &Snapshot, range: Range, english: bool) -> Vec<Inla
             kind: None,
             text_edits: None,
             tooltip: hint.tooltip.map(InlayHintTooltip::String),
-            padding_left: Some(true),
+            padding_left: Some(!hint.attached),
             padding_right: Some(true),
             data: None,
         })

@@ -326,6 +326,7 @@ impl LanguageServer for Backend {
         {
             let mut session = Session::new(encoding);
             session.set_roots(workspace::workspace_roots(&params));
+            session.load_settings_file();
             if let Some(options) = &params.initialization_options {
                 session.set_client_settings(ClientSettings::from_json(options));
             }
@@ -612,10 +613,15 @@ impl LanguageServer for Backend {
         let edits = self
             .query(&params.text_document.uri, |snapshot| {
                 let syntax = snapshot.file.syntax(&snapshot.db);
-                // A file with errors is left as it is: formatting never loses text.
-                let formatted =
-                    analysis::gdl::format_gdl(&snapshot.db, snapshot.file, syntax).ok()?;
                 let text = snapshot.file.text(&snapshot.db);
+                // A file with errors is left as it is: formatting never loses text.
+                let formatted = match syntax {
+                    analysis::Syntax::Ludi => analysis::ludi::format::format_ludi(text)?,
+                    analysis::Syntax::Egg => analysis::egg::format::format_egg(text)?,
+                    analysis::Syntax::GdlKif | analysis::Syntax::GdlInfix => {
+                        analysis::gdl::format_gdl(&snapshot.db, snapshot.file, syntax).ok()?
+                    }
+                };
                 (formatted != **text).then(|| {
                     let whole = analysis::TextRange::new(0, text.len());
                     vec![TextEdit::new(snapshot.document.range(whole), formatted)]

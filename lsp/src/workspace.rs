@@ -185,6 +185,20 @@ impl Session {
         self.roots = roots;
     }
 
+    /// Reads the workspace's settings file now, before any document is open, so that the first
+    /// diagnostics already follow its rule selection; the scan of the game files, which takes
+    /// longer, runs later in the background and reads it again.
+    pub fn load_settings_file(&mut self) {
+        let config_file = self.roots.iter().find_map(|root| find_config(root));
+        let Some(Ok((file, file_diagnostics, _))) = config_file.as_deref().map(load_config) else {
+            return;
+        };
+        let mut settings = (*self.settings).clone();
+        settings.file = file;
+        settings.file_diagnostics = file_diagnostics;
+        self.settings = Arc::new(settings);
+    }
+
     /// Replaces the client's settings (the file's stay).
     pub fn set_client_settings(&mut self, client: ClientSettings) {
         let mut settings = (*self.settings).clone();

@@ -16,6 +16,7 @@ pub mod checks;
 pub mod classify;
 pub mod engine;
 pub mod english;
+pub mod format;
 pub mod forms;
 pub mod inherit;
 mod lower;

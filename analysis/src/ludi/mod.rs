@@ -5,6 +5,7 @@ pub mod bind;
 pub mod checks;
 pub mod engine;
 pub mod english;
+pub mod format;
 mod lower;
 pub mod manual;
 pub mod model;

@@ -1,0 +1,229 @@
+//! The EGGG formatter. A statement is a line and its indented continuation lines, so lines and
+//! indentation carry meaning and are kept; what is normalised is what the grammar treats as
+//! plain separation: runs of spaces and tabs between terms become one space, white space at the
+//! end of a line goes, blank lines (which end statements) are kept one at a time, and the file
+//! ends with one newline. Strings, comments and code escapes (`Tester(1) is Tot++ if ...`,
+//! Perl text that is never interpreted here) are copied as written, spaces included.
+//!
+//! A file with syntax errors is not formatted, and neither is one whose formatted text does not
+//! read back as the same tree with the same tokens: formatting never loses text.
+
+use crate::ludi::format::reads_the_same;
+use crate::syntax::parse_text;
+use crate::{Syntax, TextRange};
+
+/// The formatted text of a whole `.egg` file, or `None` when it has syntax errors.
+pub fn format_egg(text: &str) -> Option<String> {
+    let parse = parse_text(Syntax::Egg, text, None);
+    let root = parse.root();
+    if root.has_error() {
+        return None;
+    }
+    // Disjoint and sorted, so the one range that may hold an offset is found by bisection.
+    let mut verbatim = verbatim_ranges(root);
+    verbatim.sort_by_key(|range| range.start);
+    let inside_verbatim = |offset: usize| {
+        let after = verbatim.partition_point(|range| range.start < offset);
+        after > 0 && offset < verbatim[after - 1].end
+    };
+    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let mut output = String::with_capacity(text.len());
+    let mut blank_pending = false;
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim_end_matches(['\n', '\r']);
+        let ending = &line[content.len()..];
+        let offset = line_start;
+        line_start += line.len();
+        if content.trim().is_empty() && !inside_verbatim(offset) {
+            blank_pending = true;
+            continue;
+        }
+        if blank_pending && !output.is_empty() {
+            output.push_str(newline);
+        }
+        blank_pending = false;
+        normalise_line(content, offset, &inside_verbatim, &mut output);
+        output.push_str(if ending.is_empty() { newline } else { ending });
+    }
+    reads_the_same(Syntax::Egg, text, &output).then_some(output)
+}
+
+/// The formatted text of the statements `range` touches, with the span of whole lines it
+/// replaces; `None` when the file has syntax errors or nothing changes.
+pub fn format_egg_range(text: &str, range: TextRange) -> Option<(TextRange, String)> {
+    if parse_text(Syntax::Egg, text, None).root().has_error() {
+        return None;
+    }
+    let line_start = |offset: usize| text[..offset].rfind('\n').map_or(0, |at| at + 1);
+    let line_end = |offset: usize| {
+        text[offset..]
+            .find('\n')
+            .map_or(text.len(), |at| offset + at + 1)
+    };
+    let line_at = |start: usize| text[start..line_end(start)].trim_end_matches(['\n', '\r']);
+    let is_blank = |start: usize| line_at(start).trim().is_empty();
+    // An indented line continues the statement above it: take whole statements.
+    let is_continuation =
+        |start: usize| line_at(start).starts_with([' ', '\t']) && !is_blank(start);
+    let mut start = line_start(range.start.min(text.len()));
+    while start > 0 && is_continuation(start) {
+        start = line_start(start - 1);
+    }
+    let mut end = line_end(range.end.min(text.len()).max(start));
+    while end < text.len() && is_continuation(end) {
+        end = line_end(end);
+    }
+    // Blank lines at the edges belong to the text around the statements.
+    while start < end && is_blank(start) {
+        start = line_end(start);
+    }
+    while start < end && is_blank(line_start(end - 1)) {
+        end = line_start(end - 1);
+    }
+    if start == end {
+        return None;
+    }
+    let lines = &text[start..end];
+    let formatted = format_egg(lines)?;
+    (formatted != lines).then(|| (TextRange::new(start, end), formatted))
+}
+
+/// Strings, comments and code escapes: text copied as written.
+fn verbatim_ranges(root: tree_sitter::Node<'_>) -> Vec<TextRange> {
+    let mut ranges = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if matches!(node.kind(), "string" | "comment" | "code") {
+            ranges.push(TextRange::new(node.start_byte(), node.end_byte()));
+            continue;
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    ranges
+}
+
+/// Appends `content` (one line, starting at byte `offset` of the file) with its indentation
+/// kept, its runs of spaces outside verbatim text made one, and its trailing spaces removed.
+fn normalise_line(
+    content: &str,
+    offset: usize,
+    inside_verbatim: &impl Fn(usize) -> bool,
+    output: &mut String,
+) {
+    let indent = content.len() - content.trim_start_matches([' ', '\t']).len();
+    output.push_str(&content[..indent]);
+    let mut chars = content[indent..].char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let position = offset + indent + at;
+        if !matches!(c, ' ' | '\t') || inside_verbatim(position) {
+            output.push(c);
+            continue;
+        }
+        while chars
+            .next_if(|&(_, next)| matches!(next, ' ' | '\t'))
+            .is_some()
+        {}
+        if chars.peek().is_some() {
+            output.push(' ');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::egg::lower;
+
+    fn corpus() -> Vec<(String, String)> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/egg");
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .expect("the EGGG corpus")
+            .map(|entry| entry.expect("a corpus entry").path())
+            .filter(|path| path.extension().is_some_and(|ext| ext == "egg"))
+            .collect();
+        files.sort();
+        assert!(!files.is_empty());
+        files
+            .into_iter()
+            .map(|path| {
+                let text = std::fs::read_to_string(&path).expect("a readable corpus file");
+                (path.display().to_string(), text)
+            })
+            .collect()
+    }
+
+    /// The lowered statements of `text`, each as its kind and its words (positions aside).
+    fn statements(text: &str) -> Vec<String> {
+        let parse = parse_text(Syntax::Egg, text, None);
+        let file = lower(parse.root(), text);
+        file.statements
+            .iter()
+            .map(|statement| {
+                let written = &text[statement.range.start..statement.range.end];
+                let kind = format!("{:?}", statement.kind);
+                let kind = kind
+                    .split(['(', '{', ' '])
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned();
+                format!(
+                    "{kind}: {}",
+                    written.split_whitespace().collect::<Vec<_>>().join(" ")
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn format_corpus_is_idempotent_and_keeps_the_statements() {
+        for (path, text) in corpus() {
+            let once = format_egg(&text).unwrap_or_else(|| panic!("{path} formats"));
+            let twice = format_egg(&once).expect("formatted text formats");
+            assert_eq!(once, twice, "{path}: formatting twice changes the text");
+            assert_eq!(
+                statements(&text),
+                statements(&once),
+                "{path}: statements changed"
+            );
+            let comments = |text: &str| -> Vec<String> {
+                text.lines()
+                    .filter(|line| line.trim_start().starts_with('#'))
+                    .map(str::to_owned)
+                    .collect()
+            };
+            assert_eq!(comments(&text), comments(&once), "{path}: comments changed");
+        }
+    }
+
+    #[test]
+    fn format_collapses_spaces_but_not_in_strings_comments_or_code() {
+        let text = "\n\n2  players   \nturns\talternate\n\n\n\nBoard is  \"a  b\"   # two  spaces\n\
+                    Tester(1) is Tot++ if  grid[x][y];  return Tot > 12\n\
+                    pieces move\n    up  or   down";
+        assert_eq!(
+            format_egg(text).as_deref(),
+            Some(
+                "2 players\nturns alternate\n\nBoard is \"a  b\" # two  spaces\n\
+                 Tester(1) is Tot++ if  grid[x][y];  return Tot > 12\n\
+                 pieces move\n    up or down\n"
+            )
+        );
+    }
+
+    #[test]
+    fn format_gives_nothing_for_a_broken_file() {
+        assert_eq!(format_egg("board is [a,  b\n"), None);
+        assert_eq!(format_egg("name is \"open  \n"), None);
+    }
+
+    #[test]
+    fn format_range_formats_the_touched_statements() {
+        let text = "2  players\nturns   alternate\n";
+        let (span, piece) = format_egg_range(text, TextRange::new(12, 12)).expect("an edit");
+        assert_eq!(span, TextRange::new(11, text.len()));
+        assert_eq!(piece, "turns alternate\n");
+        assert_eq!(format_egg_range("2 players\n", TextRange::new(0, 0)), None);
+    }
+}
