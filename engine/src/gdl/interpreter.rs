@@ -58,6 +58,16 @@ struct Relation {
 
 type Store = HashMap<RelKey, Relation>;
 
+/// The facts one round derives that its stratum's store does not hold yet, in the order they
+/// were found. Each is counted against the budget the moment it is found, so a join matching
+/// hundreds of millions of times stops at the fact budget instead of first collecting every
+/// match (which once took gigabytes before the count was reached).
+#[derive(Default)]
+struct Derived {
+    list: Vec<Ground>,
+    seen: HashSet<Ground>,
+}
+
 /// The new facts of the last round of a recursive stratum, per relation.
 type Delta = HashMap<RelKey, Range<usize>>;
 
@@ -370,7 +380,7 @@ impl Interpreter {
             top.entry(*key).or_default();
         }
         // The first round joins everything known.
-        let mut derived = Vec::new();
+        let mut derived = Derived::default();
         for &r in &stratum.rules {
             self.join(
                 &self.program.rules[r],
@@ -381,14 +391,14 @@ impl Interpreter {
                 &mut derived,
             )?;
         }
-        let mut delta = add_all(top, derived, counter)?;
+        let mut delta = add_all(top, derived);
         if !stratum.recursive {
             return Ok(());
         }
         // Later rounds: a new derivation must use at least one fact new in the last round, so
         // each rule is joined once per recursive literal with that literal reading the delta.
         while delta.values().any(|range| !range.is_empty()) {
-            let mut derived = Vec::new();
+            let mut derived = Derived::default();
             for &r in &stratum.rules {
                 let rule = &self.program.rules[r];
                 for (i, literal) in rule.body.iter().enumerate() {
@@ -401,12 +411,13 @@ impl Interpreter {
                     }
                 }
             }
-            delta = add_all(top, derived, counter)?;
+            delta = add_all(top, derived);
         }
         Ok(())
     }
 
-    /// Matches the body of `rule` against the facts and pushes every head instance to `out`.
+    /// Matches the body of `rule` against the facts and adds every head instance `top` lacks
+    /// to `out`.
     /// Backtracking runs on an explicit stack of cursors, one per body literal.
     fn join(
         &self,
@@ -415,7 +426,7 @@ impl Interpreter {
         base: &Store,
         top: &Store,
         counter: &mut Counter<'_>,
-        out: &mut Vec<Ground>,
+        out: &mut Derived,
     ) -> Result<(), GdlError> {
         let body = &rule.body;
         let mut bindings: Vec<Option<Ground>> = vec![None; rule.variables];
@@ -441,7 +452,13 @@ impl Interpreter {
                         "a derived term is nested more than {MAX_TERM_DEPTH} levels deep (unbounded recursion through function terms?)"
                     )));
                 }
-                out.push(head);
+                let known = top
+                    .get(&rule.head.key())
+                    .is_some_and(|relation| relation.set.contains(&head));
+                if !known && out.seen.insert(head.clone()) {
+                    counter.fact()?;
+                    out.list.push(head);
+                }
                 if level == 0 {
                     return Ok(());
                 }
@@ -523,31 +540,23 @@ fn holds(
     }
 }
 
-/// Adds derived facts, returning the range of new facts per relation.
-fn add_all(
-    top: &mut Store,
-    derived: Vec<Ground>,
-    counter: &mut Counter<'_>,
-) -> Result<Delta, GdlError> {
+/// Adds derived facts (counted when found), returning the range of new facts per relation.
+fn add_all(top: &mut Store, derived: Derived) -> Delta {
     let starts: HashMap<RelKey, usize> = top
         .iter()
         .map(|(key, relation)| (*key, relation.list.len()))
         .collect();
-    for fact in derived {
+    for fact in derived.list {
         let (name, args) = fact.parts();
         let key = (name, args.len());
-        let relation = top.entry(key).or_default();
-        if insert(relation, fact) {
-            counter.fact()?;
-        }
+        insert(top.entry(key).or_default(), fact);
     }
-    Ok(top
-        .iter()
+    top.iter()
         .map(|(key, relation)| {
             let start = starts.get(key).copied().unwrap_or(0);
             (*key, start..relation.list.len())
         })
-        .collect())
+        .collect()
 }
 
 fn insert(relation: &mut Relation, fact: Ground) -> bool {

@@ -264,8 +264,19 @@ impl Grounding {
                         Mode::Relaxed,
                         work,
                         &mut |bindings, _| {
-                            bindings_found.extend_from_slice(bindings);
+                            // The matches are kept until the join ends (interning their heads
+                            // needs the terms the join is reading), so their number is bounded
+                            // here: a rule matching this often in one round would give more
+                            // ground rules than the limit anyway, and collecting the matches of
+                            // a runaway join first would take gigabytes.
                             matches += 1;
+                            if matches > limits.max_ground_rules {
+                                return Err(too_large(format!(
+                                    "a rule matches more than {} times",
+                                    limits.max_ground_rules
+                                )));
+                            }
+                            bindings_found.extend_from_slice(bindings);
                             Ok(())
                         },
                     )?;
