@@ -20,6 +20,8 @@ pub mod rules;
 mod source;
 mod symbols;
 mod syntax;
+#[cfg(test)]
+mod test_files;
 mod wrap;
 
 pub use db::{Db, RootDatabase};

@@ -137,21 +137,9 @@ mod tests {
     use crate::egg::lower;
 
     fn corpus() -> Vec<(String, String)> {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/egg");
-        let mut files: Vec<_> = std::fs::read_dir(dir)
-            .expect("the EGGG corpus")
-            .map(|entry| entry.expect("a corpus entry").path())
-            .filter(|path| path.extension().is_some_and(|ext| ext == "egg"))
-            .collect();
-        files.sort();
-        assert!(!files.is_empty());
+        let files = crate::test_files::project_files("corpus/egg", "egg");
+        assert!(!files.is_empty(), "the EGGG corpus");
         files
-            .into_iter()
-            .map(|path| {
-                let text = std::fs::read_to_string(&path).expect("a readable corpus file");
-                (path.display().to_string(), text)
-            })
-            .collect()
     }
 
     /// The lowered statements of `text`, each as its kind and its words (positions aside).

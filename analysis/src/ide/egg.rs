@@ -798,16 +798,8 @@ mod tests {
     fn semantic_tokens_colour_names_by_what_the_game_makes_them() {
         let (db, [tetris, side, _, _]) = family();
         let text = side.text(&db);
-        let tokens: Vec<(&str, TokenKind, bool)> = semantic_tokens(&db, side)
-            .iter()
-            .map(|token| {
-                (
-                    &text[token.range.start..token.range.end],
-                    token.kind,
-                    token.definition,
-                )
-            })
-            .collect();
+        let tokens: Vec<(&str, TokenKind, bool)> =
+            crate::ide::fixture::spelled_tokens(&db, side, text);
         // `Line` is inherited (defined elsewhere); `removes` and `row` are not names.
         assert_eq!(
             tokens,

@@ -4,7 +4,8 @@
 use std::fmt::Debug;
 use std::sync::Arc;
 
-use crate::{RootDatabase, SourceFile, Syntax};
+use super::{TokenKind, semantic_tokens};
+use crate::{Db, RootDatabase, SourceFile, Syntax};
 
 /// The file `path` of `syntax` holding `text`, in `db`.
 pub(super) fn source(db: &RootDatabase, path: &str, syntax: Syntax, text: &str) -> SourceFile {
@@ -46,4 +47,23 @@ pub(super) fn assert_mentions(markdown: &str, expected: &str) {
         markdown.contains(expected),
         "{expected:?} is not in:\n{markdown}"
     );
+}
+
+/// The file's semantic tokens as the words they cover, with their kind and whether each is a
+/// definition.
+pub(super) fn spelled_tokens<'t>(
+    db: &dyn Db,
+    file: SourceFile,
+    text: &'t str,
+) -> Vec<(&'t str, TokenKind, bool)> {
+    semantic_tokens(db, file)
+        .iter()
+        .map(|token| {
+            (
+                &text[token.range.start..token.range.end],
+                token.kind,
+                token.definition,
+            )
+        })
+        .collect()
 }

@@ -70,16 +70,8 @@ mod tests {
             Syntax::Ludi,
             "(game T (players White Black) (board (tiling square) (size 3 3)) (pieces (Stone All)) (end (White win (in-a-row 3))))$0",
         );
-        let tokens: Vec<(&str, TokenKind, bool)> = semantic_tokens(&db, file)
-            .iter()
-            .map(|token| {
-                (
-                    &text[token.range.start..token.range.end],
-                    token.kind,
-                    token.definition,
-                )
-            })
-            .collect();
+        let tokens: Vec<(&str, TokenKind, bool)> =
+            super::super::fixture::spelled_tokens(&db, file, &text);
         let of = |word: &str| -> Vec<(TokenKind, bool)> {
             tokens
                 .iter()

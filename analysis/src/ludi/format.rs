@@ -221,21 +221,9 @@ mod tests {
     use crate::ludi::tree::{self, Item};
 
     fn corpus() -> Vec<(String, String)> {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/ludi");
-        let mut files: Vec<_> = std::fs::read_dir(dir)
-            .expect("the Ludi corpus")
-            .map(|entry| entry.expect("a corpus entry").path())
-            .filter(|path| path.extension().is_some_and(|ext| ext == "ludi"))
-            .collect();
-        files.sort();
-        assert!(!files.is_empty());
+        let files = crate::test_files::project_files("corpus/ludi", "ludi");
+        assert!(!files.is_empty(), "the Ludi corpus");
         files
-            .into_iter()
-            .map(|path| {
-                let text = std::fs::read_to_string(&path).expect("a readable corpus file");
-                (path.display().to_string(), text)
-            })
-            .collect()
     }
 
     /// The ludeme tree of `text` without positions.

@@ -41,19 +41,11 @@ fn check(db: &RootDatabase, file: SourceFile, text: &str) {
 }
 
 fn games() -> Vec<String> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut texts = Vec::new();
-    for folder in ["corpus/ludi", "tests/fixtures/ludi"] {
-        let Ok(entries) = std::fs::read_dir(root.join(folder)) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            if entry.path().extension().is_some_and(|e| e == "ludi") {
-                texts.push(std::fs::read_to_string(entry.path()).unwrap());
-            }
-        }
-    }
-    texts
+    ["corpus/ludi", "tests/fixtures/ludi"]
+        .into_iter()
+        .flat_map(|folder| crate::test_files::project_files(folder, "ludi"))
+        .map(|(_, text)| text)
+        .collect()
 }
 
 #[test]
