@@ -31,6 +31,17 @@ impl TextRange {
         self.start <= offset && offset < self.end
     }
 
+    /// Whether a selection `range` touches this range, as range formatting reads it: an empty
+    /// selection (a cursor) touches the ranges it stands in or at the edge of; any other
+    /// selection, the ranges it overlaps.
+    pub fn is_touched_by(self, range: TextRange) -> bool {
+        if range.is_empty() {
+            self.start <= range.start && range.start <= self.end
+        } else {
+            self.start < range.end && range.start < self.end
+        }
+    }
+
     /// The range moved by `delta` bytes, a wrapping addition: a move back is the two's
     /// complement of its length (`0usize.wrapping_sub(n)`).
     pub fn shifted(self, delta: usize) -> Self {

@@ -8,8 +8,8 @@
 //! A file with syntax errors is not formatted, and neither is one whose formatted text does not
 //! read back as the same tree with the same tokens: formatting never loses text.
 
-use crate::ludi::format::reads_the_same;
 use crate::syntax::parse_text;
+use crate::syntax::reads_the_same;
 use crate::{Syntax, TextRange};
 
 /// The formatted text of a whole `.egg` file, or `None` when it has syntax errors.

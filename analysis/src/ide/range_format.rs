@@ -26,13 +26,7 @@ pub fn format_range(
         .named_children(&mut cursor)
         .filter(|item| !item.is_extra())
         .map(|item| TextRange::new(item.start_byte(), item.end_byte()))
-        .filter(|item| {
-            if range.is_empty() {
-                item.start <= range.start && range.start <= item.end
-            } else {
-                item.start < range.end && range.start < item.end
-            }
-        })
+        .filter(|item| item.is_touched_by(range))
         .collect();
     let (Some(first), Some(last)) = (touched.first(), touched.last()) else {
         return Ok(None);

@@ -7,7 +7,7 @@
 //! A file with syntax errors is not formatted, and neither is one whose formatted text does not
 //! read back as the same tree with the same comments: formatting never loses text.
 
-use crate::syntax::parse_text;
+use crate::syntax::{parse_text, reads_the_same};
 use crate::{Syntax, TextRange};
 
 /// The width a ludeme must fit in (indentation included) to stay on one line.
@@ -40,7 +40,7 @@ pub fn format_ludi_range(text: &str, range: TextRange) -> Option<(TextRange, Str
     let forms = read_children(root, text);
     let touched: Vec<&Node> = forms
         .iter()
-        .filter(|form| touches(form.range, range))
+        .filter(|form| form.range.is_touched_by(range))
         .collect();
     let (first, last) = (touched.first()?, touched.last()?);
     let span = TextRange::new(first.range.start, last.range.end);
@@ -50,14 +50,6 @@ pub fn format_ludi_range(text: &str, range: TextRange) -> Option<(TextRange, Str
     let formatted = format_ludi(original)?;
     let formatted = formatted.trim_end_matches('\n');
     (formatted != original).then(|| (span, formatted.to_owned()))
-}
-
-fn touches(item: TextRange, range: TextRange) -> bool {
-    if range.is_empty() {
-        item.start <= range.start && range.start <= item.end
-    } else {
-        item.start < range.end && range.start < item.end
-    }
 }
 
 /// One item as the formatter sees it: a list, an atom or a comment, and where it was.
@@ -182,37 +174,6 @@ fn flat(node: &Node) -> Option<String> {
             Some(format!("({})", parts?.join(" ")))
         }
     }
-}
-
-/// Whether `formatted` parses without errors into the same tree, with the same tokens and
-/// comments, as `original`: the check every formatter that only moves white space (this one and
-/// EGGG's) makes before it offers its text.
-pub(crate) fn reads_the_same(syntax: Syntax, original: &str, formatted: &str) -> bool {
-    let before = parse_text(syntax, original, None);
-    let after = parse_text(syntax, formatted, None);
-    !after.root().has_error()
-        && before.root().to_sexp() == after.root().to_sexp()
-        && tokens(before.root(), original) == tokens(after.root(), formatted)
-}
-
-/// The texts of the leaves under `node` without trailing white space, in order; leaves that are
-/// only white space (EGGG's line ends, which blank lines multiply) are left out.
-fn tokens<'a>(node: tree_sitter::Node<'_>, text: &'a str) -> Vec<&'a str> {
-    let mut leaves = Vec::new();
-    let mut stack = vec![node];
-    while let Some(node) = stack.pop() {
-        if node.child_count() == 0 {
-            let leaf = text[node.byte_range()].trim_end();
-            if !leaf.is_empty() {
-                leaves.push(leaf);
-            }
-        } else {
-            let mut cursor = node.walk();
-            let children: Vec<_> = node.children(&mut cursor).collect();
-            stack.extend(children.into_iter().rev());
-        }
-    }
-    leaves
 }
 
 #[cfg(test)]

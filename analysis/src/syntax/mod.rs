@@ -179,6 +179,37 @@ pub fn kif_forms_read(db: &dyn Db, file: SourceFile) -> Option<kif_forms::Forms>
     }
 }
 
+/// Whether `formatted` parses without errors into the same tree, with the same tokens and
+/// comments, as `original`: the check every formatter that only moves white space (this one and
+/// EGGG's) makes before it offers its text.
+pub(crate) fn reads_the_same(syntax: Syntax, original: &str, formatted: &str) -> bool {
+    let before = parse_text(syntax, original, None);
+    let after = parse_text(syntax, formatted, None);
+    !after.root().has_error()
+        && before.root().to_sexp() == after.root().to_sexp()
+        && tokens(before.root(), original) == tokens(after.root(), formatted)
+}
+
+/// The texts of the leaves under `node` without trailing white space, in order; leaves that are
+/// only white space (EGGG's line ends, which blank lines multiply) are left out.
+fn tokens<'a>(node: tree_sitter::Node<'_>, text: &'a str) -> Vec<&'a str> {
+    let mut leaves = Vec::new();
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        if node.child_count() == 0 {
+            let leaf = text[node.byte_range()].trim_end();
+            if !leaf.is_empty() {
+                leaves.push(leaf);
+            }
+        } else {
+            let mut cursor = node.walk();
+            let children: Vec<_> = node.children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev());
+        }
+    }
+    leaves
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
