@@ -7,11 +7,7 @@
 #
 #   NVIM=/path/to/nvim LUDEME_BIN=/path/to/ludeme editors/nvim/test/record-initialize.sh
 set -euo pipefail
-plugin="$(cd "$(dirname "$0")/.." && pwd)"
-repository="$(cd "$plugin/../.." && pwd)"
-nvim="${NVIM:-nvim}"
-ludeme="${LUDEME_BIN:-$repository/target/debug/ludeme}"
-[[ -x "$ludeme" ]] || { echo "no ludeme binary at $ludeme: run cargo build or set LUDEME_BIN" >&2; exit 2; }
+source "$(dirname "$0")/paths.sh"
 version="$("$nvim" --version | head -n 1 | sed -E 's/^NVIM v([0-9]+\.[0-9]+).*/\1/')"
 fixture="$repository/tests/fixtures/lsp/neovim-$version-initialize.json"
 

@@ -4,11 +4,7 @@
 #
 #   NVIM=/path/to/nvim LUDEME_BIN=/path/to/ludeme editors/nvim/test/run.sh
 set -euo pipefail
-plugin="$(cd "$(dirname "$0")/.." && pwd)"
-repository="$(cd "$plugin/../.." && pwd)"
-nvim="${NVIM:-nvim}"
-ludeme="${LUDEME_BIN:-$repository/target/debug/ludeme}"
-[[ -x "$ludeme" ]] || { echo "no ludeme binary at $ludeme: run cargo build or set LUDEME_BIN" >&2; exit 2; }
+source "$(dirname "$0")/paths.sh"
 
 "$plugin/build.sh"
 bin="$(mktemp -d)"
