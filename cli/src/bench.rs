@@ -6,9 +6,10 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ludeme_analysis::gdl::engine::{program_for, reasoner_for};
+use ludeme_analysis::gdl::engine::program_for;
 use ludeme_analysis::{RootDatabase, SourceFile, Syntax, decode_source};
 use ludeme_engine::Game;
+use ludeme_engine::gdl::grounded::GroundingLimits;
 use ludeme_engine::gdl::{Budget, Engine, Reasoner};
 use ludeme_engine::playout::{PlayoutStats, random_playout};
 use rand::SeedableRng;
@@ -77,16 +78,27 @@ pub fn run(path: &Path, seconds: f64, seed: u64, json: bool, interpreter: bool) 
     let file = SourceFile::new(&db, path.to_path_buf(), syntax, Arc::from(text), None);
     let duration = Duration::from_secs_f64(seconds);
     let started = Instant::now();
-    // A runaway query (one that never ends) stops at twice the time asked for.
+    // Grounding may take up to twice the time asked for (and never more than the engine's
+    // ten seconds); a game that does not ground by then falls back to the interpreter, which
+    // still gets the whole time asked for: a runaway query (one that never ends) stops at
+    // twice that time after grounding gave up.
+    let slack = duration * 2 + Duration::from_secs(1);
+    let grounding_deadline = started + slack.min(Reasoner::GROUNDING_TIME);
     let budget = Budget {
-        deadline: Some(started + duration * 2 + Duration::from_secs(1)),
+        deadline: Some(grounding_deadline + slack),
         ..Budget::default()
     };
-    let loaded = if interpreter {
-        program_for(&db, file).and_then(|program| Reasoner::interpreted(program, budget))
-    } else {
-        reasoner_for(&db, file, budget)
+    let limits = GroundingLimits {
+        deadline: Some(grounding_deadline),
+        ..GroundingLimits::default()
     };
+    let loaded = program_for(&db, file).and_then(|program| {
+        if interpreter {
+            Reasoner::interpreted(program, budget)
+        } else {
+            Reasoner::with_limits(program, budget, &limits)
+        }
+    });
     let game = match loaded {
         Ok(game) => game,
         Err(error) => return fail(error.to_string()),

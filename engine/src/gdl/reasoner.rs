@@ -13,9 +13,6 @@ use super::program::{Ground, Program};
 use crate::playout::Playout;
 use crate::{Game, Reward, RoleIndex};
 
-/// How long grounding may take by default before the interpreter takes over.
-const GROUNDING_TIME: Duration = Duration::from_secs(10);
-
 /// The engine running a game.
 #[derive(Debug)]
 pub enum Engine {
@@ -51,10 +48,13 @@ pub enum ReasonerMove {
 const MIXED_UP: &str = "a state or move of another engine was passed to this game";
 
 impl Reasoner {
+    /// The longest [`Reasoner::new`] spends grounding before it falls back to the interpreter.
+    pub const GROUNDING_TIME: Duration = Duration::from_secs(10);
+
     /// Grounds the program (within the default limits, for at most ten seconds and never past
     /// the budget's deadline), falling back to the interpreter under `budget`.
     pub fn new(program: Program, budget: Budget) -> Result<Reasoner, GdlError> {
-        let mut deadline = Instant::now() + GROUNDING_TIME;
+        let mut deadline = Instant::now() + Reasoner::GROUNDING_TIME;
         if let Some(limit) = budget.deadline {
             deadline = deadline.min(limit);
         }
