@@ -52,8 +52,12 @@ pub(super) struct Circuit {
     /// the head is in a recursive group (such rules are evaluated by pulling, not counted).
     pub rule_head: Vec<Prop>,
     pub rule_length: Vec<u32>,
-    /// Per derived prop: whether it is evaluated only when asked (see [`Circuit::lazy`]).
+    /// Per derived prop: whether it is evaluated only when asked, by pulling through its rules
+    /// (props no rule reads, and the cone below the goals): its rules are not counted and no
+    /// lazy prop is in `occurs`. A lazy prop is read only by lazy props.
     pub lazy: Vec<bool>,
+    /// Per derived prop: whether it is lazy and one of its rules reads a lazy prop.
+    pub reads_lazy: Vec<bool>,
     /// Per prop (plus a closing entry): the rules of eager props that read it.
     pub occurs_start: Vec<u32>,
     pub occurs: Vec<Occurrence>,
@@ -84,6 +88,10 @@ pub(super) struct Circuit {
     pub sees: Vec<Vec<(Prop, TermId)>>,
     pub ground_rules: usize,
 }
+
+/// The most literals of a rule whose count the evaluator keeps (one byte per rule); a game
+/// with a longer counted ground rule is not grounded (the interpreter plays it).
+pub(super) const MAX_COUNTED_LENGTH: u32 = u8::MAX as u32;
 
 /// A rule reading a prop, with what the evaluator needs of the rule copied in, so that
 /// updating the readers of a prop walks one array.
@@ -505,6 +513,12 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
     // `init`, unused views, and `legal` props split as gate & watched prop) are read only by
     // the game, a few at a time: they are evaluated when asked instead of being kept up to
     // date. Watched props are kept up to date: the move sets follow them.
+    //
+    // So is the cone below the goals (and below the views nothing reads, never asked): a prop
+    // read only by lazy props of that cone (reversi's piece counts, 8,000 props changing by
+    // the hundred each ply) is needed once per playout, at the terminal state, and is pulled
+    // through its rules then (see `Evaluator::query`). What `terminal`, `legal`, `sees` and
+    // the watched, `next` and recursive props read stays eager: those are read every ply.
     let mut read = vec![false; props];
     for &(target, _) in &readers {
         read[target as usize] = true;
@@ -515,12 +529,74 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
             watched[prop_of[node] as usize] = true;
         }
     }
-    let lazy: Vec<bool> = (0..derived)
-        .map(|i| {
-            let prop = derived_start as usize + i;
-            !read[prop] && !watched[prop] && base_of_next[i] == NO_BASE && group_of[i] == NO_GROUP
-        })
-        .collect();
+    // What the game asks every ply (or every move of a playout): `terminal`, `legal`, `sees`.
+    let mut asked_each_ply = vec![false; props];
+    let asked = [(keywords.legal, 2), (keywords.sees, 2)];
+    for &atom in asked.iter().flat_map(|&relation| grounding.facts(relation)) {
+        let node = node_of[atom as usize];
+        if node != u32::MAX && prop_of[node as usize] >= derived_start {
+            asked_each_ply[prop_of[node as usize] as usize] = true;
+        }
+    }
+    let terminal = prop_of_atom(keywords.terminal, &[], &mut key);
+    if terminal >= derived_start {
+        asked_each_ply[terminal as usize] = true;
+    }
+    // Derived props from the last: every reader of a prop (not in a recursive group) comes
+    // after it, so its laziness is decided when the prop's is.
+    let mut read_eagerly = vec![false; props];
+    let mut lazy = vec![false; derived];
+    for i in (0..derived).rev() {
+        let prop = derived_start as usize + i;
+        if watched[prop] || base_of_next[i] != NO_BASE || group_of[i] != NO_GROUP {
+            mark_literals_read(&code, code_start[i]..code_start[i + 1], &mut read_eagerly);
+            continue;
+        }
+        let goal_cone = if read[prop] {
+            !read_eagerly[prop]
+        } else {
+            !asked_each_ply[prop]
+        };
+        lazy[i] = goal_cone || !read[prop];
+        if !goal_cone {
+            mark_literals_read(&code, code_start[i]..code_start[i + 1], &mut read_eagerly);
+        }
+    }
+    // What the evaluator relies on: no eager prop reads a lazy one (its bit is never updated).
+    if cfg!(debug_assertions) {
+        let mut eager_reads = vec![false; props];
+        for i in (0..derived).filter(|&i| !lazy[i]) {
+            mark_literals_read(&code, code_start[i]..code_start[i + 1], &mut eager_reads);
+        }
+        debug_assert!((0..derived).all(|i| !(lazy[i] && eager_reads[derived_start as usize + i])));
+    }
+    // A lazy prop's rules read their eager literals first: a rule failing on one of them
+    // pulls nothing.
+    let is_lazy = |literal: &u32| {
+        let prop = literal >> 1;
+        prop >= derived_start && lazy[(prop - derived_start) as usize]
+    };
+    let mut reads_lazy = vec![false; derived];
+    for i in (0..derived).filter(|&i| lazy[i]) {
+        let mut at = code_start[i] as usize;
+        while at < code_start[i + 1] as usize {
+            let length = code[at] as usize;
+            let literals = &mut code[at + 1..at + 1 + length];
+            literals.sort_by_key(is_lazy);
+            reads_lazy[i] |= literals.last().is_some_and(is_lazy);
+            at += 1 + length;
+        }
+    }
+    let rule_lazy = |rule: usize| lazy[(rule_head[rule] - derived_start) as usize];
+    if let Some(rule) = (0..rule_head.len()).find(|&rule| {
+        rule_length[rule] != GROUPED && rule_length[rule] > MAX_COUNTED_LENGTH && !rule_lazy(rule)
+    }) {
+        return Err(GdlError::Build(format!(
+            "a ground rule has {} literals, more than the {MAX_COUNTED_LENGTH} the grounded \
+             reasoner counts",
+            rule_length[rule]
+        )));
+    }
     readers.retain(|&(_, occurrence)| {
         !lazy[(rule_head[(occurrence >> 1) as usize] - derived_start) as usize]
     });
@@ -616,7 +692,6 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
         &input_watch,
         (false_prop, derived_start, props),
     );
-    let terminal = prop_of_atom(keywords.terminal, &[], &mut key);
     let per_role = |relation: Sym| -> Vec<Vec<(Prop, TermId)>> {
         let mut lists = vec![Vec::new(); program.roles.len()];
         for &atom in grounding.facts((relation, 2)) {
@@ -645,6 +720,7 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
         rule_head,
         rule_length,
         lazy,
+        reads_lazy,
         occurs_start,
         occurs,
         group_of,
@@ -898,6 +974,20 @@ fn complement_inputs(
     });
     readers.extend(left_out_readers);
     classes
+}
+
+/// Marks the props read by the rules in `code[range]` (each is its length followed by its
+/// literals).
+fn mark_literals_read(code: &[u32], range: std::ops::Range<u32>, read: &mut [bool]) {
+    let code = &code[range.start as usize..range.end as usize];
+    let mut at = 0;
+    while at < code.len() {
+        let length = code[at] as usize;
+        for &literal in &code[at + 1..at + 1 + length] {
+            read[(literal >> 1) as usize] = true;
+        }
+        at += 1 + length;
+    }
 }
 
 /// The number of rules in a prop's code (each is its length followed by its literals).

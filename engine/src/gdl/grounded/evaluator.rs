@@ -22,9 +22,12 @@ pub(super) struct Evaluator {
     inputs: Vec<Prop>,
     /// Scratch for recursive groups: the values before re-evaluation.
     previous: Vec<bool>,
-    /// Per rule: how many of its literals hold (rules of recursive groups are not counted, and
-    /// the counts of one-literal rules are not kept up to date: they are not needed).
-    satisfied: Vec<u32>,
+    /// Per rule: how many of its literals hold (rules of recursive groups and of lazy props are
+    /// not counted, and the counts of one-literal rules are not kept up to date: they are not
+    /// needed). One byte each, so that the counts of big circuits stay in the cache: counted
+    /// rules have at most [`MAX_COUNTED_LENGTH`](super::circuit::MAX_COUNTED_LENGTH)
+    /// literals (the circuit checks).
+    satisfied: Vec<u8>,
     /// Per derived prop: how many of its rules hold.
     holding: Vec<u32>,
     /// The base props of the next state: bit `i` is the value of base prop `i`'s `next` prop,
@@ -40,12 +43,33 @@ pub(super) struct Evaluator {
     touched: Vec<Prop>,
     /// Per derived prop: whether it is in `touched`.
     is_touched: Vec<bool>,
+    /// Per derived prop: the lazy props pulled since the values last changed, as
+    /// `epoch << 1 | value`; an entry of another epoch is unknown.
+    pulled: Vec<u32>,
+    /// The current epoch of `pulled`, advanced whenever a value may change.
+    epoch: u32,
+    /// The props being pulled, innermost last (room for every lazy prop: no allocation).
+    pull_stack: Vec<PullFrame>,
 }
 
-/// Sets of inputs with O(1) insertion and removal (swap with the last member).
+/// A lazy prop being pulled: the rule being read (the position of its length in the code)
+/// and the literal of it to read next.
+#[derive(Clone, Copy, Debug)]
+struct PullFrame {
+    prop: Prop,
+    rule_at: u32,
+    literal: u32,
+}
+
+/// Sets of inputs with O(1) insertion and removal (swap with the last member), stored flat
+/// so that restoring a saved copy is a copy of a few arrays.
 #[derive(Clone, Debug)]
 pub(super) struct Moves {
-    members: Vec<Vec<u32>>,
+    /// Per set, `room[start[set]..start[set + 1]]` holds its members first.
+    room: Vec<u32>,
+    start: Vec<u32>,
+    /// Per set: how many members it has.
+    len: Vec<u32>,
     /// Per input: its position in its set's members (meaningful while a member).
     position: Vec<u32>,
 }
@@ -54,37 +78,53 @@ impl Moves {
     /// Empty sets, each with room for every input it may hold (no allocation while playing).
     fn new(circuit: &Circuit) -> Moves {
         let sets = &circuit.move_sets;
-        let mut sizes = vec![0usize; sets.set_count];
+        let mut start = vec![0u32; sets.set_count + 1];
         for &set in sets.input_set.iter().filter(|&&set| set != NO_SET) {
-            sizes[set as usize] += 1;
+            start[set as usize + 1] += 1;
+        }
+        for set in 0..sets.set_count {
+            start[set + 1] += start[set];
         }
         Moves {
-            members: sizes.into_iter().map(Vec::with_capacity).collect(),
+            room: vec![0; start[sets.set_count] as usize],
+            start,
+            len: vec![0; sets.set_count],
             position: vec![0; sets.input_set.len()],
         }
     }
 
+    fn copy_from(&mut self, source: &Moves) {
+        self.room.copy_from_slice(&source.room);
+        self.len.copy_from_slice(&source.len);
+        self.position.copy_from_slice(&source.position);
+    }
+
     #[inline]
     fn insert(&mut self, set: u32, input: u32) {
-        let members = &mut self.members[set as usize];
-        self.position[input as usize] = members.len() as u32;
-        members.push(input);
+        let set = set as usize;
+        let at = self.len[set];
+        self.room[(self.start[set] + at) as usize] = input;
+        self.position[input as usize] = at;
+        self.len[set] = at + 1;
     }
 
     #[inline]
     fn remove(&mut self, set: u32, input: u32) {
-        let members = &mut self.members[set as usize];
-        let at = self.position[input as usize] as usize;
-        members.swap_remove(at);
-        if let Some(&moved) = members.get(at) {
-            self.position[moved as usize] = at as u32;
-        }
+        let set = set as usize;
+        let first = self.start[set] as usize;
+        let last = self.len[set] - 1;
+        let at = self.position[input as usize];
+        let moved = self.room[first + last as usize];
+        self.room[first + at as usize] = moved;
+        self.position[moved as usize] = at;
+        self.len[set] = last;
     }
 
     /// The inputs (numbered from the first input) of a set whose watched props hold.
     #[inline]
     pub(super) fn members(&self, set: u32) -> &[u32] {
-        &self.members[set as usize]
+        let first = self.start[set as usize] as usize;
+        &self.room[first..first + self.len[set as usize] as usize]
     }
 }
 
@@ -112,6 +152,9 @@ impl Evaluator {
                     .sum(),
             ),
             is_touched: vec![false; circuit.props - circuit.derived_start as usize],
+            pulled: vec![0; circuit.props - circuit.derived_start as usize],
+            epoch: 1,
+            pull_stack: Vec::with_capacity(circuit.lazy.iter().filter(|&&lazy| lazy).count()),
         };
         evaluator.flip(circuit.true_prop);
         // Every prop by reading its rules, in order; then the counts.
@@ -141,7 +184,7 @@ impl Evaluator {
                 .iter()
                 .filter(|&&literal| evaluator.get(literal >> 1) != (literal & 1 == 1))
                 .count() as u32;
-            evaluator.satisfied[rule] = count;
+            evaluator.satisfied[rule] = count as u8;
             if count == length as u32 {
                 evaluator.holding[(circuit.rule_head[rule] - circuit.derived_start) as usize] += 1;
             }
@@ -163,6 +206,7 @@ impl Evaluator {
     /// Becomes a copy of `source` (an evaluator of the same circuit) without allocating:
     /// cheaper than loading a state that differs in many fluents and propagating it.
     pub(super) fn restore_from(&mut self, source: &Evaluator) {
+        self.forget_pulled();
         self.values.copy_from_slice(&source.values);
         self.dirty.copy_from_slice(&source.dirty);
         self.summary.copy_from_slice(&source.summary);
@@ -170,8 +214,7 @@ impl Evaluator {
         self.satisfied.copy_from_slice(&source.satisfied);
         self.holding.copy_from_slice(&source.holding);
         self.next.copy_from_slice(&source.next);
-        self.moves.members.clone_from(&source.moves.members);
-        self.moves.position.copy_from_slice(&source.moves.position);
+        self.moves.copy_from(&source.moves);
         self.class_totals.copy_from_slice(&source.class_totals);
     }
 
@@ -209,14 +252,104 @@ impl Evaluator {
         }
     }
 
-    /// The value of any prop: lazy props are evaluated from their rules (whose literals are
-    /// up to date once the layer they belong to is propagated).
+    /// The value of any prop: lazy props are evaluated from their rules (whose eager literals
+    /// are up to date once the layer they belong to is propagated).
     #[inline]
-    pub(super) fn query(&self, circuit: &Circuit, prop: Prop) -> bool {
-        if prop >= circuit.derived_start && circuit.lazy[(prop - circuit.derived_start) as usize] {
-            self.rules_hold(circuit, prop)
-        } else {
+    pub(super) fn query(&mut self, circuit: &Circuit, prop: Prop) -> bool {
+        if prop < circuit.derived_start {
+            return self.get(prop);
+        }
+        let index = (prop - circuit.derived_start) as usize;
+        if !circuit.lazy[index] {
             self.get(prop)
+        } else if circuit.reads_lazy[index] {
+            self.pull(circuit, prop)
+        } else {
+            // `terminal`, `legal`: every literal at hand, nothing worth remembering.
+            self.rules_hold(circuit, prop)
+        }
+    }
+
+    /// Evaluates a lazy prop by reading its rules, first pulling the lazy props they read
+    /// that are not known yet: depth first on an explicit stack (chains of lazy props can be
+    /// thousands deep), each prop once per epoch, stopping at a rule's first failing literal
+    /// and at the first rule that holds. Lazy props do not form cycles (recursive groups are
+    /// eager).
+    fn pull(&mut self, circuit: &Circuit, root: Prop) -> bool {
+        let derived_start = circuit.derived_start;
+        let epoch = self.epoch;
+        let known = self.pulled[(root - derived_start) as usize];
+        if known >> 1 == epoch {
+            return known & 1 == 1;
+        }
+        self.pull_stack.clear();
+        self.pull_stack.push(PullFrame {
+            prop: root,
+            rule_at: circuit.code_start[(root - derived_start) as usize],
+            literal: 0,
+        });
+        let mut holds = false;
+        'frames: while let Some(&PullFrame {
+            prop,
+            mut rule_at,
+            mut literal,
+        }) = self.pull_stack.last()
+        {
+            let index = (prop - derived_start) as usize;
+            let end = circuit.code_start[index + 1];
+            holds = false;
+            while rule_at < end {
+                let length = circuit.code[rule_at as usize];
+                while literal < length {
+                    let code = circuit.code[(rule_at + 1 + literal) as usize];
+                    let target = code >> 1;
+                    let value = if target >= derived_start
+                        && circuit.lazy[(target - derived_start) as usize]
+                    {
+                        let known = self.pulled[(target - derived_start) as usize];
+                        if known >> 1 != epoch {
+                            // Back to this literal once the target is known.
+                            *self.pull_stack.last_mut().expect("the current frame") = PullFrame {
+                                prop,
+                                rule_at,
+                                literal,
+                            };
+                            self.pull_stack.push(PullFrame {
+                                prop: target,
+                                rule_at: circuit.code_start[(target - derived_start) as usize],
+                                literal: 0,
+                            });
+                            continue 'frames;
+                        }
+                        known & 1 == 1
+                    } else {
+                        self.get(target)
+                    };
+                    if value == (code & 1 == 1) {
+                        break;
+                    }
+                    literal += 1;
+                }
+                if literal == length {
+                    holds = true;
+                    break;
+                }
+                rule_at += 1 + length;
+                literal = 0;
+            }
+            self.pulled[index] = epoch << 1 | u32::from(holds);
+            self.pull_stack.pop();
+        }
+        holds
+    }
+
+    /// Forgets every pulled value: called before values change.
+    #[inline]
+    fn forget_pulled(&mut self) {
+        self.epoch += 1;
+        if self.epoch == 1 << 31 {
+            self.pulled.fill(0);
+            self.epoch = 1;
         }
     }
 
@@ -232,9 +365,7 @@ impl Evaluator {
 
     #[inline]
     fn mark(&mut self, prop: Prop) {
-        let word = (prop >> 6) as usize;
-        self.dirty[word] |= 1 << (prop & 63);
-        self.summary[word >> 6] |= 1 << (word & 63);
+        mark(&mut self.dirty, &mut self.summary, prop);
     }
 
     /// After `prop` changed: updates the counts of the rules reading it, marking the heads
@@ -251,6 +382,16 @@ impl Evaluator {
         let start = circuit.occurs_start[prop as usize] as usize;
         let end = circuit.occurs_start[prop as usize + 1] as usize;
         let derived_start = circuit.derived_start;
+        // The fields apart, so that their addresses stay in registers through the loop.
+        let Evaluator {
+            dirty,
+            summary,
+            satisfied,
+            holding,
+            touched,
+            is_touched,
+            ..
+        } = self;
         for occurrence in &circuit.occurs[start..end] {
             let rule = (occurrence.rule_literal >> 1) as usize;
             let head = occurrence.head;
@@ -259,18 +400,18 @@ impl Evaluator {
             if length >= LEFT_OUT {
                 if length == GROUPED {
                     if head >= skip_below {
-                        self.mark(head);
+                        mark(dirty, summary, head);
                     }
                 } else {
-                    let holding = &mut self.holding[index];
+                    let holding = &mut holding[index];
                     *holding = if now {
                         holding.wrapping_sub(1)
                     } else {
                         holding.wrapping_add(1)
                     };
-                    if !self.is_touched[index] {
-                        self.is_touched[index] = true;
-                        self.touched.push(head);
+                    if !is_touched[index] {
+                        is_touched[index] = true;
+                        touched.push(head);
                     }
                 }
                 continue;
@@ -282,14 +423,14 @@ impl Evaluator {
             let rule_changed = if length == 1 {
                 true
             } else if holds {
-                self.satisfied[rule] += 1;
-                self.satisfied[rule] == length
+                satisfied[rule] += 1;
+                u32::from(satisfied[rule]) == length
             } else {
-                self.satisfied[rule] -= 1;
-                self.satisfied[rule] + 1 == length
+                satisfied[rule] -= 1;
+                u32::from(satisfied[rule]) + 1 == length
             };
             if rule_changed {
-                let holding = &mut self.holding[index];
+                let holding = &mut holding[index];
                 let crossed = if holds {
                     *holding += 1;
                     *holding == 1
@@ -298,7 +439,7 @@ impl Evaluator {
                     *holding == 0
                 };
                 if crossed {
-                    self.mark(head);
+                    mark(dirty, summary, head);
                 }
             }
         }
@@ -307,6 +448,7 @@ impl Evaluator {
     /// Sets an input or base prop, marking its readers when it changes.
     #[inline]
     pub(super) fn set(&mut self, circuit: &Circuit, prop: Prop, value: bool) {
+        self.forget_pulled();
         if self.get(prop) != value {
             self.flip(prop);
             self.mark_readers(circuit, prop);
@@ -315,6 +457,7 @@ impl Evaluator {
 
     /// Makes `state` (a bit vector over the base props) the current base.
     pub(super) fn load_state(&mut self, circuit: &Circuit, state: &[u64]) {
+        self.forget_pulled();
         for (w, &word) in state.iter().enumerate() {
             let mask = base_mask(circuit.base_count, w);
             let mut changed = (self.values[w] ^ word) & mask;
@@ -334,6 +477,7 @@ impl Evaluator {
     /// (frame axioms, factored into one prop per fluent) then goes from one holding rule to two
     /// and back to one, instead of through zero, so its head is not marked for nothing.
     pub(super) fn load_inputs(&mut self, circuit: &Circuit, joint: &[Prop]) {
+        self.forget_pulled();
         if self.inputs.as_slice() == joint {
             return;
         }
@@ -362,8 +506,8 @@ impl Evaluator {
     }
 
     /// Adds the change of each input class's total to its members' counts (see
-    /// `InputClass`), marking them (they are few and this is rare). A joint move with one input per role leaves the totals
-    /// as they are, so this costs nothing while playing.
+    /// `InputClass`), marking them (they are few and this is rare). A joint move with one input
+    /// per role leaves the totals as they are, so this costs nothing while playing.
     fn update_class_totals(&mut self, circuit: &Circuit) {
         for (class, input_class) in circuit.input_classes.iter().enumerate() {
             let mut total = 0u32;
@@ -389,6 +533,7 @@ impl Evaluator {
 
     /// Re-evaluates the dirty props below `limit`; those above stay dirty for later.
     pub(super) fn propagate(&mut self, circuit: &Circuit, limit: Prop) {
+        self.forget_pulled();
         let limit = limit as usize;
         let mut s = 0;
         while s < self.summary.len() {
@@ -489,6 +634,14 @@ impl Evaluator {
             }
         }
     }
+}
+
+/// Marks a prop dirty, with its word in the summary.
+#[inline]
+fn mark(dirty: &mut [u64], summary: &mut [u64], prop: Prop) {
+    let word = (prop >> 6) as usize;
+    dirty[word] |= 1 << (prop & 63);
+    summary[word >> 6] |= 1 << (word & 63);
 }
 
 /// The bits of word `w` that are base props.

@@ -120,7 +120,7 @@ impl GroundedGame {
             })
             .collect();
         // `init` should be static; if a game makes it read `true`, it sees an empty state.
-        let evaluator = Evaluator::new(&circuit);
+        let mut evaluator = Evaluator::new(&circuit);
         let words = circuit.base_count.div_ceil(64);
         let mut initial = vec![0u64; words];
         for (i, &prop) in circuit.init_of_base.iter().enumerate() {
@@ -202,7 +202,7 @@ impl GroundedGame {
     pub fn try_goal_values(&self, state: &GroundedState) -> Result<Vec<Vec<Reward>>, GdlError> {
         let mut scratch = self.scratch.borrow_mut();
         self.evaluate_state(&mut scratch, state);
-        let evaluator = &scratch.evaluator;
+        let evaluator = &mut scratch.evaluator;
         let mut values = Vec::with_capacity(self.goals.len());
         for (role, goals) in self.goals.iter().enumerate() {
             let mut role_values = Vec::new();
@@ -255,7 +255,7 @@ impl GroundedGame {
     }
 
     /// The highest goal value of each role (0 when none), or the error of a bad value.
-    fn goal_rewards(&self, evaluator: &Evaluator) -> Result<Vec<Reward>, GdlError> {
+    fn goal_rewards(&self, evaluator: &mut Evaluator) -> Result<Vec<Reward>, GdlError> {
         let mut rewards = Vec::with_capacity(self.goals.len());
         for (role, goals) in self.goals.iter().enumerate() {
             let mut best = None;
@@ -391,7 +391,7 @@ impl GroundedGame {
         };
         let mut goals = None;
         if end == PlayoutEnd::Terminal {
-            match self.goal_rewards(&scratch.evaluator) {
+            match self.goal_rewards(&mut scratch.evaluator) {
                 Ok(rewards) => goals = Some(rewards),
                 Err(error) => {
                     let message = error.to_string();
@@ -465,7 +465,7 @@ impl Game for GroundedGame {
         }
         let mut scratch = self.scratch.borrow_mut();
         self.evaluate_state(&mut scratch, state);
-        match self.goal_rewards(&scratch.evaluator) {
+        match self.goal_rewards(&mut scratch.evaluator) {
             Ok(rewards) => rewards,
             Err(error) => {
                 self.record(error);

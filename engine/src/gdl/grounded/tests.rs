@@ -193,3 +193,75 @@ fn a_runaway_join_is_refused_at_the_ground_rule_limit_before_its_matches_are_col
         "{reason}"
     );
 }
+
+/// A game whose goal counts lit cells along a chain of `cells` (the parity of lit cells up to
+/// each cell, as reversi counts its pieces): the goal reads a chain of views as deep as the
+/// board is long, each changing with a cell, and nothing else reads them. `init` lists the
+/// cells lit at the start; one cell is offered to light per turn until turn `cells + 1`.
+fn parity_chain_game(cells: usize, init: &[usize]) -> String {
+    let mut text = String::from(
+        "(role lighter)
+         (init (turn 1))
+         (<= (legal lighter (light ?n)) (true (turn ?n)))
+         (<= (legal lighter (pass ?n)) (true (turn ?n)))
+         (<= (next (on ?n)) (does lighter (light ?n)))
+         (<= (next (on ?n)) (true (on ?n)))
+         (<= (next (turn ?m)) (true (turn ?n)) (succ ?n ?m))
+         (parity 0 even) (flip even odd) (flip odd even)
+         (<= (parity ?m ?q) (succ ?n ?m) (parity ?n ?p) (true (on ?m)) (flip ?p ?q))
+         (<= (parity ?m ?p) (succ ?n ?m) (parity ?n ?p) (not (true (on ?m))))\n",
+    );
+    for cell in 0..=cells {
+        text.push_str(&format!("(succ {cell} {})\n", cell + 1));
+    }
+    for cell in init {
+        text.push_str(&format!("(init (on {cell}))\n"));
+    }
+    text.push_str(&format!(
+        "(<= terminal (true (turn {})))
+         (<= (goal lighter 100) (parity {cells} odd))
+         (<= (goal lighter 0) (parity {cells} even))",
+        cells + 1
+    ));
+    text
+}
+
+/// The goals read a chain of views that only they read (evaluated when asked, by pulling):
+/// the same values as the interpreter in every state, terminal or not.
+#[test]
+fn goals_over_a_chain_of_views_agree_with_the_interpreter() {
+    agree(&parity_chain_game(9, &[2]), 20);
+}
+
+/// A chain of 1,000 views below the goal is pulled without recursion: asked on a thread with
+/// a 16 KB stack, which a recursive evaluation (a frame per level, of 32 bytes at the very
+/// least) would overflow. (Grounding, not evaluation, bounds the length here: the chain takes
+/// one round of the reachability fixpoint per cell, 2 s for 2,000 cells in a release build.)
+#[test]
+fn goals_over_a_chain_of_1_000_views_are_evaluated_without_deep_recursion() {
+    const CELLS: usize = 1_000;
+    // Every third cell lit: 333 cells, an odd count.
+    let lit: Vec<usize> = (3..=CELLS).step_by(3).collect();
+    let program = program(&parity_chain_game(CELLS, &lit)).expect("builds");
+    let game = Reasoner::new(program, Budget::default()).expect("runs");
+    assert_eq!(
+        game.engine_name(),
+        "grounded",
+        "{:?}",
+        game.fallback_reason()
+    );
+    let goals = std::thread::Builder::new()
+        .stack_size(16 * 1024)
+        .spawn(move || {
+            let initial = game.initial_state();
+            let first = game.goals(&initial);
+            // Light one more cell (the first, unlit): the count becomes even.
+            let light = find(&game, &initial, 0, "(light 1)");
+            let next = game.next_state(&initial, &[light]);
+            (first, game.goals(&next))
+        })
+        .expect("a thread")
+        .join()
+        .expect("no stack overflow");
+    assert_eq!(goals, (vec![100], vec![0]));
+}
