@@ -8,10 +8,9 @@ use clap::{Args, ValueEnum};
 use ludeme_analysis::distance::cluster::{Merge, average_linkage, families, leaf_order};
 use ludeme_analysis::distance::weighted::VARIANT_AT_MOST;
 use ludeme_analysis::distance::{
-    Class, LudemeTree, Prepared, classic_measures, compare, distance, game_title, ludeme_tree,
+    Catalog, Class, LudemeTree, Prepared, classic_measures, compare, game_title, ludeme_tree,
 };
 use ludeme_analysis::{RootDatabase, SourceFile};
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::exit;
@@ -203,12 +202,13 @@ pub fn run_nearest(args: &NearestArgs) -> u8 {
         canonical(candidate.path(&db)) == canonical(&args.file)
     };
     let candidates: Vec<SourceFile> = candidates.into_iter().filter(|c| !same_file(c)).collect();
-    let trees: Vec<&LudemeTree> = candidates.iter().map(|&c| ludeme_tree(&db, c)).collect();
-    let target_tree = Prepared::new(ludeme_tree(&db, target));
-    let distances: Vec<f64> = trees
-        .par_iter()
-        .map(|tree| distance(&target_tree, &Prepared::new(tree)))
+    // The target is game 0 of the catalog, the candidates follow.
+    let trees: Vec<&LudemeTree> = std::iter::once(target)
+        .chain(candidates.iter().copied())
+        .map(|game| ludeme_tree(&db, game))
         .collect();
+    let pairs: Vec<(usize, usize)> = (1..trees.len()).map(|other| (0, other)).collect();
+    let distances = Catalog::new(&trees).distances(&pairs);
     let mut order: Vec<usize> = (0..candidates.len()).collect();
     order.sort_by(|&i, &j| {
         distances[i]
@@ -243,25 +243,6 @@ pub fn run_nearest(args: &NearestArgs) -> u8 {
     exit::CLEAN
 }
 
-/// Every pairwise distance between `trees`, as a full symmetric matrix, computed in parallel.
-pub fn distance_matrix(trees: &[&LudemeTree]) -> Vec<Vec<f64>> {
-    let prepared: Vec<Prepared<'_>> = trees.iter().map(|tree| Prepared::new(tree)).collect();
-    let n = prepared.len();
-    let pairs: Vec<(usize, usize)> = (0..n)
-        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-        .collect();
-    let values: Vec<f64> = pairs
-        .par_iter()
-        .map(|&(i, j)| distance(&prepared[i], &prepared[j]))
-        .collect();
-    let mut matrix = vec![vec![0.0; n]; n];
-    for (&(i, j), &value) in pairs.iter().zip(&values) {
-        matrix[i][j] = value;
-        matrix[j][i] = value;
-    }
-    matrix
-}
-
 #[derive(Serialize)]
 struct ClusterReport {
     families: Vec<Vec<String>>,
@@ -283,7 +264,7 @@ pub fn run_cluster(args: &ClusterArgs) -> u8 {
         Err(message) => return fail(&message),
     };
     let trees: Vec<&LudemeTree> = files.iter().map(|&f| ludeme_tree(&db, f)).collect();
-    let matrix = distance_matrix(&trees);
+    let matrix = Catalog::new(&trees).distance_matrix();
     let merges = average_linkage(&matrix);
     let titles: Vec<String> = files.iter().map(|&f| game_title(&db, f)).collect();
     let groups = families(files.len(), &merges, args.cut);

@@ -6,6 +6,7 @@
 //! groups games into families. Front ends call [`compare_files`] and [`nearest`]; see
 //! `docs/distance.md` for the formula, the weights and the thresholds.
 
+mod catalog;
 pub mod classic;
 pub mod cluster;
 mod duplicate;
@@ -15,6 +16,7 @@ mod ludi;
 pub mod tree;
 pub mod weighted;
 
+pub use catalog::Catalog;
 pub use duplicate::{DUPLICATE_GAME, RULES, duplicate_diagnostic, game_anchor};
 pub use tree::{ChildOrder, LudemeTree, NodeKind, TreeBuilder};
 pub use weighted::{Class, Comparison, Difference, Prepared, compare, distance};
@@ -85,17 +87,25 @@ pub fn nearest(
     candidates: &[SourceFile],
     count: usize,
 ) -> Vec<Neighbour> {
-    let target = Prepared::new(ludeme_tree(db, file));
-    let mut neighbours: Vec<Neighbour> = candidates
+    let others: Vec<SourceFile> = candidates
         .iter()
-        .filter(|&&candidate| candidate != file)
-        .map(|&candidate| {
-            let distance = distance(&target, &Prepared::new(ludeme_tree(db, candidate)));
-            Neighbour {
-                file: candidate,
-                distance,
-                class: Class::of(distance),
-            }
+        .copied()
+        .filter(|&candidate| candidate != file)
+        .collect();
+    // The target is game 0 of the catalog, the others follow.
+    let trees: Vec<&LudemeTree> = std::iter::once(file)
+        .chain(others.iter().copied())
+        .map(|game| ludeme_tree(db, game))
+        .collect();
+    let pairs: Vec<(usize, usize)> = (1..trees.len()).map(|other| (0, other)).collect();
+    let distances = Catalog::new(&trees).distances(&pairs);
+    let mut neighbours: Vec<Neighbour> = others
+        .iter()
+        .zip(distances)
+        .map(|(&candidate, distance)| Neighbour {
+            file: candidate,
+            distance,
+            class: Class::of(distance),
         })
         .collect();
     neighbours.sort_by(|a, b| {

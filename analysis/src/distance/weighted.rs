@@ -22,14 +22,14 @@
 //! as a banded alignment of canonically sorted children. Every step works on canonically ordered
 //! children and the comparison of two subtrees is always made in one orientation, so the result
 //! stays invariant and symmetric; only optimality is given up there.
+//!
+//! Games are compared through a [`Catalog`], which stores each distinct subtree of its games
+//! once; the [`Comparer`] works on its ids and remembers the cost of every pair of subtrees it
+//! meets, across all the games it compares.
 
-use std::collections::BTreeMap;
+use pathfinding::kuhn_munkres::{Weights, kuhn_munkres};
 
-use pathfinding::kuhn_munkres::kuhn_munkres_min;
-use pathfinding::matrix::Matrix;
-use rustc_hash::FxHashMap;
-use smallvec::SmallVec;
-
+use crate::distance::catalog::{Catalog, Subtree, SubtreeId, is_wide};
 use crate::distance::tree::{ChildOrder, LudemeTree, NodeId, NodeKind};
 
 /// The weight of a keyword, relation or ludeme at the root's level.
@@ -40,15 +40,13 @@ pub const PARAMETER_WEIGHT: f64 = 0.3;
 pub const DEPTH_DECAY: f64 = 0.6;
 
 /// At most this many child pairs are compared exactly in one assignment.
-const EXACT_CELLS: usize = 144;
+pub(crate) const EXACT_CELLS: usize = 144;
 /// Groups of siblings up to this many on a side are assigned on bags of labels.
 const PROXY_SIDE: usize = 48;
 /// Ordered child lists up to this many pairs are aligned in full; longer ones in a band.
 const ORDERED_CELLS: usize = 4096;
 /// The half-width of the band of a banded alignment.
 const BAND: usize = 4;
-/// How many labels of a subtree its bag keeps (the first ones, top-down).
-const BAG_SIZE: usize = 64;
 /// Costs are handed to Kuhn–Munkres as integers in units of 10⁻⁹.
 const COST_SCALE: f64 = 1e9;
 
@@ -90,102 +88,20 @@ impl Class {
     }
 }
 
-/// A tree with what the distance needs of each node, computed once: compare many games by
-/// preparing each once.
+/// A game's tree, ready to be compared. Comparing many games at once is faster through a
+/// [`Catalog`] of all of them, which stores their common parts once.
 pub struct Prepared<'t> {
     tree: &'t LudemeTree,
-    /// The node's own weight at its own level (0 for the root).
-    own: Vec<f64>,
-    /// The subtree's weight at the node's own level.
-    weight: Vec<f64>,
-    number: Vec<Option<f64>>,
-    /// A hash of the node's label, kind and group: equal labels compare in one step.
-    label_key: Vec<u64>,
-    /// Bags of labels of the children of wide unordered nodes (sorted label hashes).
-    bags: FxHashMap<NodeId, Vec<u64>>,
 }
 
 impl<'t> Prepared<'t> {
     pub fn new(tree: &'t LudemeTree) -> Prepared<'t> {
-        let nodes = tree.nodes();
-        let own: Vec<f64> = nodes
-            .iter()
-            .enumerate()
-            .map(|(index, node)| match (index, node.kind) {
-                (0, _) => 0.0,
-                (_, NodeKind::Structure) => STRUCTURE_WEIGHT,
-                (_, NodeKind::Parameter) => PARAMETER_WEIGHT,
-            })
-            .collect();
-        let mut weight = own.clone();
-        for index in (0..nodes.len()).rev() {
-            let below: f64 = nodes[index]
-                .children
-                .iter()
-                .map(|&child| weight[child as usize])
-                .sum();
-            weight[index] += DEPTH_DECAY * below;
-        }
-        let number = nodes.iter().map(|node| node.number()).collect();
-        let label_key = nodes
-            .iter()
-            .map(|node| {
-                use std::hash::{Hash, Hasher};
-                let mut hasher = rustc_hash::FxHasher::default();
-                (&node.label, node.kind, &node.group).hash(&mut hasher);
-                hasher.finish()
-            })
-            .collect();
-        let wide = (EXACT_CELLS as f64).sqrt() as usize;
-        let mut bags = FxHashMap::default();
-        for node in nodes {
-            if node.order == ChildOrder::Unordered && node.children.len() > wide {
-                for &child in &node.children {
-                    bags.insert(child, bag(tree, child));
-                }
-            }
-        }
-        Prepared {
-            tree,
-            own,
-            weight,
-            number,
-            label_key,
-            bags,
-        }
+        Prepared { tree }
     }
 
     pub fn tree(&self) -> &'t LudemeTree {
         self.tree
     }
-
-    /// The weight of the whole tree.
-    pub fn total_weight(&self) -> f64 {
-        self.weight[LudemeTree::ROOT as usize]
-    }
-}
-
-/// The labels of a subtree, top-down, as sorted hashes: a cheap summary of what it is made of.
-fn bag(tree: &LudemeTree, root: NodeId) -> Vec<u64> {
-    let mut labels = Vec::new();
-    let mut stack = vec![root];
-    while let Some(id) = stack.pop() {
-        if labels.len() >= BAG_SIZE {
-            break;
-        }
-        let node = tree.node(id);
-        labels.push(label_hash(&node.label));
-        stack.extend(node.children.iter().rev());
-    }
-    labels.sort_unstable();
-    labels
-}
-
-fn label_hash(label: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = rustc_hash::FxHasher::default();
-    label.hash(&mut hasher);
-    hasher.finish()
 }
 
 /// The share of two sorted bags that is not common to both.
@@ -210,7 +126,12 @@ fn bag_difference(a: &[u64], b: &[u64]) -> f64 {
 
 /// How far apart two parameter values are, in [0, 1]: graded for numbers, else 0 or 1.
 pub fn parameter_difference(a: &str, b: &str, a_number: Option<f64>, b_number: Option<f64>) -> f64 {
-    if a == b {
+    graded_difference(a == b, a_number, b_number)
+}
+
+/// [`parameter_difference`] once the texts are known to be equal or not.
+fn graded_difference(same_text: bool, a_number: Option<f64>, b_number: Option<f64>) -> f64 {
+    if same_text {
         return 0.0;
     }
     match (a_number, b_number) {
@@ -226,171 +147,423 @@ pub fn parameter_difference(a: &str, b: &str, a_number: Option<f64>, b_number: O
     }
 }
 
-/// A node of one of the two trees compared: (which tree, which node).
-type At = (usize, NodeId);
-
-/// A short list of nodes, kept off the heap: most nodes have few children.
-type Nodes = SmallVec<[At; 8]>;
-
-/// The children of the first and of the second side that fall into one group.
-type Sides = (Vec<At>, Vec<At>);
+/// A child being matched: the subtree, the place it fills in its parent, and where it stands
+/// among its parent's children (to find it again in the tree when explaining).
+#[derive(Clone, Copy, Debug)]
+struct Member {
+    hash: u64,
+    weight: f64,
+    id: SubtreeId,
+    position: u32,
+    group: u32,
+    size: u32,
+    slot: u16,
+}
 
 /// How two lists of children were matched.
 #[derive(Default)]
 struct Alignment {
     cost: f64,
     /// Matched children, first side then second, with the cost of the pair.
-    pairs: Vec<(At, At, f64)>,
+    pairs: Vec<(Member, Member, f64)>,
     /// Children of the first side left unmatched.
-    removed: Vec<At>,
+    removed: Vec<Member>,
     /// Children of the second side left unmatched.
-    added: Vec<At>,
+    added: Vec<Member>,
 }
 
-struct Comparer<'a, 't> {
-    trees: [&'a Prepared<'t>; 2],
+/// The working lists of one matching of children, kept from one call to the next so that
+/// comparing two subtrees allocates nothing once the comparer is warm.
+#[derive(Default)]
+struct Scratch {
+    sides: [Vec<Member>; 2],
+    rests: [Vec<Member>; 2],
+    groups: [Vec<Member>; 2],
+    exact: Vec<Option<f64>>,
+    values: Vec<i64>,
+    used: Vec<bool>,
+    table: Vec<f64>,
+    choice: Vec<u8>,
+    /// Which children of each side were paired off as identical.
+    paired: [Vec<bool>; 2],
 }
 
-/// How many pairs of subtrees each thread remembers the cost of before starting afresh.
-const MEMO_CAPACITY: usize = 1 << 19;
-
-thread_local! {
-    /// The cost of each pair of subtrees compared lately, by their hashes. A pair's cost depends
-    /// on nothing but the two subtrees, so it is kept across comparisons: games share many
-    /// rules and parts (`(true (control ?1))`), and comparing one game with a whole corpus
-    /// meets them again and again.
-    static MEMO: std::cell::RefCell<FxHashMap<(u64, u64), f64>> =
-        std::cell::RefCell::new(FxHashMap::default());
+/// The tables of an assignment, borrowed from a [`Scratch`].
+struct AssignTables<'s> {
+    exact: &'s mut Vec<Option<f64>>,
+    values: &'s mut Vec<i64>,
+    used: &'s mut Vec<bool>,
 }
 
-impl<'a, 't> Comparer<'a, 't> {
-    fn new(first: &'a Prepared<'t>, second: &'a Prepared<'t>) -> Self {
-        Comparer {
-            trees: [first, second],
+/// Costs handed to Kuhn–Munkres (which maximises): the integer costs, negated, in a table
+/// reused from call to call.
+struct NegatedCosts {
+    rows: usize,
+    columns: usize,
+    values: Vec<i64>,
+}
+
+impl Weights<i64> for NegatedCosts {
+    fn rows(&self) -> usize {
+        self.rows
+    }
+
+    fn columns(&self) -> usize {
+        self.columns
+    }
+
+    fn at(&self, row: usize, column: usize) -> i64 {
+        self.values[row * self.columns + column]
+    }
+
+    fn neg(&self) -> Self {
+        NegatedCosts {
+            rows: self.rows,
+            columns: self.columns,
+            values: self
+                .values
+                .iter()
+                .map(|value| value.wrapping_neg())
+                .collect(),
+        }
+    }
+}
+
+/// How many pairs of subtrees a comparer remembers the cost of before starting afresh.
+const MEMO_CAPACITY: usize = 1 << 20;
+
+/// Pairs of subtrees of at most this many nodes between them are costed afresh each time:
+/// cheaper than looking them up.
+const UNREMEMBERED_SIZE: u64 = 4;
+
+/// The cost of pairs of subtrees, by a key made of their two ids (never 0: the ids differ).
+/// Open addressing with linear probing, each key beside its value, so that a lookup usually
+/// touches one cache line: the memo is far larger than the caches, and its lookups were a
+/// fifth of the time of a whole-corpus run.
+struct PairMemo {
+    /// A power of two of slots (none before the first entry), at most half of them used.
+    slots: Vec<(u64, f64)>,
+    len: usize,
+    /// Past this many entries the memo starts afresh.
+    capacity: usize,
+    /// 64 minus the number of bits of a slot index.
+    shift: u32,
+}
+
+impl PairMemo {
+    const EMPTY: u64 = 0;
+    /// The slots of a fresh memo: comparing two small games needs no more.
+    const FIRST_SLOTS: usize = 1 << 10;
+
+    fn new(capacity: usize) -> PairMemo {
+        PairMemo {
+            slots: Vec::new(),
+            len: 0,
+            capacity: capacity.max(Self::FIRST_SLOTS / 2).next_power_of_two(),
+            shift: 63,
         }
     }
 
-    fn node(&self, at: At) -> &'t crate::distance::tree::Node {
-        self.trees[at.0].tree.node(at.1)
+    fn home(&self, key: u64) -> usize {
+        // Fibonacci hashing: the top bits of the key times 2⁶⁴/φ.
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
     }
 
-    fn weight(&self, at: At) -> f64 {
-        self.trees[at.0].weight[at.1 as usize]
+    /// Reads the slot where `key` would be found first, so that it is in the caches when
+    /// looked up (the value read means nothing).
+    fn touch(&self, key: u64) -> u64 {
+        if self.slots.is_empty() {
+            return 0;
+        }
+        self.slots[self.home(key)].0
     }
 
-    fn own(&self, at: At) -> f64 {
-        self.trees[at.0].own[at.1 as usize]
+    fn get(&self, key: u64) -> Option<f64> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut index = self.home(key);
+        loop {
+            let (stored, value) = self.slots[index];
+            if stored == key {
+                return Some(value);
+            }
+            if stored == Self::EMPTY {
+                return None;
+            }
+            index = (index + 1) & mask;
+        }
     }
 
-    fn children(&self, at: At) -> Nodes {
-        self.node(at).children.iter().map(|&c| (at.0, c)).collect()
+    fn insert(&mut self, key: u64, value: f64) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            if self.slots.len() / 2 < self.capacity {
+                self.grow();
+            } else {
+                // Full: start afresh, as the pairs met lately matter most.
+                self.slots.fill((Self::EMPTY, 0.0));
+                self.len = 0;
+            }
+        }
+        self.place(key, value);
     }
 
-    fn same_label(&self, x: At, y: At) -> bool {
-        // 64-bit hashes of label, kind and group: a collision is as unlikely as in the
-        // subtree hashes the whole comparison rests on.
-        let key = |at: At| self.trees[at.0].label_key[at.1 as usize];
-        key(x) == key(y)
+    /// Doubles the slots (or makes the first ones) and puts the entries back.
+    fn grow(&mut self) {
+        let count = (self.slots.len() * 2).max(Self::FIRST_SLOTS);
+        let old = std::mem::replace(&mut self.slots, vec![(Self::EMPTY, 0.0); count]);
+        self.shift = 64 - count.trailing_zeros();
+        self.len = 0;
+        for (key, value) in old {
+            if key != Self::EMPTY {
+                self.place(key, value);
+            }
+        }
+    }
+
+    fn place(&mut self, key: u64, value: f64) {
+        let mask = self.slots.len() - 1;
+        let mut index = self.home(key);
+        loop {
+            let stored = self.slots[index].0;
+            if stored == key {
+                return;
+            }
+            if stored == Self::EMPTY {
+                self.slots[index] = (key, value);
+                self.len += 1;
+                return;
+            }
+            index = (index + 1) & mask;
+        }
+    }
+}
+
+/// Whether the cost of a pair of subtrees of these sizes is remembered.
+fn remembered(first_size: u32, second_size: u32) -> bool {
+    u64::from(first_size) + u64::from(second_size) > UNREMEMBERED_SIZE
+}
+
+/// The memo's key of a pair of distinct subtrees, in either order.
+fn pair_key(x: SubtreeId, y: SubtreeId) -> u64 {
+    (u64::from(x.min(y)) << 32) | u64::from(x.max(y))
+}
+
+/// Compares the subtrees of a [`Catalog`]. It remembers the cost of each pair of subtrees it
+/// has met (a pair's cost depends on nothing but the two subtrees), so one comparer should
+/// compare many games of its catalog.
+pub(crate) struct Comparer<'c, 't> {
+    catalog: &'c Catalog<'t>,
+    /// The cost of each pair of distinct subtrees met, by their two ids (smaller first).
+    memo: PairMemo,
+    /// Boxed, so that taking one from the pool and giving it back moves a pointer, not the
+    /// two hundred bytes of a scratch (those moves were 5 % of the time of a corpus run).
+    #[expect(clippy::vec_box, reason = "the boxes are moved in and out of the pool")]
+    scratches: Vec<Box<Scratch>>,
+    #[expect(clippy::vec_box, reason = "the boxes are moved in and out of the pool")]
+    alignments: Vec<Box<Alignment>>,
+}
+
+impl<'c, 't> Comparer<'c, 't> {
+    pub(crate) fn new(catalog: &'c Catalog<'t>) -> Self {
+        Comparer {
+            catalog,
+            memo: PairMemo::new(MEMO_CAPACITY),
+            scratches: Vec::new(),
+            alignments: Vec::new(),
+        }
+    }
+
+    /// The distance between two games of the catalog, in [0, 1].
+    pub(crate) fn game_distance(&mut self, first: usize, second: usize) -> f64 {
+        let (x, y) = (
+            self.catalog.id_of(first, LudemeTree::ROOT),
+            self.catalog.id_of(second, LudemeTree::ROOT),
+        );
+        let total = self.weight(x) + self.weight(y);
+        if total <= 0.0 {
+            return 0.0;
+        }
+        (self.cost(x, y) / total).clamp(0.0, 1.0)
+    }
+
+    fn subtree(&self, id: SubtreeId) -> &'c Subtree {
+        self.catalog.subtree(id)
+    }
+
+    fn weight(&self, id: SubtreeId) -> f64 {
+        self.subtree(id).weight
+    }
+
+    fn is_leaf(&self, id: SubtreeId) -> bool {
+        self.subtree(id).is_leaf()
+    }
+
+    fn same_label(&self, x: SubtreeId, y: SubtreeId) -> bool {
+        self.subtree(x).label_key == self.subtree(y).label_key
     }
 
     /// The cost of the nodes themselves, children aside.
-    fn own_difference(&self, x: At, y: At) -> f64 {
-        let (a, b) = (self.node(x), self.node(y));
-        if self.same_label(x, y) {
+    fn own_difference(&self, x: SubtreeId, y: SubtreeId) -> f64 {
+        let (a, b) = (self.subtree(x), self.subtree(y));
+        if a.label_key == b.label_key {
             0.0
         } else if a.kind == NodeKind::Parameter && b.kind == NodeKind::Parameter {
-            let numbers = (
-                self.trees[x.0].number[x.1 as usize],
-                self.trees[y.0].number[y.1 as usize],
-            );
-            let graded = parameter_difference(&a.label, &b.label, numbers.0, numbers.1);
-            (self.own(x) + self.own(y)) * graded
+            (a.own + b.own) * graded_difference(a.label == b.label, a.number(), b.number())
         } else {
-            self.own(x) + self.own(y)
+            a.own + b.own
         }
     }
 
-    /// The cost of turning subtree `x` into subtree `y` (at `x`'s level). Always computed in
-    /// one orientation, so that it is symmetric whatever approximations apply below.
-    fn cost(&mut self, x: At, y: At) -> f64 {
-        let (hx, hy) = (self.node(x).hash, self.node(y).hash);
-        if hx == hy {
+    /// The cost of turning subtree `x` into subtree `y`. Always computed in one orientation
+    /// (by subtree hash), so that it is symmetric whatever approximations apply below.
+    fn cost(&mut self, x: SubtreeId, y: SubtreeId) -> f64 {
+        if x == y {
             return 0.0;
         }
-        if self.node(x).is_leaf() && self.node(y).is_leaf() {
+        let (a, b) = (self.subtree(x), self.subtree(y));
+        if a.hash == b.hash {
+            return 0.0;
+        }
+        if a.is_leaf() && b.is_leaf() {
             return self.own_difference(x, y);
         }
-        let (x, y) = if hx < hy { (x, y) } else { (y, x) };
-        let key = (hx.min(hy), hx.max(hy));
-        let small = self.node(x).size + self.node(y).size <= 4;
-        if !small && let Some(known) = MEMO.with(|memo| memo.borrow().get(&key).copied()) {
+        let small = !remembered(a.size, b.size);
+        let key = pair_key(x, y);
+        if !small && let Some(known) = self.memo.get(key) {
             return known;
         }
-        let mut cost = self.own_difference(x, y);
-        if !(self.node(x).is_leaf() && self.node(y).is_leaf()) {
-            cost += DEPTH_DECAY * self.align(x, y, false).cost;
-        }
+        let (x, y) = if a.hash < b.hash { (x, y) } else { (y, x) };
+        let alignment = self.align(x, y, false);
+        let cost = self.own_difference(x, y) + DEPTH_DECAY * alignment.cost;
+        self.recycle(alignment);
         if !small {
-            MEMO.with(|memo| {
-                let mut memo = memo.borrow_mut();
-                if memo.len() >= MEMO_CAPACITY {
-                    memo.clear();
-                }
-                memo.insert(key, cost);
-            });
+            self.memo.insert(key, cost);
         }
         cost
     }
 
     /// The cost of a pair of children, or of deleting one and inserting the other when their
     /// slots differ.
-    fn pair_cost(&mut self, x: At, y: At, respect_slots: bool) -> f64 {
-        if respect_slots && self.node(x).slot != self.node(y).slot {
-            self.weight(x) + self.weight(y)
+    fn pair_cost(&mut self, x: Member, y: Member, respect_slots: bool) -> f64 {
+        if respect_slots && x.slot != y.slot {
+            x.weight + y.weight
         } else {
-            self.cost(x, y)
+            self.cost(x.id, y.id)
         }
     }
 
-    /// Matches the children of `x` with those of `y`.
-    fn align(&mut self, x: At, y: At, want_pairs: bool) -> Alignment {
+    fn fresh_alignment(&mut self) -> Box<Alignment> {
+        let mut alignment = self.alignments.pop().unwrap_or_default();
+        alignment.cost = 0.0;
+        alignment.pairs.clear();
+        alignment.removed.clear();
+        alignment.added.clear();
+        alignment
+    }
+
+    fn recycle(&mut self, alignment: Box<Alignment>) {
+        self.alignments.push(alignment);
+    }
+
+    /// Matches the children of `x` with those of `y`; give the result back with
+    /// [`Self::recycle`].
+    fn align(&mut self, x: SubtreeId, y: SubtreeId, want_pairs: bool) -> Box<Alignment> {
         // Slots are places in a parent: they mean something only between parents of one label.
         let respect_slots = self.same_label(x, y);
-        let ordered =
-            self.node(x).order == ChildOrder::Ordered && self.node(y).order == ChildOrder::Ordered;
-        let (xs, ys) = (self.children(x), self.children(y));
-        if ordered {
-            self.align_ordered(&xs, &ys, respect_slots, want_pairs)
-        } else {
-            self.align_unordered(&xs, &ys, respect_slots)
+        let (a, b) = (self.subtree(x), self.subtree(y));
+        let ordered = a.order == ChildOrder::Ordered && b.order == ChildOrder::Ordered;
+        let mut scratch = self.scratches.pop().unwrap_or_default();
+        for (side, id) in [(0, x), (1, y)] {
+            let members = &mut scratch.sides[side];
+            members.clear();
+            members.extend(self.catalog.children(id).iter().enumerate().map(
+                |(position, child)| Member {
+                    hash: child.hash,
+                    weight: child.weight,
+                    id: child.id,
+                    group: child.group,
+                    size: child.size,
+                    position: u32::try_from(position).unwrap_or(u32::MAX),
+                    slot: child.slot,
+                },
+            ));
         }
+        let alignment = if ordered {
+            let Scratch {
+                sides,
+                table,
+                choice,
+                ..
+            } = &mut *scratch;
+            self.align_ordered(
+                &sides[0],
+                &sides[1],
+                respect_slots,
+                want_pairs,
+                table,
+                choice,
+            )
+        } else {
+            // Bags of labels were made for the children of wide unordered nodes only.
+            let bags = [is_wide(a), is_wide(b)];
+            self.align_unordered(&mut scratch, [x, y], respect_slots, bags)
+        };
+        self.scratches.push(scratch);
+        alignment
     }
 
-    fn align_unordered(&mut self, xs: &[At], ys: &[At], respect_slots: bool) -> Alignment {
-        let mut alignment = Alignment::default();
-        // Identical children pair off at no cost.
-        let key = |this: &Self, at: At| {
-            let node = this.node(at);
-            (if respect_slots { node.slot } else { 0 }, node.hash)
+    fn align_unordered(
+        &mut self,
+        scratch: &mut Scratch,
+        parents: [SubtreeId; 2],
+        respect_slots: bool,
+        bags: [bool; 2],
+    ) -> Box<Alignment> {
+        let Scratch {
+            sides,
+            rests,
+            groups,
+            exact,
+            values,
+            used,
+            table,
+            choice,
+            paired,
+        } = scratch;
+        let mut tables = AssignTables {
+            exact,
+            values,
+            used,
         };
-        let mut sorted_x: Nodes = xs.iter().copied().collect();
-        let mut sorted_y: Nodes = ys.iter().copied().collect();
-        sorted_x.sort_by_key(|&at| key(self, at));
-        sorted_y.sort_by_key(|&at| key(self, at));
-        let (mut rest_x, mut rest_y) = (Nodes::new(), Nodes::new());
+        let mut alignment = self.fresh_alignment();
+        // Identical children pair off at no cost.
+        let slot = |member: &Member| if respect_slots { member.slot } else { 0 };
+        for side in sides.iter_mut() {
+            // The children of an unordered parent are already in this order.
+            if !side.is_sorted_by_key(|member| (slot(member), member.hash)) {
+                side.sort_by_key(|member| (slot(member), member.hash));
+            }
+        }
+        let [rest_x, rest_y] = rests;
+        rest_x.clear();
+        rest_y.clear();
+        let (sorted_x, sorted_y) = (&sides[0], &sides[1]);
         let (mut i, mut j) = (0, 0);
         while i < sorted_x.len() && j < sorted_y.len() {
-            match key(self, sorted_x[i]).cmp(&key(self, sorted_y[j])) {
+            let (x, y) = (sorted_x[i], sorted_y[j]);
+            match (slot(&x), x.hash).cmp(&(slot(&y), y.hash)) {
                 std::cmp::Ordering::Less => {
-                    rest_x.push(sorted_x[i]);
+                    rest_x.push(x);
                     i += 1;
                 }
                 std::cmp::Ordering::Greater => {
-                    rest_y.push(sorted_y[j]);
+                    rest_y.push(y);
                     j += 1;
                 }
                 std::cmp::Ordering::Equal => {
-                    alignment.pairs.push((sorted_x[i], sorted_y[j], 0.0));
+                    alignment.pairs.push((x, y, 0.0));
                     i += 1;
                     j += 1;
                 }
@@ -400,39 +573,105 @@ impl<'a, 't> Comparer<'a, 't> {
         rest_y.extend_from_slice(&sorted_y[j..]);
 
         if rest_x.len() * rest_y.len() <= EXACT_CELLS {
-            self.assign(&rest_x, &rest_y, respect_slots, false, &mut alignment);
+            self.assign(
+                rest_x,
+                rest_y,
+                respect_slots,
+                None,
+                &mut alignment,
+                &mut tables,
+            );
             return alignment;
         }
         // Too wide to compare every pair: only siblings of one group (label, or GDL head
-        // relation) and slot are compared.
-        let mut groups: BTreeMap<(u16, &str), Sides> = BTreeMap::new();
-        for (side, rest) in [(0, &rest_x), (1, &rest_y)] {
-            for &at in rest {
-                let node = self.node(at);
-                let slot = if respect_slots { node.slot } else { 0 };
-                let entry = groups.entry((slot, node.group_key())).or_default();
-                if side == 0 {
-                    entry.0.push(at);
-                } else {
-                    entry.1.push(at);
+        // relation) and slot are compared, group by group in the order of (slot, group
+        // label), each group's siblings in the order above.
+        let group_key = |member: &Member| (slot(member), member.group);
+        let grouped = parents.map(|parent| self.catalog.grouped_order(parent));
+        if respect_slots && let [Some(order_x), Some(order_y)] = grouped {
+            // The parents' children in that order were sorted once for the whole run: keep
+            // those not paired off above.
+            for (side, order) in [order_x, order_y].into_iter().enumerate() {
+                let paired = &mut paired[side];
+                paired.clear();
+                paired.resize(order.len(), false);
+                for pair in &alignment.pairs {
+                    let member = if side == 0 { pair.0 } else { pair.1 };
+                    paired[member.position as usize] = true;
                 }
+                debug_assert!(
+                    sides[side]
+                        .iter()
+                        .enumerate()
+                        .all(|(index, member)| member.position as usize == index)
+                );
+                let rest = if side == 0 {
+                    &mut *rest_x
+                } else {
+                    &mut *rest_y
+                };
+                rest.clear();
+                // The children of an unordered parent were not re-sorted: `sides` holds
+                // them by position.
+                rest.extend(
+                    order
+                        .iter()
+                        .filter(|&&position| !paired[position as usize])
+                        .map(|&position| sides[side][position as usize]),
+                );
+            }
+        } else {
+            for rest in [&mut *rest_x, &mut *rest_y] {
+                rest.sort_unstable_by_key(|member| {
+                    (group_key(member), member.hash, member.position)
+                });
             }
         }
-        for (group_x, group_y) in groups.into_values() {
+        let (mut i, mut j) = (0, 0);
+        while i < rest_x.len() || j < rest_y.len() {
+            let key = match (rest_x.get(i), rest_y.get(j)) {
+                (Some(x), Some(y)) => group_key(x).min(group_key(y)),
+                (Some(x), None) => group_key(x),
+                (None, Some(y)) => group_key(y),
+                (None, None) => break,
+            };
+            let end_x = i + rest_x[i..].partition_point(|m| group_key(m) == key);
+            let end_y = j + rest_y[j..].partition_point(|m| group_key(m) == key);
+            let (group_x, group_y) = (&rest_x[i..end_x], &rest_y[j..end_y]);
+            (i, j) = (end_x, end_y);
             let cells = group_x.len() * group_y.len();
             if cells <= EXACT_CELLS {
-                self.assign(&group_x, &group_y, respect_slots, false, &mut alignment);
+                self.assign(
+                    group_x,
+                    group_y,
+                    respect_slots,
+                    None,
+                    &mut alignment,
+                    &mut tables,
+                );
             } else if group_x.len().max(group_y.len()) <= PROXY_SIDE {
-                self.assign(&group_x, &group_y, respect_slots, true, &mut alignment);
+                self.assign(
+                    group_x,
+                    group_y,
+                    respect_slots,
+                    Some(bags),
+                    &mut alignment,
+                    &mut tables,
+                );
             } else {
-                let by_shape = |this: &Self, list: &mut Vec<At>| {
-                    list.sort_by_key(|&at| (this.node(at).size, this.node(at).hash));
-                };
-                let (mut group_x, mut group_y) = (group_x, group_y);
-                by_shape(self, &mut group_x);
-                by_shape(self, &mut group_y);
-                let banded = self.align_ordered(&group_x, &group_y, respect_slots, true);
-                alignment.merge(banded);
+                for (sorted, group) in groups.iter_mut().zip([group_x, group_y]) {
+                    sorted.clear();
+                    sorted.extend_from_slice(group);
+
+                    sorted
+                        .sort_unstable_by_key(|member| (member.size, member.hash, member.position));
+                }
+                let banded =
+                    self.align_ordered(&groups[0], &groups[1], respect_slots, true, table, choice);
+                alignment.pairs.extend_from_slice(&banded.pairs);
+                alignment.removed.extend_from_slice(&banded.removed);
+                alignment.added.extend_from_slice(&banded.added);
+                self.recycle(banded);
             }
         }
         alignment.cost = alignment.pairs.iter().map(|pair| pair.2).sum::<f64>()
@@ -440,32 +679,46 @@ impl<'a, 't> Comparer<'a, 't> {
                 .removed
                 .iter()
                 .chain(&alignment.added)
-                .map(|&at| self.weight(at))
+                .map(|member| member.weight)
                 .sum::<f64>();
         alignment
     }
 
-    /// An optimal assignment between `xs` and `ys` (on the exact costs, or on bags of labels
-    /// when `proxy`), added to `alignment`. Every child of the shorter side is matched: a
-    /// match never costs more than deleting and inserting the two.
+    /// An optimal assignment between `xs` and `ys` (on the exact costs, or, given which sides
+    /// have bags, on bags of labels), added to `alignment`. Every child of the shorter side is
+    /// matched: a match never costs more than deleting and inserting the two.
     fn assign(
         &mut self,
-        xs: &[At],
-        ys: &[At],
+        xs: &[Member],
+        ys: &[Member],
         respect_slots: bool,
-        proxy: bool,
+        proxy: Option<[bool; 2]>,
         alignment: &mut Alignment,
+        tables: &mut AssignTables<'_>,
     ) {
         if xs.is_empty() || ys.is_empty() {
             alignment.removed.extend_from_slice(xs);
             alignment.added.extend_from_slice(ys);
-            alignment.cost += xs.iter().chain(ys).map(|&at| self.weight(at)).sum::<f64>();
+            alignment.cost += xs.iter().chain(ys).map(|member| member.weight).sum::<f64>();
+            return;
+        }
+        if let ([x], [y]) = (xs, ys) {
+            // One child a side: they are matched, whatever they cost.
+            let cost = self.pair_cost(*x, *y, respect_slots);
+            alignment.cost += cost;
+            alignment.pairs.push((*x, *y, cost));
             return;
         }
         let transposed = xs.len() > ys.len();
         let (rows, columns) = if transposed { (ys, xs) } else { (xs, ys) };
-        let mut exact: Vec<Option<f64>> = vec![None; rows.len() * columns.len()];
-        let mut values = Vec::with_capacity(rows.len() * columns.len());
+        let cells = rows.len() * columns.len();
+        tables.exact.clear();
+        tables.exact.resize(cells, None);
+        if proxy.is_none() {
+            self.touch_memo(rows, columns, respect_slots);
+        }
+        let mut values = std::mem::take(tables.values);
+        values.clear();
         for (r, &row) in rows.iter().enumerate() {
             for (c, &column) in columns.iter().enumerate() {
                 let (x, y) = if transposed {
@@ -473,31 +726,36 @@ impl<'a, 't> Comparer<'a, 't> {
                 } else {
                     (row, column)
                 };
-                let cost = if proxy {
-                    self.proxy_cost(x, y, respect_slots)
-                } else {
-                    let cost = self.pair_cost(x, y, respect_slots);
-                    exact[r * columns.len() + c] = Some(cost);
-                    cost
+                let cost = match proxy {
+                    Some(bags) => self.proxy_cost(x, y, respect_slots, bags),
+                    None => {
+                        let cost = self.pair_cost(x, y, respect_slots);
+                        tables.exact[r * columns.len() + c] = Some(cost);
+                        cost
+                    }
                 };
-                let relative = cost - self.weight(column);
-                values.push((relative * COST_SCALE).round() as i64);
+                let relative = cost - column.weight;
+                values.push(((relative * COST_SCALE).round() as i64).wrapping_neg());
             }
         }
-        let Ok(matrix) = Matrix::from_vec(rows.len(), columns.len(), values) else {
-            return;
+        let costs = NegatedCosts {
+            rows: rows.len(),
+            columns: columns.len(),
+            values,
         };
-        let (_, assignment) = kuhn_munkres_min(&matrix);
-        let mut used = vec![false; columns.len()];
+        let (_, assignment) = kuhn_munkres(&costs);
+        *tables.values = costs.values;
+        tables.used.clear();
+        tables.used.resize(columns.len(), false);
         for (r, &c) in assignment.iter().enumerate() {
-            used[c] = true;
+            tables.used[c] = true;
             let (row, column) = (rows[r], columns[c]);
             let (x, y) = if transposed {
                 (column, row)
             } else {
                 (row, column)
             };
-            let cost = match exact[r * columns.len() + c] {
+            let cost = match tables.exact[r * columns.len() + c] {
                 Some(cost) => cost,
                 None => self.pair_cost(x, y, respect_slots),
             };
@@ -505,8 +763,8 @@ impl<'a, 't> Comparer<'a, 't> {
             alignment.pairs.push((x, y, cost));
         }
         for (c, &column) in columns.iter().enumerate() {
-            if !used[c] {
-                alignment.cost += self.weight(column);
+            if !tables.used[c] {
+                alignment.cost += column.weight;
                 if transposed {
                     alignment.removed.push(column);
                 } else {
@@ -516,17 +774,37 @@ impl<'a, 't> Comparer<'a, 't> {
         }
     }
 
+    /// Touches the memo's slots of the pairs an exact assignment is about to cost. They lie
+    /// far apart in a table much larger than the caches, and each lookup would otherwise wait
+    /// for memory in turn: touched together, they are fetched at once.
+    fn touch_memo(&self, xs: &[Member], ys: &[Member], respect_slots: bool) {
+        let mut touched = 0;
+        for x in xs {
+            for y in ys {
+                let compared = x.id != y.id && (!respect_slots || x.slot == y.slot);
+                if compared && remembered(x.size, y.size) {
+                    touched ^= self.memo.touch(pair_key(x.id, y.id));
+                }
+            }
+        }
+        std::hint::black_box(touched);
+    }
+
     /// A cheap stand-in for the cost of a pair: both weights times the share of their labels
-    /// that they do not share.
-    fn proxy_cost(&self, x: At, y: At, respect_slots: bool) -> f64 {
-        let total = self.weight(x) + self.weight(y);
-        if respect_slots && self.node(x).slot != self.node(y).slot {
+    /// that they do not share (when both sides have bags).
+    fn proxy_cost(&self, x: Member, y: Member, respect_slots: bool, bags: [bool; 2]) -> f64 {
+        let total = x.weight + y.weight;
+        if respect_slots && x.slot != y.slot {
             return total;
         }
-        match (
-            self.trees[x.0].bags.get(&x.1),
-            self.trees[y.0].bags.get(&y.1),
-        ) {
+        let bag_of = |has: bool, member: Member| {
+            if has {
+                self.catalog.bag(member.id)
+            } else {
+                None
+            }
+        };
+        match (bag_of(bags[0], x), bag_of(bags[1], y)) {
             (Some(a), Some(b)) => total * bag_difference(a, b),
             _ => total,
         }
@@ -536,23 +814,27 @@ impl<'a, 't> Comparer<'a, 't> {
     /// long sequences, in a band around the diagonal.
     fn align_ordered(
         &mut self,
-        xs: &[At],
-        ys: &[At],
+        xs: &[Member],
+        ys: &[Member],
         respect_slots: bool,
         want_pairs: bool,
-    ) -> Alignment {
+        table: &mut Vec<f64>,
+        choice: &mut Vec<u8>,
+    ) -> Box<Alignment> {
         const DELETE: u8 = 1;
         const INSERT: u8 = 2;
         const MATCH: u8 = 3;
         let (n, m) = (xs.len(), ys.len());
-        let everything: f64 = xs.iter().chain(ys).map(|&at| self.weight(at)).sum();
+        let everything: f64 = xs.iter().chain(ys).map(|member| member.weight).sum();
+        let mut alignment = self.fresh_alignment();
+        let replace_everything = |mut alignment: Box<Alignment>| {
+            alignment.cost = everything;
+            alignment.removed.extend_from_slice(xs);
+            alignment.added.extend_from_slice(ys);
+            alignment
+        };
         if n == 0 || m == 0 {
-            return Alignment {
-                cost: everything,
-                pairs: Vec::new(),
-                removed: xs.to_vec(),
-                added: ys.to_vec(),
-            };
+            return replace_everything(alignment);
         }
         let banded = n * m > ORDERED_CELLS;
         // The cells of row `i` that are filled: all of them, or only those at most `BAND` from
@@ -568,8 +850,10 @@ impl<'a, 't> Comparer<'a, 't> {
         };
         let width = m + 1;
         let cells = (n + 1) * width;
-        let mut table: SmallVec<[f64; 64]> = SmallVec::from_elem(f64::INFINITY, cells);
-        let mut choice: SmallVec<[u8; 64]> = SmallVec::from_elem(0, cells);
+        table.clear();
+        table.resize(cells, f64::INFINITY);
+        choice.clear();
+        choice.resize(cells, 0);
         table[0] = 0.0;
         for i in 0..=n {
             for j in columns(i) {
@@ -579,11 +863,11 @@ impl<'a, 't> Comparer<'a, 't> {
                 let mut best = f64::INFINITY;
                 let mut how = 0;
                 if i > 0 && table[(i - 1) * width + j].is_finite() {
-                    best = table[(i - 1) * width + j] + self.weight(xs[i - 1]);
+                    best = table[(i - 1) * width + j] + xs[i - 1].weight;
                     how = DELETE;
                 }
                 if j > 0 && table[i * width + j - 1].is_finite() {
-                    let insert = table[i * width + j - 1] + self.weight(ys[j - 1]);
+                    let insert = table[i * width + j - 1] + ys[j - 1].weight;
                     if insert < best {
                         best = insert;
                         how = INSERT;
@@ -605,17 +889,9 @@ impl<'a, 't> Comparer<'a, 't> {
         // (`found` is infinite when the band holds no path.)
         if found.is_nan() || found > everything {
             // The band missed a cheaper path than replacing everything: replace everything.
-            return Alignment {
-                cost: everything,
-                pairs: Vec::new(),
-                removed: xs.to_vec(),
-                added: ys.to_vec(),
-            };
+            return replace_everything(alignment);
         }
-        let mut alignment = Alignment {
-            cost: found,
-            ..Alignment::default()
-        };
+        alignment.cost = found;
         if want_pairs {
             let (mut i, mut j) = (n, m);
             while i > 0 || j > 0 {
@@ -643,24 +919,9 @@ impl<'a, 't> Comparer<'a, 't> {
     }
 }
 
-impl Alignment {
-    fn merge(&mut self, other: Alignment) {
-        self.cost += other.cost;
-        self.pairs.extend(other.pairs);
-        self.removed.extend(other.removed);
-        self.added.extend(other.added);
-    }
-}
-
-/// The distance between two prepared trees, in [0, 1].
+/// The distance between two trees, in [0, 1].
 pub fn distance(first: &Prepared<'_>, second: &Prepared<'_>) -> f64 {
-    let total = first.total_weight() + second.total_weight();
-    if total <= 0.0 {
-        return 0.0;
-    }
-    let mut comparer = Comparer::new(first, second);
-    let cost = comparer.cost((0, LudemeTree::ROOT), (1, LudemeTree::ROOT));
-    (cost / total).clamp(0.0, 1.0)
+    Catalog::new(&[first.tree, second.tree]).distance(0, 1)
 }
 
 /// One difference between two games, in words.
@@ -700,13 +961,18 @@ const RENDER_CHARS: usize = 72;
 
 /// The distance between two trees, its class, and the differences, most important first.
 pub fn compare(first: &Prepared<'_>, second: &Prepared<'_>) -> Comparison {
-    let distance = distance(first, second);
-    let total = first.total_weight() + second.total_weight();
+    let catalog = Catalog::new(&[first.tree, second.tree]);
+    let mut comparer = Comparer::new(&catalog);
+    let distance = comparer.game_distance(0, 1);
+    let total = [0, 1]
+        .map(|game| comparer.weight(catalog.id_of(game, LudemeTree::ROOT)))
+        .iter()
+        .sum::<f64>();
     let mut differences = Vec::new();
     if distance > 0.0 && total > 0.0 {
-        let mut comparer = Comparer::new(first, second);
         let mut explainer = Explainer {
             comparer: &mut comparer,
+            catalog: &catalog,
             out: &mut differences,
         };
         explainer.explain(
@@ -723,18 +989,35 @@ pub fn compare(first: &Prepared<'_>, second: &Prepared<'_>) -> Comparison {
     }
 }
 
-struct Explainer<'c, 'a, 't> {
-    comparer: &'c mut Comparer<'a, 't>,
-    out: &'c mut Vec<Difference>,
+/// A node of one of the two games compared: (which game of the catalog, which node).
+type At = (usize, NodeId);
+
+struct Explainer<'e, 'c, 't> {
+    comparer: &'e mut Comparer<'c, 't>,
+    catalog: &'c Catalog<'t>,
+    out: &'e mut Vec<Difference>,
 }
 
 impl Explainer<'_, '_, '_> {
+    fn id(&self, at: At) -> SubtreeId {
+        self.catalog.id_of(at.0, at.1)
+    }
+
+    /// The node of a child matched under `parent`.
+    fn child(&self, parent: At, member: Member) -> At {
+        let tree = self.catalog.tree(parent.0);
+        (
+            parent.0,
+            tree.node(parent.1).children[member.position as usize],
+        )
+    }
+
     fn render(&self, at: At) -> String {
-        self.comparer.trees[at.0].tree.render(at.1, RENDER_CHARS)
+        self.catalog.tree(at.0).render(at.1, RENDER_CHARS)
     }
 
     fn describe(&self, at: At) -> String {
-        self.comparer.trees[at.0].tree.describe(at.1)
+        self.catalog.tree(at.0).describe(at.1)
     }
 
     /// Lists the differences under the matched pair `x`, `y`, whose children weigh `scale`
@@ -742,19 +1025,20 @@ impl Explainer<'_, '_, '_> {
     /// leaves, is one difference (`(in-a-row 3) → (in-a-row 2)`); otherwise each differing
     /// child is looked at in turn. Recursion is bounded by the trees' depth bound.
     fn explain(&mut self, x: At, y: At, scale: f64) {
-        let alignment = self.comparer.align(x, y, true);
-        for &(child_x, child_y, cost) in &alignment.pairs {
+        let alignment = self.comparer.align(self.id(x), self.id(y), true);
+        for &(member_x, member_y, cost) in &alignment.pairs {
             if cost <= 0.0 {
                 continue;
             }
-            let both = [child_x, child_y];
-            let relabelled = self.comparer.own_difference(child_x, child_y) > 0.0;
-            let whole_is_leafy = both.iter().all(|&at| self.comparer.node(at).is_leaf());
-            let overlap = cost < self.comparer.weight(child_x) + self.comparer.weight(child_y);
+            let (child_x, child_y) = (self.child(x, member_x), self.child(y, member_y));
+            let (id_x, id_y) = (member_x.id, member_y.id);
+            let relabelled = self.comparer.own_difference(id_x, id_y) > 0.0;
+            let whole_is_leafy = self.comparer.is_leaf(id_x) && self.comparer.is_leaf(id_y);
+            let overlap = cost < self.comparer.weight(id_x) + self.comparer.weight(id_y);
             if !overlap {
                 self.removed(child_x, scale);
                 self.added(child_y, scale);
-            } else if relabelled || whole_is_leafy || self.changes_only_leaves(child_x, child_y) {
+            } else if relabelled || whole_is_leafy || self.changes_only_leaves(id_x, id_y) {
                 self.out.push(Difference {
                     weight: cost * scale,
                     place: self.describe(child_x),
@@ -765,29 +1049,32 @@ impl Explainer<'_, '_, '_> {
                 self.explain(child_x, child_y, scale * DEPTH_DECAY);
             }
         }
-        for &at in &alignment.removed {
-            self.removed(at, scale);
+        for &member in &alignment.removed {
+            self.removed(self.child(x, member), scale);
         }
-        for &at in &alignment.added {
-            self.added(at, scale);
+        for &member in &alignment.added {
+            self.added(self.child(y, member), scale);
         }
+        self.comparer.recycle(alignment);
     }
 
-    fn changes_only_leaves(&mut self, x: At, y: At) -> bool {
+    fn changes_only_leaves(&mut self, x: SubtreeId, y: SubtreeId) -> bool {
         let alignment = self.comparer.align(x, y, true);
-        let leaf = |at: At| self.comparer.node(at).is_leaf();
-        alignment
+        let leaf = |member: &Member| self.comparer.is_leaf(member.id);
+        let only_leaves = alignment
             .pairs
             .iter()
             .filter(|pair| pair.2 > 0.0)
-            .all(|&(a, b, _)| leaf(a) && leaf(b))
-            && alignment.removed.iter().all(|&at| leaf(at))
-            && alignment.added.iter().all(|&at| leaf(at))
+            .all(|(a, b, _)| leaf(a) && leaf(b))
+            && alignment.removed.iter().all(leaf)
+            && alignment.added.iter().all(leaf);
+        self.comparer.recycle(alignment);
+        only_leaves
     }
 
     fn removed(&mut self, at: At, scale: f64) {
         self.out.push(Difference {
-            weight: self.comparer.weight(at) * scale,
+            weight: self.comparer.weight(self.id(at)) * scale,
             place: self.describe(at),
             before: Some(self.render(at)),
             after: None,
@@ -796,10 +1083,49 @@ impl Explainer<'_, '_, '_> {
 
     fn added(&mut self, at: At, scale: f64) {
         self.out.push(Difference {
-            weight: self.comparer.weight(at) * scale,
+            weight: self.comparer.weight(self.id(at)) * scale,
             place: self.describe(at),
             before: None,
             after: Some(self.render(at)),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_memo_grows_and_finds_every_pair_it_holds() {
+        let mut memo = PairMemo::new(1 << 12);
+        let keys: Vec<u64> = (1..=4000u64)
+            .map(|i| pair_key(i as u32, 7 * i as u32 + 1))
+            .collect();
+        for (i, &key) in keys.iter().enumerate() {
+            memo.insert(key, i as f64 / 8.0);
+        }
+        for (i, &key) in keys.iter().enumerate() {
+            assert_eq!(memo.get(key), Some(i as f64 / 8.0));
+        }
+        assert_eq!(memo.get(pair_key(3, 4)), None);
+    }
+
+    #[test]
+    fn a_full_memo_starts_afresh() {
+        let mut memo = PairMemo::new(PairMemo::FIRST_SLOTS / 2);
+        let capacity = memo.capacity as u32;
+        for i in 1..=capacity {
+            memo.insert(pair_key(0, i), 1.0);
+        }
+        assert_eq!(memo.get(pair_key(0, 1)), Some(1.0));
+        memo.insert(pair_key(0, capacity + 1), 2.0);
+        assert_eq!(memo.get(pair_key(0, 1)), None);
+        assert_eq!(memo.get(pair_key(0, capacity + 1)), Some(2.0));
+    }
+
+    #[test]
+    fn a_pair_key_does_not_depend_on_the_order_and_is_never_empty() {
+        assert_eq!(pair_key(3, 9), pair_key(9, 3));
+        assert_ne!(pair_key(0, 1), PairMemo::EMPTY);
     }
 }
