@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use ludeme_analysis::distance::weighted::VARIANT_AT_MOST;
 use ludeme_analysis::distance::{
-    ChildOrder, Class, LudemeTree, NodeKind, Prepared, TreeBuilder, compare, distance, ludeme_tree,
+    ChildOrder, Class, LudemeTree, NodeKind, TreeBuilder, compare, distance, ludeme_tree,
 };
 use ludeme_analysis::gdl::format_gdl_text;
 use ludeme_analysis::{RootDatabase, SourceFile, Syntax};
@@ -29,10 +29,7 @@ fn text_distance(first: (&str, &str), second: (&str, &str)) -> f64 {
         SourceFile::new(&db, path, syntax, Arc::from(text), None)
     };
     let (a, b) = (file(first), file(second));
-    distance(
-        &Prepared::new(ludeme_tree(&db, a)),
-        &Prepared::new(ludeme_tree(&db, b)),
-    )
+    distance(ludeme_tree(&db, a), ludeme_tree(&db, b))
 }
 
 fn ludi(first: &str, second: &str) -> f64 {
@@ -287,17 +284,14 @@ fn distances_from(game: &str) -> Vec<(String, f64)> {
         SourceFile::new(&db, path.to_path_buf(), Syntax::Ludi, Arc::from(text), None)
     };
     let target = load(&folder.join(format!("{game}.ludi")));
-    let target_tree = Prepared::new(ludeme_tree(&db, target));
+    let target_tree = ludeme_tree(&db, target);
     files
         .iter()
         .filter(|path| path.file_stem().is_some_and(|stem| stem != game))
         .map(|path| {
             let other = load(path);
             let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
-            (
-                stem,
-                distance(&target_tree, &Prepared::new(ludeme_tree(&db, other))),
-            )
+            (stem, distance(target_tree, ludeme_tree(&db, other)))
         })
         .collect()
 }
@@ -360,10 +354,7 @@ fn differences_name_the_end_condition_first() {
     let original = read(TIC_TAC_TOE);
     let changed = original.replace("(in-a-row 3)", "(in-a-row 2)");
     let (a, b) = (load("a.ludi", original), load("b.ludi", changed));
-    let comparison = compare(
-        &Prepared::new(ludeme_tree(&db, a)),
-        &Prepared::new(ludeme_tree(&db, b)),
-    );
+    let comparison = compare(ludeme_tree(&db, a), ludeme_tree(&db, b));
     let first = comparison.differences.first().expect("a difference");
     assert_eq!(
         first.to_string(),
@@ -435,7 +426,6 @@ fn repository_families_are_nearest_neighbours_far_more_often_than_chance() {
         })
         .collect();
     let trees: Vec<&LudemeTree> = sources.iter().map(|&f| ludeme_tree(&db, f)).collect();
-    let prepared: Vec<Prepared<'_>> = trees.iter().map(|t| Prepared::new(t)).collect();
     let (mut members, mut hits, mut chance) = (0usize, 0usize, 0.0);
     for family in FAMILIES {
         let present: Vec<usize> = family
@@ -448,9 +438,9 @@ fn repository_families_are_nearest_neighbours_far_more_often_than_chance() {
             family[0]
         );
         for &game in &present {
-            let nearest = (0..prepared.len())
+            let nearest = (0..trees.len())
                 .filter(|&other| other != game)
-                .map(|other| (distance(&prepared[game], &prepared[other]), other))
+                .map(|other| (distance(trees[game], trees[other]), other))
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
                 .expect("other games")
                 .1;
@@ -460,7 +450,7 @@ fn repository_families_are_nearest_neighbours_far_more_often_than_chance() {
             } else {
                 eprintln!("{}: nearest is {}", stems[game], stems[nearest]);
             }
-            chance += (present.len() - 1) as f64 / (prepared.len() - 1) as f64;
+            chance += (present.len() - 1) as f64 / (trees.len() - 1) as f64;
         }
     }
     let share = hits as f64 / members as f64;
@@ -700,23 +690,23 @@ proptest! {
     #[test]
     fn distance_is_symmetric_in_range_and_zero_on_itself(a in random_tree(), b in random_tree()) {
         let (ta, tb) = (build(&a, false), build(&b, false));
-        let (pa, pb) = (Prepared::new(&ta), Prepared::new(&tb));
-        let ab = distance(&pa, &pb);
+        let (pa, pb) = (&ta, &tb);
+        let ab = distance(pa, pb);
         prop_assert!((0.0..=1.0).contains(&ab));
-        prop_assert_eq!(ab, distance(&pb, &pa));
-        prop_assert_eq!(distance(&pa, &pa), 0.0);
+        prop_assert_eq!(ab, distance(pb, pa));
+        prop_assert_eq!(distance(pa, pa), 0.0);
     }
 
     #[test]
     fn unordered_children_may_come_in_any_order(a in random_tree()) {
         let (forward, backward) = (build(&a, false), build(&a, true));
-        prop_assert_eq!(distance(&Prepared::new(&forward), &Prepared::new(&backward)), 0.0);
+        prop_assert_eq!(distance(&forward, &backward), 0.0);
     }
 
     #[test]
     fn differences_add_up_to_the_distance(a in random_tree(), b in random_tree()) {
         let (ta, tb) = (build(&a, false), build(&b, false));
-        let comparison = compare(&Prepared::new(&ta), &Prepared::new(&tb));
+        let comparison = compare(&ta, &tb);
         let total: f64 = comparison.differences.iter().map(|d| d.weight).sum();
         prop_assert!(total >= comparison.distance - 1e-9);
     }

@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use ludeme_analysis::distance::cluster::{Merge, average_linkage, families, leaf_order};
 use ludeme_analysis::distance::weighted::VARIANT_AT_MOST;
 use ludeme_analysis::distance::{
-    Catalog, Class, LudemeTree, Prepared, classic_measures, compare, game_title, ludeme_tree,
+    Catalog, Class, LudemeTree, classic_measures, compare, game_title, ludeme_tree,
 };
 use ludeme_analysis::{RootDatabase, SourceFile};
 use serde::Serialize;
@@ -116,7 +116,7 @@ pub fn run_distance(args: &DistanceArgs) -> u8 {
         (Err(message), _) | (_, Err(message)) => return fail(&message),
     };
     let (a, b) = (ludeme_tree(&db, first), ludeme_tree(&db, second));
-    let comparison = compare(&Prepared::new(a), &Prepared::new(b));
+    let comparison = compare(a, b);
     let classic = classic_measures(a, b);
     match args.format {
         DistanceFormat::Json => {

@@ -19,7 +19,7 @@ pub mod weighted;
 pub use catalog::Catalog;
 pub use duplicate::{DUPLICATE_GAME, RULES, duplicate_diagnostic, game_anchor};
 pub use tree::{ChildOrder, LudemeTree, NodeKind, TreeBuilder};
-pub use weighted::{Class, Comparison, Difference, Prepared, compare, distance};
+pub use weighted::{Class, Comparison, Difference, compare, distance};
 
 use crate::{Db, SourceFile, Syntax, parse};
 
@@ -49,7 +49,7 @@ pub fn game_title(db: &dyn Db, file: SourceFile) -> String {
 /// The distance between the games of two files, its class and the differences.
 pub fn compare_files(db: &dyn Db, first: SourceFile, second: SourceFile) -> Comparison {
     let (a, b) = (ludeme_tree(db, first), ludeme_tree(db, second));
-    compare(&Prepared::new(a), &Prepared::new(b))
+    compare(a, b)
 }
 
 /// The classic measures between two games.

@@ -88,22 +88,6 @@ impl Class {
     }
 }
 
-/// A game's tree, ready to be compared. Comparing many games at once is faster through a
-/// [`Catalog`] of all of them, which stores their common parts once.
-pub struct Prepared<'t> {
-    tree: &'t LudemeTree,
-}
-
-impl<'t> Prepared<'t> {
-    pub fn new(tree: &'t LudemeTree) -> Prepared<'t> {
-        Prepared { tree }
-    }
-
-    pub fn tree(&self) -> &'t LudemeTree {
-        self.tree
-    }
-}
-
 /// The share of two sorted bags that is not common to both.
 fn bag_difference(a: &[u64], b: &[u64]) -> f64 {
     if a.is_empty() && b.is_empty() {
@@ -920,8 +904,8 @@ impl<'c, 't> Comparer<'c, 't> {
 }
 
 /// The distance between two trees, in [0, 1].
-pub fn distance(first: &Prepared<'_>, second: &Prepared<'_>) -> f64 {
-    Catalog::new(&[first.tree, second.tree]).distance(0, 1)
+pub fn distance(first: &LudemeTree, second: &LudemeTree) -> f64 {
+    Catalog::new(&[first, second]).distance(0, 1)
 }
 
 /// One difference between two games, in words.
@@ -960,8 +944,8 @@ pub struct Comparison {
 const RENDER_CHARS: usize = 72;
 
 /// The distance between two trees, its class, and the differences, most important first.
-pub fn compare(first: &Prepared<'_>, second: &Prepared<'_>) -> Comparison {
-    let catalog = Catalog::new(&[first.tree, second.tree]);
+pub fn compare(first: &LudemeTree, second: &LudemeTree) -> Comparison {
+    let catalog = Catalog::new(&[first, second]);
     let mut comparer = Comparer::new(&catalog);
     let distance = comparer.game_distance(0, 1);
     let total = [0, 1]
