@@ -58,19 +58,15 @@ pub(super) struct Circuit {
     pub lazy: Vec<bool>,
     /// Per derived prop: whether it is lazy and one of its rules reads a lazy prop.
     pub reads_lazy: Vec<bool>,
-    /// Per prop (plus a closing entry): the rules of eager props that read it.
-    pub occurs_start: Vec<u32>,
+    /// Per prop: what the evaluator reads of it when it changes (see [`Wiring`]).
+    pub wiring: Vec<Wiring>,
     pub occurs: Vec<Occurrence>,
-    /// Per derived prop: its recursive group, or [`NO_GROUP`].
-    pub group_of: Vec<u32>,
     /// Recursive groups as prop ranges: evaluated together to a least fixpoint.
     pub groups: Vec<(Prop, Prop)>,
     /// The base props' fluents (the `x` of `(true x)`), as terms.
     pub base_fluents: Vec<TermId>,
     /// Per base prop: the prop of its `next` atom and of its `init` atom.
     pub next_of_base: Vec<Prop>,
-    /// Per derived prop: the base prop whose `next` it is, or [`NO_BASE`].
-    pub base_of_next: Vec<u32>,
     pub init_of_base: Vec<Prop>,
     /// Per input: the role (index into the game's roles, or `None` for an undeclared role),
     /// the action term and the prop of the matching `legal` atom.
@@ -92,6 +88,29 @@ pub(super) struct Circuit {
 /// The most literals of a rule whose count the evaluator keeps (one byte per rule); a game
 /// with a longer counted ground rule is not grounded (the interpreter plays it).
 pub(super) const MAX_COUNTED_LENGTH: u32 = u8::MAX as u32;
+
+/// What the evaluator reads of a prop when the prop is evaluated or changes, in one record
+/// of half a cache line: one lookup (one bounds check, one cache line) where separate tables
+/// would each cost their own.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(32))]
+pub(super) struct Wiring {
+    /// The rules reading it: `occurs[readers_start..readers_end]`, the counted rules first,
+    /// then (from `special_start`) those of length [`GROUPED`] or [`LEFT_OUT`].
+    pub readers_start: u32,
+    pub special_start: u32,
+    pub readers_end: u32,
+    /// Its recursive group, or [`NO_GROUP`].
+    pub group: u32,
+    /// What the evaluator keeps in step with a derived prop when it flips, without a branch
+    /// (a prop that is no `next` prop or that no move watches flips spare bits): the bit of
+    /// the next state (its base prop's, or the first bit past the base props' words, a spare
+    /// word of the evaluator's next state), and the bit and set of the move watching it in
+    /// the playable moves (see [`MoveSets`]).
+    pub next_bit: u32,
+    pub watch_bit: u32,
+    pub watch_set: u32,
+}
 
 /// A rule reading a prop, with what the evaluator needs of the rule copied in, so that
 /// updating the readers of a prop walks one array.
@@ -637,7 +656,7 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
     for &member in input_classes.iter().flat_map(|class| &class.members) {
         counted[(member - derived_start) as usize] = true;
     }
-    let occurs: Vec<Occurrence> = readers
+    let mut occurs: Vec<Occurrence> = readers
         .iter()
         .map(|&(_, occurrence)| {
             let rule = (occurrence >> 1) as usize;
@@ -650,6 +669,28 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
                 } else {
                     rule_length[rule]
                 },
+            }
+        })
+        .collect();
+    // Readers sorted counted first; the rest of the wiring once the move sets are known.
+    let mut wiring: Vec<Wiring> = (0..props)
+        .map(|prop| {
+            let (start, end) = (occurs_start[prop], occurs_start[prop + 1]);
+            let of_prop = &mut occurs[start as usize..end as usize];
+            of_prop.sort_by_key(|occurrence| occurrence.length >= LEFT_OUT);
+            let counted = of_prop.partition_point(|occurrence| occurrence.length < LEFT_OUT);
+            let index = prop.wrapping_sub(derived_start as usize);
+            Wiring {
+                readers_start: start,
+                special_start: start + counted as u32,
+                readers_end: end,
+                group: group_of.get(index).copied().unwrap_or(NO_GROUP),
+                next_bit: match base_of_next.get(index) {
+                    Some(&base) if base != NO_BASE => base,
+                    _ => (base_count.div_ceil(64) * 64) as u32,
+                },
+                watch_bit: 0,
+                watch_set: 0,
             }
         })
         .collect();
@@ -684,14 +725,18 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
         input_gate.push(gate);
         input_watch.push(watched);
     }
-    let move_sets = MoveSets::new(
+    let (move_sets, watch_of_prop) = MoveSets::new(
         program.roles.len(),
         &input_roles,
         &input_legal,
         &input_gate,
         &input_watch,
         (false_prop, derived_start, props),
-    );
+    )?;
+    for (wiring, (watch_bit, watch_set)) in wiring.iter_mut().zip(watch_of_prop) {
+        wiring.watch_bit = watch_bit;
+        wiring.watch_set = watch_set;
+    }
     let per_role = |relation: Sym| -> Vec<Vec<(Prop, TermId)>> {
         let mut lists = vec![Vec::new(); program.roles.len()];
         for &atom in grounding.facts((relation, 2)) {
@@ -721,13 +766,11 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
         rule_length,
         lazy,
         reads_lazy,
-        occurs_start,
+        wiring,
         occurs,
-        group_of,
         groups,
         base_fluents,
         next_of_base,
-        base_of_next,
         init_of_base,
         input_roles,
         input_actions,
@@ -769,25 +812,31 @@ fn least_fixpoint(
 pub(super) const NO_SET: u32 = u32::MAX;
 
 /// The playable moves, grouped for picking: per role, one set per gate literal; a move is
-/// legal when its set's gate holds and its watched prop holds. The evaluator keeps each set
-/// holding exactly the moves whose watched prop holds (see `gates`).
+/// legal when its set's gate holds and its watched prop holds. Each set is a run of words of
+/// the evaluator's bit vector of playable moves, one bit per input of the set, which the
+/// evaluator keeps equal to the input's watched prop (see `gates`): each watched prop is
+/// watched by one input, so flipping the prop flips one bit.
 #[derive(Debug)]
 pub(super) struct MoveSets {
     /// Per role: (gate literal, set number) of each of its sets.
     pub role_sets: Vec<Vec<(u32, u32)>>,
     pub set_count: usize,
-    /// Per input: its set, or [`NO_SET`].
+    /// Per set (plus a closing entry): its first word in the bits of playable moves. After
+    /// the last set's words comes one spare word (see [`Wiring::watch_bit`]).
+    pub set_words: Vec<u32>,
+    /// Per bit of the playable moves: the input it stands for (numbered from the first input).
+    pub bit_input: Vec<u32>,
+    /// Per input: its set, or [`NO_SET`]; its bit (meaningful when in a set).
     pub input_set: Vec<u32>,
+    pub input_bit: Vec<u32>,
     /// Per input: the prop whose truth puts it in its set.
     pub input_watch: Vec<Prop>,
-    /// Per derived prop (plus a closing entry): where the inputs watching it start in
-    /// `watchers`.
-    pub watch_start: Vec<u32>,
-    pub watchers: Vec<u32>,
 }
 
 impl MoveSets {
-    /// `bounds` is (false prop, first derived prop, prop count).
+    /// `bounds` is (false prop, first derived prop, prop count). Also returns, per prop, the
+    /// bit and set of the input watching it: for a prop no input watches, a bit of the spare
+    /// word and a spare set (`set_count`).
     fn new(
         roles: usize,
         input_roles: &[Option<usize>],
@@ -795,9 +844,9 @@ impl MoveSets {
         input_gate: &[u32],
         input_watch: &[Prop],
         (false_prop, derived_start, props): (Prop, Prop, usize),
-    ) -> MoveSets {
+    ) -> Result<(MoveSets, Vec<(u32, u32)>), GdlError> {
         let mut role_sets: Vec<Vec<(u32, u32)>> = vec![Vec::new(); roles];
-        let mut set_count = 0;
+        let mut set_inputs: Vec<Vec<u32>> = Vec::new();
         let mut input_set = vec![NO_SET; input_roles.len()];
         for (input, role) in input_roles.iter().enumerate() {
             let Some(role) = *role else { continue };
@@ -806,46 +855,57 @@ impl MoveSets {
             }
             let gate = input_gate[input];
             let sets = &mut role_sets[role];
-            input_set[input] = match sets.iter().find(|&&(g, _)| g == gate) {
+            let set = match sets.iter().find(|&&(g, _)| g == gate) {
                 Some(&(_, set)) => set,
                 None => {
-                    sets.push((gate, set_count));
-                    set_count += 1;
-                    set_count - 1
+                    sets.push((gate, set_inputs.len() as u32));
+                    set_inputs.push(Vec::new());
+                    set_inputs.len() as u32 - 1
                 }
             };
+            input_set[input] = set;
+            set_inputs[set as usize].push(input as u32);
         }
-        let derived = props - derived_start as usize;
-        let mut watch_start = vec![0u32; derived + 1];
-        let watching = |input: usize| -> Option<usize> {
+        let set_count = set_inputs.len();
+        let mut set_words = Vec::with_capacity(set_count + 1);
+        let mut bit_input = Vec::new();
+        let mut input_bit = vec![NO_SET; input_roles.len()];
+        for inputs in &set_inputs {
+            set_words.push((bit_input.len() / 64) as u32);
+            for &input in inputs {
+                input_bit[input as usize] = bit_input.len() as u32;
+                bit_input.push(input);
+            }
+            bit_input.resize(bit_input.len().next_multiple_of(64), 0);
+        }
+        let spare_word = (bit_input.len() / 64) as u32;
+        set_words.push(spare_word);
+        let mut watch = vec![(spare_word * 64, set_count as u32); props];
+        for (input, &set) in input_set.iter().enumerate() {
             let prop = input_watch[input];
-            (input_set[input] != NO_SET && prop >= derived_start)
-                .then(|| (prop - derived_start) as usize)
-        };
-        for input in 0..input_roles.len() {
-            if let Some(index) = watching(input) {
-                watch_start[index + 1] += 1;
+            if set == NO_SET || prop < derived_start {
+                continue;
             }
-        }
-        for i in 0..derived {
-            watch_start[i + 1] += watch_start[i];
-        }
-        let mut filled = watch_start.clone();
-        let mut watchers = vec![0u32; watch_start[derived] as usize];
-        for input in 0..input_roles.len() {
-            if let Some(index) = watching(input) {
-                watchers[filled[index] as usize] = input as u32;
-                filled[index] += 1;
+            let index = prop as usize;
+            // `gates::split` gives every move a watched prop of its own; were it not so, the
+            // game is left to the interpreter rather than played wrong.
+            if watch[index].0 != spare_word * 64 {
+                return Err(GdlError::Build(
+                    "two moves watch one proposition (a grounded reasoner bug)".to_owned(),
+                ));
             }
+            watch[index] = (input_bit[input], set);
         }
-        MoveSets {
+        let sets = MoveSets {
             role_sets,
-            set_count: set_count as usize,
+            set_count,
+            set_words,
+            bit_input,
             input_set,
+            input_bit,
             input_watch: input_watch.to_vec(),
-            watch_start,
-            watchers,
-        }
+        };
+        Ok((sets, watch))
     }
 }
 

@@ -11,7 +11,9 @@
 //! by reading their rules. Dirty bits have a summary level (one bit per word) so that finding
 //! the next dirty prop skips clean stretches. Nothing here allocates after construction.
 
-use super::circuit::{Circuit, GROUPED, LEFT_OUT, NO_BASE, NO_GROUP, NO_SET, Prop};
+use std::hint::select_unpredictable;
+
+use super::circuit::{Circuit, GROUPED, NO_GROUP, NO_SET, Prop, Wiring};
 
 #[derive(Clone, Debug)]
 pub(super) struct Evaluator {
@@ -22,9 +24,8 @@ pub(super) struct Evaluator {
     inputs: Vec<Prop>,
     /// Scratch for recursive groups: the values before re-evaluation.
     previous: Vec<bool>,
-    /// Per rule: how many of its literals hold (rules of recursive groups and of lazy props are
-    /// not counted, and the counts of one-literal rules are not kept up to date: they are not
-    /// needed). One byte each, so that the counts of big circuits stay in the cache: counted
+    /// Per rule: how many of its literals hold (rules of recursive groups, of lazy props and of
+    /// props of input classes are not counted). One byte each, so that the counts of big circuits stay in the cache: counted
     /// rules have at most [`MAX_COUNTED_LENGTH`](super::circuit::MAX_COUNTED_LENGTH)
     /// literals (the circuit checks).
     satisfied: Vec<u8>,
@@ -61,70 +62,81 @@ struct PullFrame {
     literal: u32,
 }
 
-/// Sets of inputs with O(1) insertion and removal (swap with the last member), stored flat
-/// so that restoring a saved copy is a copy of a few arrays.
+/// The playable moves: one bit per input of each set (see `MoveSets` of the circuit), and
+/// per set the number of its bits set (one spare set at the end, as the spare word).
 #[derive(Clone, Debug)]
 pub(super) struct Moves {
-    /// Per set, `room[start[set]..start[set + 1]]` holds its members first.
-    room: Vec<u32>,
-    start: Vec<u32>,
-    /// Per set: how many members it has.
+    bits: Vec<u64>,
     len: Vec<u32>,
-    /// Per input: its position in its set's members (meaningful while a member).
-    position: Vec<u32>,
 }
 
 impl Moves {
-    /// Empty sets, each with room for every input it may hold (no allocation while playing).
+    /// Empty sets.
     fn new(circuit: &Circuit) -> Moves {
         let sets = &circuit.move_sets;
-        let mut start = vec![0u32; sets.set_count + 1];
-        for &set in sets.input_set.iter().filter(|&&set| set != NO_SET) {
-            start[set as usize + 1] += 1;
-        }
-        for set in 0..sets.set_count {
-            start[set + 1] += start[set];
-        }
         Moves {
-            room: vec![0; start[sets.set_count] as usize],
-            start,
-            len: vec![0; sets.set_count],
-            position: vec![0; sets.input_set.len()],
+            bits: vec![0; sets.set_words[sets.set_count] as usize + 1],
+            len: vec![0; sets.set_count + 1],
         }
     }
 
     fn copy_from(&mut self, source: &Moves) {
-        self.room.copy_from_slice(&source.room);
+        self.bits.copy_from_slice(&source.bits);
         self.len.copy_from_slice(&source.len);
-        self.position.copy_from_slice(&source.position);
     }
 
+    /// Flips an input's bit; `now` is whether it is now in its set.
     #[inline]
-    fn insert(&mut self, set: u32, input: u32) {
-        let set = set as usize;
-        let at = self.len[set];
-        self.room[(self.start[set] + at) as usize] = input;
-        self.position[input as usize] = at;
-        self.len[set] = at + 1;
+    fn flip(&mut self, bit: u32, set: u32, now: bool) {
+        self.bits[(bit >> 6) as usize] ^= 1 << (bit & 63);
+        let len = &mut self.len[set as usize];
+        *len = len.wrapping_add((u32::from(now) << 1).wrapping_sub(1));
     }
 
+    /// How many inputs of a set are playable (their watched props hold).
     #[inline]
-    fn remove(&mut self, set: u32, input: u32) {
-        let set = set as usize;
-        let first = self.start[set] as usize;
-        let last = self.len[set] - 1;
-        let at = self.position[input as usize];
-        let moved = self.room[first + last as usize];
-        self.room[first + at as usize] = moved;
-        self.position[moved as usize] = at;
-        self.len[set] = last;
+    pub(super) fn len(&self, set: u32) -> usize {
+        self.len[set as usize] as usize
     }
 
-    /// The inputs (numbered from the first input) of a set whose watched props hold.
-    #[inline]
-    pub(super) fn members(&self, set: u32) -> &[u32] {
-        let first = self.start[set as usize] as usize;
-        &self.room[first..first + self.len[set as usize] as usize]
+    /// The `n`th playable input (numbered from the first input) of a set, in input order.
+    pub(super) fn nth(&self, circuit: &Circuit, set: u32, mut n: usize) -> Option<u32> {
+        let sets = &circuit.move_sets;
+        let words =
+            sets.set_words[set as usize] as usize..sets.set_words[set as usize + 1] as usize;
+        for word in words {
+            let mut bits = self.bits[word];
+            let count = bits.count_ones() as usize;
+            if n < count {
+                for _ in 0..n {
+                    bits &= bits - 1;
+                }
+                return Some(sets.bit_input[word << 6 | bits.trailing_zeros() as usize]);
+            }
+            n -= count;
+        }
+        None
+    }
+
+    /// The playable inputs (numbered from the first input) of a set, in input order.
+    pub(super) fn members<'a>(
+        &'a self,
+        circuit: &'a Circuit,
+        set: u32,
+    ) -> impl Iterator<Item = u32> + 'a {
+        let sets = &circuit.move_sets;
+        let words =
+            sets.set_words[set as usize] as usize..sets.set_words[set as usize + 1] as usize;
+        words.flat_map(move |word| {
+            let mut bits = self.bits[word];
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let bit = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    sets.bit_input[word << 6 | bit]
+                })
+            })
+        })
     }
 }
 
@@ -140,7 +152,8 @@ impl Evaluator {
             previous: Vec::new(),
             satisfied: vec![0; circuit.rule_head.len()],
             holding: vec![0; circuit.props - circuit.derived_start as usize],
-            next: vec![0; circuit.base_count.div_ceil(64)],
+            // One spare word for the props that are no `next` prop (see `Circuit::next_bit`).
+            next: vec![0; circuit.base_count.div_ceil(64) + 1],
             moves: Moves::new(circuit),
             // No input is set yet, and the counts below start from no rule holding.
             class_totals: vec![0; circuit.input_classes.len()],
@@ -160,7 +173,7 @@ impl Evaluator {
         // Every prop by reading its rules, in order; then the counts.
         let mut prop = circuit.derived_start;
         while (prop as usize) < circuit.props {
-            let group = circuit.group_of[(prop - circuit.derived_start) as usize];
+            let group = circuit.wiring[prop as usize].group;
             if group == NO_GROUP {
                 if evaluator.rules_hold(circuit, prop) {
                     evaluator.flip(prop);
@@ -197,7 +210,7 @@ impl Evaluator {
         let sets = &circuit.move_sets;
         for (input, &set) in sets.input_set.iter().enumerate() {
             if set != NO_SET && evaluator.get(sets.input_watch[input]) {
-                evaluator.moves.insert(set, input as u32);
+                evaluator.moves.flip(sets.input_bit[input], set, true);
             }
         }
         evaluator
@@ -225,31 +238,18 @@ impl Evaluator {
 
     /// The next state as evaluated (valid after propagating the move layer).
     pub(super) fn next_state(&self) -> &[u64] {
-        &self.next
+        &self.next[..self.next.len() - 1]
     }
 
-    /// Flips a derived prop after evaluation, keeping the next state and the move sets in step.
+    /// Flips a derived prop after evaluation, keeping the next state and the move sets in step
+    /// (without a branch: a prop that is no `next` prop or watched by no move flips spare bits).
     #[inline]
-    fn flip_derived(&mut self, circuit: &Circuit, prop: Prop) {
+    fn flip_derived(&mut self, prop: Prop, wiring: &Wiring) {
         self.flip(prop);
-        let index = (prop - circuit.derived_start) as usize;
-        let base = circuit.base_of_next[index];
-        if base != NO_BASE {
-            self.next[(base >> 6) as usize] ^= 1 << (base & 63);
-        }
-        let sets = &circuit.move_sets;
-        let watchers = sets.watch_start[index] as usize..sets.watch_start[index + 1] as usize;
-        if !watchers.is_empty() {
-            let now = self.get(prop);
-            for &input in &sets.watchers[watchers] {
-                let set = sets.input_set[input as usize];
-                if now {
-                    self.moves.insert(set, input);
-                } else {
-                    self.moves.remove(set, input);
-                }
-            }
-        }
+        let next_bit = wiring.next_bit;
+        self.next[(next_bit >> 6) as usize] ^= 1 << (next_bit & 63);
+        self.moves
+            .flip(wiring.watch_bit, wiring.watch_set, self.get(prop));
     }
 
     /// The value of any prop: lazy props are evaluated from their rules (whose eager literals
@@ -376,11 +376,32 @@ impl Evaluator {
         self.mark_readers_from(circuit, prop, 0);
     }
 
-    #[inline]
+    #[inline(always)]
     fn mark_readers_from(&mut self, circuit: &Circuit, prop: Prop, skip_below: Prop) {
-        let now = self.get(prop);
-        let start = circuit.occurs_start[prop as usize] as usize;
-        let end = circuit.occurs_start[prop as usize + 1] as usize;
+        self.mark_wired_readers(circuit, prop, &circuit.wiring[prop as usize], skip_below);
+    }
+
+    /// [`Self::mark_readers_from`] with the prop's wiring at hand.
+    #[inline(always)]
+    fn mark_wired_readers(
+        &mut self,
+        circuit: &Circuit,
+        prop: Prop,
+        wiring: &Wiring,
+        skip_below: Prop,
+    ) {
+        // Many props changing each ply (`next` props, watched props) have no reader.
+        if wiring.readers_start != wiring.readers_end {
+            self.update_readers(circuit, prop, wiring, skip_below);
+        }
+    }
+
+    #[inline(never)]
+    fn update_readers(&mut self, circuit: &Circuit, prop: Prop, wiring: &Wiring, skip_below: Prop) {
+        let now = u32::from(self.get(prop));
+        let (counted, special) = circuit.occurs
+            [wiring.readers_start as usize..wiring.readers_end as usize]
+            .split_at((wiring.special_start - wiring.readers_start) as usize);
         let derived_start = circuit.derived_start;
         // The fields apart, so that their addresses stay in registers through the loop.
         let Evaluator {
@@ -392,54 +413,47 @@ impl Evaluator {
             is_touched,
             ..
         } = self;
-        for occurrence in &circuit.occurs[start..end] {
+        // Counted rules, without a branch: which way a count moves and whether a rule or a
+        // head changes depend on the data, and mispredicted branches cost more than this
+        // arithmetic. Slices, so that no store is thought to move the vectors' buffers.
+        let (dirty, summary) = (dirty.as_mut_slice(), summary.as_mut_slice());
+        let (satisfied, holding) = (satisfied.as_mut_slice(), holding.as_mut_slice());
+        for occurrence in counted {
+            // 1 when the literal now holds, 0 when it stopped holding.
+            let holds = now ^ (occurrence.rule_literal & 1);
+            // +1 or -1 (wrapping).
+            let step = (holds << 1).wrapping_sub(1);
             let rule = (occurrence.rule_literal >> 1) as usize;
+            let count = satisfied[rule].wrapping_add(step as u8);
+            satisfied[rule] = count;
+            // The rule went from failing to holding (its count reached its length) or back.
+            let rule_changed = u32::from(count) + (holds ^ 1) == occurrence.length;
+            let index = (occurrence.head - derived_start) as usize;
+            let heads_count =
+                holding[index].wrapping_add(select_unpredictable(rule_changed, step, 0));
+            holding[index] = heads_count;
+            // The head's count of holding rules went from 0 to 1 or from 1 to 0.
+            let crossed = rule_changed & (heads_count == holds);
+            mark_if(dirty, summary, occurrence.head, crossed);
+        }
+        for occurrence in special {
             let head = occurrence.head;
-            let length = occurrence.length;
-            let index = (head - derived_start) as usize;
-            if length >= LEFT_OUT {
-                if length == GROUPED {
-                    if head >= skip_below {
-                        mark(dirty, summary, head);
-                    }
-                } else {
-                    let holding = &mut holding[index];
-                    *holding = if now {
-                        holding.wrapping_sub(1)
-                    } else {
-                        holding.wrapping_add(1)
-                    };
-                    if !is_touched[index] {
-                        is_touched[index] = true;
-                        touched.push(head);
-                    }
-                }
-                continue;
-            }
-            let holds = now != (occurrence.rule_literal & 1 == 1);
-            // Whether the rule as a whole went from failing to holding or back. A one-literal
-            // rule (an OR input: a move of a "some move elsewhere" prop) does so with its
-            // literal, so its count is not kept.
-            let rule_changed = if length == 1 {
-                true
-            } else if holds {
-                satisfied[rule] += 1;
-                u32::from(satisfied[rule]) == length
-            } else {
-                satisfied[rule] -= 1;
-                u32::from(satisfied[rule]) + 1 == length
-            };
-            if rule_changed {
-                let holding = &mut holding[index];
-                let crossed = if holds {
-                    *holding += 1;
-                    *holding == 1
-                } else {
-                    *holding -= 1;
-                    *holding == 0
-                };
-                if crossed {
+            if occurrence.length == GROUPED {
+                if head >= skip_below {
                     mark(dirty, summary, head);
+                }
+            } else {
+                // A left-out move of a prop of an input class: one move of the class fewer.
+                let index = (head - derived_start) as usize;
+                let heads_count = &mut holding[index];
+                *heads_count = if now == 1 {
+                    heads_count.wrapping_sub(1)
+                } else {
+                    heads_count.wrapping_add(1)
+                };
+                if !is_touched[index] {
+                    is_touched[index] = true;
+                    touched.push(head);
                 }
             }
         }
@@ -560,16 +574,15 @@ impl Evaluator {
     }
 
     fn evaluate(&mut self, circuit: &Circuit, prop: Prop) {
-        let index = (prop - circuit.derived_start) as usize;
-        let group = circuit.group_of[index];
-        if group != NO_GROUP {
-            self.evaluate_group(circuit, group as usize);
+        let wiring = &circuit.wiring[prop as usize];
+        if wiring.group != NO_GROUP {
+            self.evaluate_group(circuit, wiring.group as usize);
             return;
         }
-        let value = self.holding[index] > 0;
+        let value = self.holding[(prop - circuit.derived_start) as usize] > 0;
         if value != self.get(prop) {
-            self.flip_derived(circuit, prop);
-            self.mark_readers(circuit, prop);
+            self.flip_derived(prop, wiring);
+            self.mark_wired_readers(circuit, prop, wiring, 0);
         }
     }
 
@@ -609,7 +622,7 @@ impl Evaluator {
             if self.get(prop) != self.previous[(prop - first) as usize] {
                 // Settling flipped it directly; keep the next state in step once.
                 self.flip(prop);
-                self.flip_derived(circuit, prop);
+                self.flip_derived(prop, &circuit.wiring[prop as usize]);
                 self.mark_readers_from(circuit, prop, end);
             }
         }
@@ -634,6 +647,14 @@ impl Evaluator {
             }
         }
     }
+}
+
+/// Marks a prop dirty when `condition` holds, without a branch.
+#[inline]
+fn mark_if(dirty: &mut [u64], summary: &mut [u64], prop: Prop, condition: bool) {
+    let word = (prop >> 6) as usize;
+    dirty[word] |= u64::from(condition) << (prop & 63);
+    summary[word >> 6] |= u64::from(condition) << (word & 63);
 }
 
 /// Marks a prop dirty, with its word in the summary.

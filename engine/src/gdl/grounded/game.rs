@@ -286,11 +286,11 @@ impl GroundedGame {
         &'e self,
         evaluator: &'e Evaluator,
         role: RoleIndex,
-    ) -> impl Iterator<Item = &'e [u32]> + 'e {
+    ) -> impl Iterator<Item = u32> + 'e {
         self.circuit.move_sets.role_sets[role]
             .iter()
             .filter(|&&(gate, _)| evaluator.get(gate >> 1) != (gate & 1 == 1))
-            .map(|&(_, set)| evaluator.moves().members(set))
+            .map(|&(_, set)| set)
     }
 
     /// A uniformly random legal move of `role` (its input prop), or `None` when it has none.
@@ -300,16 +300,23 @@ impl GroundedGame {
         role: RoleIndex,
         rng: &mut R,
     ) -> Option<Prop> {
-        let total: usize = self.open_sets(evaluator, role).map(<[u32]>::len).sum();
+        let moves = evaluator.moves();
+        let total: usize = self
+            .open_sets(evaluator, role)
+            .map(|set| moves.len(set))
+            .sum();
         if total == 0 {
             return None;
         }
         let mut pick = rng.random_range(0..total);
-        for members in self.open_sets(evaluator, role) {
-            if let Some(&input) = members.get(pick) {
-                return Some(self.circuit.input_start + input);
+        for set in self.open_sets(evaluator, role) {
+            let len = moves.len(set);
+            if pick < len {
+                return moves
+                    .nth(&self.circuit, set, pick)
+                    .map(|input| self.circuit.input_start + input);
             }
-            pick -= members.len();
+            pick -= len;
         }
         None
     }
@@ -322,8 +329,8 @@ impl GroundedGame {
         self.evaluate_state(&mut scratch, state);
         let mut moves: Vec<GroundedMove> = self
             .open_sets(&scratch.evaluator, role)
-            .flatten()
-            .map(|&input| GroundedMove(self.circuit.input_start + input))
+            .flat_map(|set| scratch.evaluator.moves().members(&self.circuit, set))
+            .map(|input| GroundedMove(self.circuit.input_start + input))
             .collect();
         moves.sort_unstable_by_key(|m| m.0);
         moves
