@@ -13,7 +13,7 @@
 
 use std::hint::select_unpredictable;
 
-use super::circuit::{Circuit, GROUPED, NO_GROUP, NO_SET, Prop, Wiring};
+use super::circuit::{Circuit, GROUPED, NO_GROUP, NO_SET, Occurrence, Prop, Wiring};
 
 #[derive(Clone, Debug)]
 pub(super) struct Evaluator {
@@ -403,21 +403,12 @@ impl Evaluator {
             [wiring.readers_start as usize..wiring.readers_end as usize]
             .split_at((wiring.special_start - wiring.readers_start) as usize);
         let derived_start = circuit.derived_start;
-        // The fields apart, so that their addresses stay in registers through the loop.
-        let Evaluator {
-            dirty,
-            summary,
-            satisfied,
-            holding,
-            touched,
-            is_touched,
-            ..
-        } = self;
         // Counted rules, without a branch: which way a count moves and whether a rule or a
         // head changes depend on the data, and mispredicted branches cost more than this
-        // arithmetic. Slices, so that no store is thought to move the vectors' buffers.
-        let (dirty, summary) = (dirty.as_mut_slice(), summary.as_mut_slice());
-        let (satisfied, holding) = (satisfied.as_mut_slice(), holding.as_mut_slice());
+        // arithmetic. Slices, so that no store is thought to move the vectors' buffers and
+        // their addresses stay in registers through the loop.
+        let (dirty, summary) = (self.dirty.as_mut_slice(), self.summary.as_mut_slice());
+        let (satisfied, holding) = (self.satisfied.as_mut_slice(), self.holding.as_mut_slice());
         for occurrence in counted {
             // 1 when the literal now holds, 0 when it stopped holding.
             let holds = now ^ (occurrence.rule_literal & 1);
@@ -436,24 +427,41 @@ impl Evaluator {
             let crossed = rule_changed & (heads_count == holds);
             mark_if(dirty, summary, occurrence.head, crossed);
         }
+        if !special.is_empty() {
+            self.update_special_readers(circuit, now == 1, special, skip_below);
+        }
+    }
+
+    /// The readers of a prop that are not counted rules: rules of recursive groups (marked,
+    /// from `skip_below` on) and left-out moves of input classes (see `InputClass`). Apart
+    /// from [`Self::update_readers`], so that its loop keeps its values in registers.
+    #[cold]
+    #[inline(never)]
+    fn update_special_readers(
+        &mut self,
+        circuit: &Circuit,
+        now: bool,
+        special: &[Occurrence],
+        skip_below: Prop,
+    ) {
         for occurrence in special {
             let head = occurrence.head;
             if occurrence.length == GROUPED {
                 if head >= skip_below {
-                    mark(dirty, summary, head);
+                    self.mark(head);
                 }
             } else {
                 // A left-out move of a prop of an input class: one move of the class fewer.
-                let index = (head - derived_start) as usize;
-                let heads_count = &mut holding[index];
-                *heads_count = if now == 1 {
+                let index = (head - circuit.derived_start) as usize;
+                let heads_count = &mut self.holding[index];
+                *heads_count = if now {
                     heads_count.wrapping_sub(1)
                 } else {
                     heads_count.wrapping_add(1)
                 };
-                if !is_touched[index] {
-                    is_touched[index] = true;
-                    touched.push(head);
+                if !self.is_touched[index] {
+                    self.is_touched[index] = true;
+                    self.touched.push(head);
                 }
             }
         }
