@@ -396,7 +396,9 @@ impl Evaluator {
         }
     }
 
-    #[inline(never)]
+    /// Inlined into its few callers: most props have one or two readers, so the call would
+    /// cost as much as the work.
+    #[inline(always)]
     fn update_readers(&mut self, circuit: &Circuit, prop: Prop, wiring: &Wiring, skip_below: Prop) {
         let now = u32::from(self.get(prop));
         let (counted, special) = circuit.occurs
