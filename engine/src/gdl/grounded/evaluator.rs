@@ -10,6 +10,11 @@
 //! the circuit. Recursive groups are recomputed as a whole, from false to their least fixpoint,
 //! by reading their rules. Dirty bits have a summary level (one bit per word) so that finding
 //! the next dirty prop skips clean stretches. Nothing here allocates after construction.
+//!
+//! The counts are updated without branches: whether a count goes up or down and whether a rule
+//! or a head crosses are data no branch predictor can learn, and mispredictions cost more than
+//! the arithmetic. For the same reason the next state and the playable moves are bit vectors
+//! that a flipping prop flips by index (spare bits for the props that feed neither).
 
 use std::hint::select_unpredictable;
 
