@@ -157,7 +157,7 @@ impl Evaluator {
             previous: Vec::new(),
             satisfied: vec![0; circuit.rule_head.len()],
             holding: vec![0; circuit.props - circuit.derived_start as usize],
-            // One spare word for the props that are no `next` prop (see `Circuit::next_bit`).
+            // One spare word for the props that are no `next` prop (see `Wiring::next_bit`).
             next: vec![0; circuit.base_count.div_ceil(64) + 1],
             moves: Moves::new(circuit),
             // No input is set yet, and the counts below start from no rule holding.
