@@ -672,29 +672,6 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
             }
         })
         .collect();
-    // Readers sorted counted first; the rest of the wiring once the move sets are known.
-    let mut wiring: Vec<Wiring> = (0..props)
-        .map(|prop| {
-            let (start, end) = (occurs_start[prop], occurs_start[prop + 1]);
-            let of_prop = &mut occurs[start as usize..end as usize];
-            of_prop.sort_by_key(|occurrence| occurrence.length >= LEFT_OUT);
-            let counted = of_prop.partition_point(|occurrence| occurrence.length < LEFT_OUT);
-            let index = prop.wrapping_sub(derived_start as usize);
-            Wiring {
-                readers_start: start,
-                special_start: start + counted as u32,
-                readers_end: end,
-                group: group_of.get(index).copied().unwrap_or(NO_GROUP),
-                next_bit: match base_of_next.get(index) {
-                    Some(&base) if base != NO_BASE => base,
-                    _ => (base_count.div_ceil(64) * 64) as u32,
-                },
-                watch_bit: 0,
-                watch_set: 0,
-            }
-        })
-        .collect();
-
     // Named outputs.
 
     let init_of_base = base_fluents
@@ -733,10 +710,31 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
         &input_watch,
         (false_prop, derived_start, props),
     )?;
-    for (wiring, (watch_bit, watch_set)) in wiring.iter_mut().zip(watch_of_prop) {
-        wiring.watch_bit = watch_bit;
-        wiring.watch_set = watch_set;
-    }
+    // Each prop's readers sorted counted first, and the rest of what the evaluator reads of it.
+    let spare_next_bit = (base_count.div_ceil(64) * 64) as u32;
+    let wiring: Vec<Wiring> = (0..props)
+        .zip(watch_of_prop)
+        .map(|(prop, (watch_bit, watch_set))| {
+            let (start, end) = (occurs_start[prop], occurs_start[prop + 1]);
+            let of_prop = &mut occurs[start as usize..end as usize];
+            of_prop.sort_by_key(|occurrence| occurrence.length >= LEFT_OUT);
+            let counted = of_prop.partition_point(|occurrence| occurrence.length < LEFT_OUT);
+            // `None` for base props and inputs.
+            let derived = prop.checked_sub(derived_start as usize);
+            Wiring {
+                readers_start: start,
+                special_start: start + counted as u32,
+                readers_end: end,
+                group: derived.map_or(NO_GROUP, |index| group_of[index]),
+                next_bit: match derived.map(|index| base_of_next[index]) {
+                    Some(base) if base != NO_BASE => base,
+                    _ => spare_next_bit,
+                },
+                watch_bit,
+                watch_set,
+            }
+        })
+        .collect();
     let per_role = |relation: Sym| -> Vec<Vec<(Prop, TermId)>> {
         let mut lists = vec![Vec::new(); program.roles.len()];
         for &atom in grounding.facts((relation, 2)) {
