@@ -25,11 +25,12 @@ pub(super) const NO_GROUP: u32 = u32::MAX;
 /// Not the `next` prop of any base prop.
 pub(super) const NO_BASE: u32 = u32::MAX;
 
-/// The length of a rule whose head is in a recursive group.
+/// The length of a rule whose head is in a recursive group, and the mark of its occurrences
+/// (see [`Occurrence`]).
 pub(super) const GROUPED: u32 = u32::MAX;
 
-/// The length of an occurrence of a move left out of a prop of an input class (see
-/// [`InputClass`]): not a rule of the prop, a count against it.
+/// Marks an occurrence of a move left out of a prop of an input class (see [`InputClass`]):
+/// not a rule of the prop, a count against it.
 pub(super) const LEFT_OUT: u32 = u32::MAX - 1;
 
 /// The circuit: props, their rules, the reverse edges, and the game's named outputs.
@@ -96,7 +97,8 @@ pub(super) const MAX_COUNTED_LENGTH: u32 = u8::MAX as u32;
 #[repr(align(32))]
 pub(super) struct Wiring {
     /// The rules reading it: `occurs[readers_start..readers_end]`, the counted rules first,
-    /// then (from `special_start`) those of length [`GROUPED`] or [`LEFT_OUT`].
+    /// then (from `special_start`) the rules of recursive groups ([`GROUPED`]) and the
+    /// left-out moves ([`LEFT_OUT`]).
     pub readers_start: u32,
     pub special_start: u32,
     pub readers_end: u32,
@@ -112,15 +114,16 @@ pub(super) struct Wiring {
     pub watch_set: u32,
 }
 
-/// A rule reading a prop, with what the evaluator needs of the rule copied in, so that
-/// updating the readers of a prop walks one array.
+/// A rule reading a prop, with its head copied in, so that updating the readers of a prop
+/// walks one array. Eight bytes: the counting loop needs no rule length (the evaluator counts
+/// the literals that fail, and a rule holds when none does).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Occurrence {
-    /// The rule's number shifted left once, low bit set when the literal is negated.
+    /// A counted rule's number shifted left once, low bit set when the literal is negated;
+    /// for the readers after `Wiring::special_start`, their kind: [`GROUPED`] or [`LEFT_OUT`]
+    /// (rule numbers stay far below both).
     pub rule_literal: u32,
     pub head: Prop,
-    /// The rule's literal count, [`GROUPED`] or [`LEFT_OUT`].
-    pub length: u32,
 }
 
 /// What folding decided about a node.
@@ -616,6 +619,13 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
             rule_length[rule]
         )));
     }
+    // Readers mark their kind past the rule numbers (see `Occurrence::rule_literal`).
+    if rule_head.len() >= (LEFT_OUT >> 1) as usize {
+        return Err(GdlError::Build(format!(
+            "{} ground rules are more than the grounded reasoner numbers",
+            rule_head.len()
+        )));
+    }
     readers.retain(|&(_, occurrence)| {
         !lazy[(rule_head[(occurrence >> 1) as usize] - derived_start) as usize]
     });
@@ -662,13 +672,14 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
             let rule = (occurrence >> 1) as usize;
             let head = rule_head[rule];
             Occurrence {
-                rule_literal: occurrence,
-                head,
-                length: if counted[(head - derived_start) as usize] {
+                rule_literal: if counted[(head - derived_start) as usize] {
                     LEFT_OUT
+                } else if rule_length[rule] == GROUPED {
+                    GROUPED
                 } else {
-                    rule_length[rule]
+                    occurrence
                 },
+                head,
             }
         })
         .collect();
@@ -717,8 +728,8 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
         .map(|(prop, (watch_bit, watch_set))| {
             let (start, end) = (occurs_start[prop], occurs_start[prop + 1]);
             let of_prop = &mut occurs[start as usize..end as usize];
-            of_prop.sort_by_key(|occurrence| occurrence.length >= LEFT_OUT);
-            let counted = of_prop.partition_point(|occurrence| occurrence.length < LEFT_OUT);
+            of_prop.sort_by_key(|occurrence| occurrence.rule_literal >= LEFT_OUT);
+            let counted = of_prop.partition_point(|occurrence| occurrence.rule_literal < LEFT_OUT);
             // `None` for base props and inputs.
             let derived = prop.checked_sub(derived_start as usize);
             Wiring {

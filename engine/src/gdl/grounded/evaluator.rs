@@ -1,7 +1,7 @@
 //! Evaluating the circuit: one bit per proposition, updated incrementally.
 //!
 //! The evaluator keeps the values of every proposition for its current base props (the state)
-//! and inputs (the joint move), and for every rule the number of its literals that hold, and
+//! and inputs (the joint move), and for every rule the number of its literals that fail, and
 //! for every prop the number of its rules that hold. When a prop changes, the counts of the
 //! rules that read it are updated at once; a head whose count of holding rules crosses zero is
 //! marked dirty. [`Evaluator::propagate`] settles dirty props in numbering order (dependency
@@ -18,7 +18,7 @@
 
 use std::hint::select_unpredictable;
 
-use super::circuit::{Circuit, GROUPED, NO_GROUP, NO_SET, Occurrence, Prop, Wiring};
+use super::circuit::{Circuit, GROUPED, LEFT_OUT, NO_GROUP, NO_SET, Occurrence, Prop, Wiring};
 
 #[derive(Clone, Debug)]
 pub(super) struct Evaluator {
@@ -29,12 +29,15 @@ pub(super) struct Evaluator {
     inputs: Vec<Prop>,
     /// Scratch for recursive groups: the values before re-evaluation.
     previous: Vec<bool>,
-    /// Per rule: how many of its literals hold (rules of recursive groups, of lazy props and of
-    /// props of input classes are not counted). One byte each, so that the counts of big circuits stay in the cache: counted
-    /// rules have at most [`MAX_COUNTED_LENGTH`](super::circuit::MAX_COUNTED_LENGTH)
-    /// literals (the circuit checks).
-    satisfied: Vec<u8>,
-    /// Per derived prop: how many of its rules hold.
+    /// Per rule: how many of its literals fail (rules of recursive groups, of lazy props and of
+    /// props of input classes are not counted); the rule holds at 0. Failing rather than
+    /// holding literals, so that whether a rule crosses needs no rule length. One byte each,
+    /// so that the counts of big circuits stay in the cache: counted rules have at most
+    /// [`MAX_COUNTED_LENGTH`](super::circuit::MAX_COUNTED_LENGTH) literals (the circuit
+    /// checks).
+    failing: Vec<u8>,
+    /// Per prop (by its number, so that no offset is subtracted in the counting loop): how
+    /// many of its rules hold; base props and inputs keep 0.
     holding: Vec<u32>,
     /// The base props of the next state: bit `i` is the value of base prop `i`'s `next` prop,
     /// kept up to date as `next` props change, so that stepping needs no scan of the state.
@@ -49,14 +52,22 @@ pub(super) struct Evaluator {
     touched: Vec<Prop>,
     /// Per derived prop: whether it is in `touched`.
     is_touched: Vec<bool>,
-    /// Per derived prop: the lazy props pulled since the values last changed, as
-    /// `epoch << 1 | value`; an entry of another epoch is unknown.
+    /// Per prop (by its number): for a lazy prop pulled since the values last changed,
+    /// `epoch << 1 | value`, an entry of another epoch being unknown; for every other prop
+    /// [`NOT_LAZY`], so that reading a literal while pulling takes one lookup.
     pulled: Vec<u32>,
-    /// The current epoch of `pulled`, advanced whenever a value may change.
+    /// The current epoch of `pulled`, advanced whenever a value may change (below
+    /// [`EPOCH_LIMIT`], so that no entry of a lazy prop equals [`NOT_LAZY`]).
     epoch: u32,
     /// The props being pulled, innermost last (room for every lazy prop: no allocation).
     pull_stack: Vec<PullFrame>,
 }
+
+/// The entry of `Evaluator::pulled` for a prop that is not lazy: its value is its bit.
+const NOT_LAZY: u32 = u32::MAX;
+
+/// Epochs stay below this: `epoch << 1 | 1` then stays below [`NOT_LAZY`].
+const EPOCH_LIMIT: u32 = 1 << 30;
 
 /// A lazy prop being pulled: the rule being read (the position of its length in the code)
 /// and the literal of it to read next.
@@ -155,8 +166,8 @@ impl Evaluator {
             summary: vec![0; words.div_ceil(64)],
             inputs: Vec::new(),
             previous: Vec::new(),
-            satisfied: vec![0; circuit.rule_head.len()],
-            holding: vec![0; circuit.props - circuit.derived_start as usize],
+            failing: vec![0; circuit.rule_head.len()],
+            holding: vec![0; circuit.props],
             // One spare word for the props that are no `next` prop (see `Wiring::next_bit`).
             next: vec![0; circuit.base_count.div_ceil(64) + 1],
             moves: Moves::new(circuit),
@@ -170,7 +181,13 @@ impl Evaluator {
                     .sum(),
             ),
             is_touched: vec![false; circuit.props - circuit.derived_start as usize],
-            pulled: vec![0; circuit.props - circuit.derived_start as usize],
+            pulled: (0..circuit.props as Prop)
+                .map(|prop| {
+                    let lazy = prop >= circuit.derived_start
+                        && circuit.lazy[(prop - circuit.derived_start) as usize];
+                    if lazy { 0 } else { NOT_LAZY }
+                })
+                .collect(),
             epoch: 1,
             pull_stack: Vec::with_capacity(circuit.lazy.iter().filter(|&&lazy| lazy).count()),
         };
@@ -198,13 +215,13 @@ impl Evaluator {
             if circuit.rule_length[rule] == GROUPED || circuit.lazy[head] {
                 continue;
             }
-            let count = literals
+            let failing = literals
                 .iter()
-                .filter(|&&literal| evaluator.get(literal >> 1) != (literal & 1 == 1))
-                .count() as u32;
-            evaluator.satisfied[rule] = count as u8;
-            if count == length as u32 {
-                evaluator.holding[(circuit.rule_head[rule] - circuit.derived_start) as usize] += 1;
+                .filter(|&&literal| evaluator.get(literal >> 1) == (literal & 1 == 1))
+                .count();
+            evaluator.failing[rule] = failing as u8;
+            if failing == 0 {
+                evaluator.holding[circuit.rule_head[rule] as usize] += 1;
             }
         }
         for (i, &prop) in circuit.next_of_base.iter().enumerate() {
@@ -229,7 +246,7 @@ impl Evaluator {
         self.dirty.copy_from_slice(&source.dirty);
         self.summary.copy_from_slice(&source.summary);
         self.inputs.clone_from(&source.inputs);
-        self.satisfied.copy_from_slice(&source.satisfied);
+        self.failing.copy_from_slice(&source.failing);
         self.holding.copy_from_slice(&source.holding);
         self.next.copy_from_slice(&source.next);
         self.moves.copy_from(&source.moves);
@@ -246,15 +263,15 @@ impl Evaluator {
         &self.next[..self.next.len() - 1]
     }
 
-    /// Flips a derived prop after evaluation, keeping the next state and the move sets in step
-    /// (without a branch: a prop that is no `next` prop or watched by no move flips spare bits).
+    /// Flips a derived prop to `now` after evaluation, keeping the next state and the move sets
+    /// in step (without a branch: a prop that is no `next` prop or watched by no move flips
+    /// spare bits).
     #[inline]
-    fn flip_derived(&mut self, prop: Prop, wiring: &Wiring) {
+    fn flip_derived(&mut self, prop: Prop, now: bool, wiring: &Wiring) {
         self.flip(prop);
         let next_bit = wiring.next_bit;
         self.next[(next_bit >> 6) as usize] ^= 1 << (next_bit & 63);
-        self.moves
-            .flip(wiring.watch_bit, wiring.watch_set, self.get(prop));
+        self.moves.flip(wiring.watch_bit, wiring.watch_set, now);
     }
 
     /// The value of any prop: lazy props are evaluated from their rules (whose eager literals
@@ -283,7 +300,7 @@ impl Evaluator {
     fn pull(&mut self, circuit: &Circuit, root: Prop) -> bool {
         let derived_start = circuit.derived_start;
         let epoch = self.epoch;
-        let known = self.pulled[(root - derived_start) as usize];
+        let known = self.pulled[root as usize];
         if known >> 1 == epoch {
             return known & 1 == 1;
         }
@@ -300,18 +317,17 @@ impl Evaluator {
             mut literal,
         }) = self.pull_stack.last()
         {
-            let index = (prop - derived_start) as usize;
-            let end = circuit.code_start[index + 1];
+            let end = circuit.code_start[(prop - derived_start) as usize + 1];
             holds = false;
             while rule_at < end {
                 let length = circuit.code[rule_at as usize];
                 while literal < length {
                     let code = circuit.code[(rule_at + 1 + literal) as usize];
                     let target = code >> 1;
-                    let value = if target >= derived_start
-                        && circuit.lazy[(target - derived_start) as usize]
-                    {
-                        let known = self.pulled[(target - derived_start) as usize];
+                    let known = self.pulled[target as usize];
+                    let value = if known == NOT_LAZY {
+                        self.get(target)
+                    } else {
                         if known >> 1 != epoch {
                             // Back to this literal once the target is known.
                             *self.pull_stack.last_mut().expect("the current frame") = PullFrame {
@@ -327,8 +343,6 @@ impl Evaluator {
                             continue 'frames;
                         }
                         known & 1 == 1
-                    } else {
-                        self.get(target)
                     };
                     if value == (code & 1 == 1) {
                         break;
@@ -342,7 +356,7 @@ impl Evaluator {
                 rule_at += 1 + length;
                 literal = 0;
             }
-            self.pulled[index] = epoch << 1 | u32::from(holds);
+            self.pulled[prop as usize] = epoch << 1 | u32::from(holds);
             self.pull_stack.pop();
         }
         holds
@@ -352,8 +366,12 @@ impl Evaluator {
     #[inline]
     fn forget_pulled(&mut self) {
         self.epoch += 1;
-        if self.epoch == 1 << 31 {
-            self.pulled.fill(0);
+        if self.epoch == EPOCH_LIMIT {
+            for known in &mut self.pulled {
+                if *known != NOT_LAZY {
+                    *known = 0;
+                }
+            }
             self.epoch = 1;
         }
     }
@@ -373,17 +391,18 @@ impl Evaluator {
         mark(&mut self.dirty, &mut self.summary, prop);
     }
 
-    /// After `prop` changed: updates the counts of the rules reading it, marking the heads
-    /// whose value may change (and the heads in recursive groups, which are re-read), except
-    /// heads below `skip_below` (the prop's own group).
+    /// After `prop` changed to `now`: updates the counts of the rules reading it, marking the
+    /// heads whose value may change (and the heads in recursive groups, which are re-read),
+    /// except heads below `skip_below` (the prop's own group). The callers know the new value:
+    /// passing it spares a reload of the value word.
     #[inline]
-    fn mark_readers(&mut self, circuit: &Circuit, prop: Prop) {
-        self.mark_readers_from(circuit, prop, 0);
+    fn mark_readers(&mut self, circuit: &Circuit, prop: Prop, now: bool) {
+        self.mark_readers_from(circuit, prop, now, 0);
     }
 
     #[inline(always)]
-    fn mark_readers_from(&mut self, circuit: &Circuit, prop: Prop, skip_below: Prop) {
-        self.mark_wired_readers(circuit, prop, &circuit.wiring[prop as usize], skip_below);
+    fn mark_readers_from(&mut self, circuit: &Circuit, prop: Prop, now: bool, skip_below: Prop) {
+        self.mark_wired_readers(circuit, now, &circuit.wiring[prop as usize], skip_below);
     }
 
     /// [`Self::mark_readers_from`] with the prop's wiring at hand.
@@ -391,51 +410,51 @@ impl Evaluator {
     fn mark_wired_readers(
         &mut self,
         circuit: &Circuit,
-        prop: Prop,
+        now: bool,
         wiring: &Wiring,
         skip_below: Prop,
     ) {
         // Many props changing each ply (`next` props, watched props) have no reader.
         if wiring.readers_start != wiring.readers_end {
-            self.update_readers(circuit, prop, wiring, skip_below);
+            self.update_readers(circuit, now, wiring, skip_below);
         }
     }
 
     /// Inlined into its few callers: most props have one or two readers, so the call would
     /// cost as much as the work.
     #[inline(always)]
-    fn update_readers(&mut self, circuit: &Circuit, prop: Prop, wiring: &Wiring, skip_below: Prop) {
-        let now = u32::from(self.get(prop));
+    fn update_readers(&mut self, circuit: &Circuit, now: bool, wiring: &Wiring, skip_below: Prop) {
+        let now_bit = u32::from(now);
         let (counted, special) = circuit.occurs
             [wiring.readers_start as usize..wiring.readers_end as usize]
             .split_at((wiring.special_start - wiring.readers_start) as usize);
-        let derived_start = circuit.derived_start;
         // Counted rules, without a branch: which way a count moves and whether a rule or a
         // head changes depend on the data, and mispredicted branches cost more than this
         // arithmetic. Slices, so that no store is thought to move the vectors' buffers and
         // their addresses stay in registers through the loop.
         let (dirty, summary) = (self.dirty.as_mut_slice(), self.summary.as_mut_slice());
-        let (satisfied, holding) = (self.satisfied.as_mut_slice(), self.holding.as_mut_slice());
+        let (failing, holding) = (self.failing.as_mut_slice(), self.holding.as_mut_slice());
         for occurrence in counted {
             // 1 when the literal now holds, 0 when it stopped holding.
-            let holds = now ^ (occurrence.rule_literal & 1);
-            // +1 or -1 (wrapping).
+            let holds = now_bit ^ (occurrence.rule_literal & 1);
+            // +1 or -1 (wrapping): the change of the rule's holding count, against its failing one.
             let step = (holds << 1).wrapping_sub(1);
             let rule = (occurrence.rule_literal >> 1) as usize;
-            let count = satisfied[rule].wrapping_add(step as u8);
-            satisfied[rule] = count;
-            // The rule went from failing to holding (its count reached its length) or back.
-            let rule_changed = u32::from(count) + (holds ^ 1) == occurrence.length;
-            let index = (occurrence.head - derived_start) as usize;
+            let rule_failing = failing[rule].wrapping_sub(step as u8);
+            failing[rule] = rule_failing;
+            // The rule went from failing to holding (no literal fails now) or back (one fails,
+            // this one).
+            let rule_changed = u32::from(rule_failing) == holds ^ 1;
+            let head = occurrence.head as usize;
             let heads_count =
-                holding[index].wrapping_add(select_unpredictable(rule_changed, step, 0));
-            holding[index] = heads_count;
+                holding[head].wrapping_add(select_unpredictable(rule_changed, step, 0));
+            holding[head] = heads_count;
             // The head's count of holding rules went from 0 to 1 or from 1 to 0.
             let crossed = rule_changed & (heads_count == holds);
             mark_if(dirty, summary, occurrence.head, crossed);
         }
         if !special.is_empty() {
-            self.update_special_readers(circuit, now == 1, special, skip_below);
+            self.update_special_readers(circuit, now, special, skip_below);
         }
     }
 
@@ -453,14 +472,15 @@ impl Evaluator {
     ) {
         for occurrence in special {
             let head = occurrence.head;
-            if occurrence.length == GROUPED {
+            if occurrence.rule_literal == GROUPED {
                 if head >= skip_below {
                     self.mark(head);
                 }
             } else {
+                debug_assert_eq!(occurrence.rule_literal, LEFT_OUT);
                 // A left-out move of a prop of an input class: one move of the class fewer.
                 let index = (head - circuit.derived_start) as usize;
-                let heads_count = &mut self.holding[index];
+                let heads_count = &mut self.holding[head as usize];
                 *heads_count = if now {
                     heads_count.wrapping_sub(1)
                 } else {
@@ -474,13 +494,13 @@ impl Evaluator {
         }
     }
 
-    /// Sets an input or base prop, marking its readers when it changes.
+    /// Sets an input or base prop, marking its readers when it changes (the caller has
+    /// forgotten the pulled values).
     #[inline]
-    pub(super) fn set(&mut self, circuit: &Circuit, prop: Prop, value: bool) {
-        self.forget_pulled();
+    fn set(&mut self, circuit: &Circuit, prop: Prop, value: bool) {
         if self.get(prop) != value {
             self.flip(prop);
-            self.mark_readers(circuit, prop);
+            self.mark_readers(circuit, prop, value);
         }
     }
 
@@ -495,7 +515,7 @@ impl Evaluator {
                 changed &= changed - 1;
                 let prop = (w as Prop) << 6 | bit;
                 self.flip(prop);
-                self.mark_readers(circuit, prop);
+                self.mark_readers(circuit, prop, word >> bit & 1 == 1);
             }
         }
     }
@@ -527,7 +547,7 @@ impl Evaluator {
             let prop = self.touched[i];
             let index = (prop - circuit.derived_start) as usize;
             self.is_touched[index] = false;
-            if (self.holding[index] > 0) != self.get(prop) {
+            if (self.holding[prop as usize] > 0) != self.get(prop) {
                 self.mark(prop);
             }
         }
@@ -553,7 +573,7 @@ impl Evaluator {
             }
             self.class_totals[class] = total;
             for &member in &input_class.members {
-                let holding = &mut self.holding[(member - circuit.derived_start) as usize];
+                let holding = &mut self.holding[member as usize];
                 *holding = holding.wrapping_add(change);
                 self.mark(member);
             }
@@ -594,10 +614,10 @@ impl Evaluator {
             self.evaluate_group(circuit, wiring.group as usize);
             return;
         }
-        let value = self.holding[(prop - circuit.derived_start) as usize] > 0;
+        let value = self.holding[prop as usize] > 0;
         if value != self.get(prop) {
-            self.flip_derived(prop, wiring);
-            self.mark_wired_readers(circuit, prop, wiring, 0);
+            self.flip_derived(prop, value, wiring);
+            self.mark_wired_readers(circuit, value, wiring, 0);
         }
     }
 
@@ -634,11 +654,12 @@ impl Evaluator {
         }
         self.settle_group(circuit, group);
         for prop in first..end {
-            if self.get(prop) != self.previous[(prop - first) as usize] {
+            let value = self.get(prop);
+            if value != self.previous[(prop - first) as usize] {
                 // Settling flipped it directly; keep the next state in step once.
                 self.flip(prop);
-                self.flip_derived(prop, &circuit.wiring[prop as usize]);
-                self.mark_readers_from(circuit, prop, end);
+                self.flip_derived(prop, value, &circuit.wiring[prop as usize]);
+                self.mark_readers_from(circuit, prop, value, end);
             }
         }
     }
