@@ -713,3 +713,76 @@ fn base_mask(base_count: usize, w: usize) -> u64 {
         (1u64 << (base_count - first)) - 1
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{circuit, domain, factor};
+    use super::*;
+    use crate::gdl::tests::program;
+
+    /// A goal read through a chain of lazy props (pulled), and a state that turns it around.
+    const GAME: &str = "
+        (role a)
+        (init (p 1))
+        (<= (next (p 2)) (true (p 1)))
+        (<= (legal a go))
+        (<= q (true (p 1)))
+        (<= r q)
+        (<= (goal a 100) r)
+        (<= (goal a 0) (not r))
+        (<= terminal (true (p 2)))";
+
+    #[test]
+    fn pulled_values_are_forgotten_when_the_epochs_start_over() {
+        let mut program = program(GAME).expect("builds");
+        let rules = factor::factor(&program.rules, &mut program.symbols);
+        let grounding =
+            domain::ground(&program, &rules, &domain::GroundingLimits::default()).expect("grounds");
+        let circuit = circuit::build(&program, &grounding).expect("a circuit");
+        let goal = |value: &str| {
+            circuit.goals[0]
+                .iter()
+                .find(|&&(_, term)| {
+                    grounding
+                        .terms
+                        .to_ground(term)
+                        .display(&program.symbols)
+                        .to_string()
+                        == value
+                })
+                .expect("the goal")
+                .0
+        };
+        let (won, lost) = (goal("100"), goal("0"));
+        let index = |prop: Prop| (prop - circuit.derived_start) as usize;
+        assert!(
+            circuit.lazy[index(won)] && circuit.reads_lazy[index(won)],
+            "pulled"
+        );
+        // Two fluents, `(p 1)` the one `init` makes true.
+        assert_eq!(circuit.base_count, 2);
+        let mut evaluator = Evaluator::new(&circuit);
+        let first = (0..circuit.base_count)
+            .find(|&i| evaluator.query(&circuit, circuit.init_of_base[i]))
+            .expect("an initial fluent");
+        let state = |fluent: usize| vec![1u64 << fluent];
+        evaluator.load_state(&circuit, &state(first));
+        evaluator.propagate(&circuit, circuit.state_layer_end);
+        assert!(evaluator.query(&circuit, won) && !evaluator.query(&circuit, lost));
+        // The next change of values starts the epochs over: what was pulled is forgotten, and
+        // the props that are not lazy are still read from their bits.
+        evaluator.epoch = EPOCH_LIMIT - 1;
+        evaluator.load_state(&circuit, &state(1 - first));
+        evaluator.propagate(&circuit, circuit.state_layer_end);
+        // Loading started them over, propagating advanced them once.
+        assert_eq!(evaluator.epoch, 2);
+        assert!(!evaluator.query(&circuit, won) && evaluator.query(&circuit, lost));
+        let not_lazy = (0..circuit.props as Prop)
+            .filter(|&prop| prop < circuit.derived_start || !circuit.lazy[index(prop)]);
+        assert!(
+            not_lazy
+                .into_iter()
+                .all(|prop| evaluator.pulled[prop as usize] == NOT_LAZY)
+        );
+    }
+}
