@@ -49,10 +49,9 @@ pub(super) struct Circuit {
     /// prop shifted left once, low bit set when negated.
     pub code_start: Vec<u32>,
     pub code: Vec<u32>,
-    /// Per rule, in the order of `code`: its head, and its literal count or [`GROUPED`] when
-    /// the head is in a recursive group (such rules are evaluated by pulling, not counted).
-    pub rule_head: Vec<Prop>,
-    pub rule_length: Vec<u32>,
+    /// The counted rules (those some reader updates, numbered in `occurs`): the evaluator
+    /// keeps for each how many of its literals fail.
+    pub counters: usize,
     /// Per derived prop: whether it is evaluated only when asked, by pulling through its rules
     /// (props no rule reads, and the cone below the goals): its rules are not counted and no
     /// lazy prop is in `occurs`. A lazy prop is read only by lazy props.
@@ -119,12 +118,15 @@ pub(super) struct Wiring {
 /// the literals that fail, and a rule holds when none does).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Occurrence {
-    /// A counted rule's number shifted left once, low bit set when the literal is negated;
-    /// for the readers after `Wiring::special_start`, their kind: [`GROUPED`] or [`LEFT_OUT`]
-    /// (rule numbers stay far below both).
-    pub rule_literal: u32,
+    /// A counted rule's counter (see [`Circuit::counters`]) shifted left once, low bit set when
+    /// the literal is negated; for the readers after `Wiring::special_start`, their kind:
+    /// [`GROUPED`] or [`LEFT_OUT`] (counters stay far below both).
+    pub counter_literal: u32,
     pub head: Prop,
 }
+
+/// No counter: the rule is not counted.
+const NO_COUNTER: u32 = u32::MAX;
 
 /// What folding decided about a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -619,7 +621,7 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
             rule_length[rule]
         )));
     }
-    // Readers mark their kind past the rule numbers (see `Occurrence::rule_literal`).
+    // Readers mark their kind past the rule numbers (see `Occurrence::counter_literal`).
     if rule_head.len() >= (LEFT_OUT >> 1) as usize {
         return Err(GdlError::Build(format!(
             "{} ground rules are more than the grounded reasoner numbers",
@@ -666,23 +668,31 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
     for &member in input_classes.iter().flat_map(|class| &class.members) {
         counted[(member - derived_start) as usize] = true;
     }
-    let mut occurs: Vec<Occurrence> = readers
-        .iter()
-        .map(|&(_, occurrence)| {
-            let rule = (occurrence >> 1) as usize;
-            let head = rule_head[rule];
-            Occurrence {
-                rule_literal: if counted[(head - derived_start) as usize] {
-                    LEFT_OUT
-                } else if rule_length[rule] == GROUPED {
-                    GROUPED
-                } else {
-                    occurrence
-                },
-                head,
+    // Each counted rule gets a counter of its failing literals, numbered apart from the rules:
+    // the rules of lazy props, of recursive groups and of input classes have none, so the
+    // evaluator's counters (copied at every playout's start) hold only those readers update.
+    let mut counter_of_rule = vec![NO_COUNTER; rule_head.len()];
+    let mut counters = 0u32;
+    let mut occurs = Vec::with_capacity(readers.len());
+    for &(_, occurrence) in &readers {
+        let rule = (occurrence >> 1) as usize;
+        let head = rule_head[rule];
+        let counter_literal = if counted[(head - derived_start) as usize] {
+            LEFT_OUT
+        } else if rule_length[rule] == GROUPED {
+            GROUPED
+        } else {
+            if counter_of_rule[rule] == NO_COUNTER {
+                counter_of_rule[rule] = counters;
+                counters += 1;
             }
-        })
-        .collect();
+            counter_of_rule[rule] << 1 | (occurrence & 1)
+        };
+        occurs.push(Occurrence {
+            counter_literal,
+            head,
+        });
+    }
     // Named outputs.
 
     let init_of_base = base_fluents
@@ -728,8 +738,9 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
         .map(|(prop, (watch_bit, watch_set))| {
             let (start, end) = (occurs_start[prop], occurs_start[prop + 1]);
             let of_prop = &mut occurs[start as usize..end as usize];
-            of_prop.sort_by_key(|occurrence| occurrence.rule_literal >= LEFT_OUT);
-            let counted = of_prop.partition_point(|occurrence| occurrence.rule_literal < LEFT_OUT);
+            of_prop.sort_by_key(|occurrence| occurrence.counter_literal >= LEFT_OUT);
+            let counted =
+                of_prop.partition_point(|occurrence| occurrence.counter_literal < LEFT_OUT);
             // `None` for base props and inputs.
             let derived = prop.checked_sub(derived_start as usize);
             Wiring {
@@ -771,8 +782,7 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
         state_layer_end,
         code_start,
         code,
-        rule_head,
-        rule_length,
+        counters: counters as usize,
         lazy,
         reads_lazy,
         wiring,

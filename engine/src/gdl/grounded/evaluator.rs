@@ -29,8 +29,9 @@ pub(super) struct Evaluator {
     inputs: Vec<Prop>,
     /// Scratch for recursive groups: the values before re-evaluation.
     previous: Vec<bool>,
-    /// Per rule: how many of its literals fail (rules of recursive groups, of lazy props and of
-    /// props of input classes are not counted); the rule holds at 0. Failing rather than
+    /// Per counted rule (see `Circuit::counters`: rules of recursive groups, of lazy props and
+    /// of props of input classes are not counted): how many of its literals fail; the rule
+    /// holds at 0. Failing rather than
     /// holding literals, so that whether a rule crosses needs no rule length. One byte each,
     /// so that the counts of big circuits stay in the cache: counted rules have at most
     /// [`MAX_COUNTED_LENGTH`](super::circuit::MAX_COUNTED_LENGTH) literals (the circuit
@@ -166,7 +167,7 @@ impl Evaluator {
             summary: vec![0; words.div_ceil(64)],
             inputs: Vec::new(),
             previous: Vec::new(),
-            failing: vec![0; circuit.rule_head.len()],
+            failing: vec![0; circuit.counters],
             holding: vec![0; circuit.props],
             // One spare word for the props that are no `next` prop (see `Wiring::next_bit`).
             next: vec![0; circuit.base_count.div_ceil(64) + 1],
@@ -206,22 +207,23 @@ impl Evaluator {
                 prop = circuit.groups[group as usize].1;
             }
         }
-        let mut at = 0;
-        for rule in 0..circuit.rule_head.len() {
-            let length = circuit.code[at] as usize;
-            let literals = &circuit.code[at + 1..at + 1 + length];
-            at += 1 + length;
-            let head = (circuit.rule_head[rule] - circuit.derived_start) as usize;
-            if circuit.rule_length[rule] == GROUPED || circuit.lazy[head] {
-                continue;
+        // The counts: a counted literal that fails adds one to its rule's counter, and a rule
+        // with none failing one to its head's count.
+        let mut counter_head = vec![0; circuit.counters];
+        for (prop, wiring) in circuit.wiring.iter().enumerate() {
+            let value = evaluator.get(prop as Prop);
+            let counted = wiring.readers_start as usize..wiring.special_start as usize;
+            for occurrence in &circuit.occurs[counted] {
+                let counter = (occurrence.counter_literal >> 1) as usize;
+                counter_head[counter] = occurrence.head;
+                if value == (occurrence.counter_literal & 1 == 1) {
+                    evaluator.failing[counter] += 1;
+                }
             }
-            let failing = literals
-                .iter()
-                .filter(|&&literal| evaluator.get(literal >> 1) == (literal & 1 == 1))
-                .count();
-            evaluator.failing[rule] = failing as u8;
-            if failing == 0 {
-                evaluator.holding[circuit.rule_head[rule] as usize] += 1;
+        }
+        for (counter, &head) in counter_head.iter().enumerate() {
+            if evaluator.failing[counter] == 0 {
+                evaluator.holding[head as usize] += 1;
             }
         }
         for (i, &prop) in circuit.next_of_base.iter().enumerate() {
@@ -436,12 +438,12 @@ impl Evaluator {
         let (failing, holding) = (self.failing.as_mut_slice(), self.holding.as_mut_slice());
         for occurrence in counted {
             // 1 when the literal now holds, 0 when it stopped holding.
-            let holds = now_bit ^ (occurrence.rule_literal & 1);
+            let holds = now_bit ^ (occurrence.counter_literal & 1);
             // +1 or -1 (wrapping): the change of the rule's holding count, against its failing one.
             let step = (holds << 1).wrapping_sub(1);
-            let rule = (occurrence.rule_literal >> 1) as usize;
-            let rule_failing = failing[rule].wrapping_sub(step as u8);
-            failing[rule] = rule_failing;
+            let counter = (occurrence.counter_literal >> 1) as usize;
+            let rule_failing = failing[counter].wrapping_sub(step as u8);
+            failing[counter] = rule_failing;
             // The rule went from failing to holding (no literal fails now) or back (one fails,
             // this one).
             let rule_changed = u32::from(rule_failing) == holds ^ 1;
@@ -472,12 +474,12 @@ impl Evaluator {
     ) {
         for occurrence in special {
             let head = occurrence.head;
-            if occurrence.rule_literal == GROUPED {
+            if occurrence.counter_literal == GROUPED {
                 if head >= skip_below {
                     self.mark(head);
                 }
             } else {
-                debug_assert_eq!(occurrence.rule_literal, LEFT_OUT);
+                debug_assert_eq!(occurrence.counter_literal, LEFT_OUT);
                 // A left-out move of a prop of an input class: one move of the class fewer.
                 let index = (head - circuit.derived_start) as usize;
                 let heads_count = &mut self.holding[head as usize];
