@@ -621,10 +621,11 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
             rule_length[rule]
         )));
     }
-    // Readers mark their kind past the rule numbers (see `Occurrence::counter_literal`).
+    // Readers mark their kind above the numbers of the counters, which are no more than the
+    // rules (see `Occurrence::counter_literal`).
     if rule_head.len() >= (LEFT_OUT >> 1) as usize {
         return Err(GdlError::Build(format!(
-            "{} ground rules are more than the grounded reasoner numbers",
+            "{} ground rules are more than the grounded reasoner can number",
             rule_head.len()
         )));
     }
@@ -664,9 +665,9 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
         occurs_start[p + 1] += occurs_start[p];
     }
     // The readers of a prop of an input class left in `readers` are its left-out moves.
-    let mut counted = vec![false; derived];
+    let mut in_class = vec![false; derived];
     for &member in input_classes.iter().flat_map(|class| &class.members) {
-        counted[(member - derived_start) as usize] = true;
+        in_class[(member - derived_start) as usize] = true;
     }
     // Each counted rule gets a counter of its failing literals, numbered apart from the rules:
     // the rules of lazy props, of recursive groups and of input classes have none, so the
@@ -677,7 +678,7 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
     for &(_, occurrence) in &readers {
         let rule = (occurrence >> 1) as usize;
         let head = rule_head[rule];
-        let counter_literal = if counted[(head - derived_start) as usize] {
+        let counter_literal = if in_class[(head - derived_start) as usize] {
             LEFT_OUT
         } else if rule_length[rule] == GROUPED {
             GROUPED

@@ -31,11 +31,10 @@ pub(super) struct Evaluator {
     previous: Vec<bool>,
     /// Per counted rule (see `Circuit::counters`: rules of recursive groups, of lazy props and
     /// of props of input classes are not counted): how many of its literals fail; the rule
-    /// holds at 0. Failing rather than
-    /// holding literals, so that whether a rule crosses needs no rule length. One byte each,
-    /// so that the counts of big circuits stay in the cache: counted rules have at most
-    /// [`MAX_COUNTED_LENGTH`](super::circuit::MAX_COUNTED_LENGTH) literals (the circuit
-    /// checks).
+    /// holds at 0. Failing rather than holding literals, so that whether a rule crosses needs
+    /// no rule length. One byte each, so that the counts of big circuits stay in the cache:
+    /// counted rules have at most [`MAX_COUNTED_LENGTH`](super::circuit::MAX_COUNTED_LENGTH)
+    /// literals (the circuit checks).
     failing: Vec<u8>,
     /// Per prop (by its number, so that no offset is subtracted in the counting loop): how
     /// many of its rules hold; base props and inputs keep 0.
@@ -439,7 +438,7 @@ impl Evaluator {
         for occurrence in counted {
             // 1 when the literal now holds, 0 when it stopped holding.
             let holds = now_bit ^ (occurrence.counter_literal & 1);
-            // +1 or -1 (wrapping): the change of the rule's holding count, against its failing one.
+            // +1 or -1 (wrapping): how a holding count moves; a failing count moves the other way.
             let step = (holds << 1).wrapping_sub(1);
             let counter = (occurrence.counter_literal >> 1) as usize;
             let rule_failing = failing[counter].wrapping_sub(step as u8);
