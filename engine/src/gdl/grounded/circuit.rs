@@ -854,6 +854,11 @@ pub(super) struct MoveSets {
 }
 
 impl MoveSets {
+    /// The words of a set in the evaluator's bits of playable moves.
+    pub fn words(&self, set: u32) -> std::ops::Range<usize> {
+        self.set_words[set as usize] as usize..self.set_words[set as usize + 1] as usize
+    }
+
     /// `bounds` is (false prop, first derived prop, prop count). Also returns, per prop, the
     /// bit and set of the input watching it: for a prop no input watches, a bit of the spare
     /// word and a spare set (`set_count`).

@@ -50,7 +50,7 @@ pub(super) struct Evaluator {
     /// Props of input classes whose count changed while loading inputs, to be marked if
     /// their value changes once every input is loaded (room for all: no allocation).
     touched: Vec<Prop>,
-    /// Per derived prop: whether it is in `touched`.
+    /// Per prop (by its number, like `holding`): whether it is in `touched`.
     is_touched: Vec<bool>,
     /// Per prop (by its number): for a lazy prop pulled since the values last changed,
     /// `epoch << 1 | value`, an entry of another epoch being unknown; for every other prop
@@ -118,9 +118,7 @@ impl Moves {
     /// The `n`th playable input (numbered from the first input) of a set, in input order.
     pub(super) fn nth(&self, circuit: &Circuit, set: u32, mut n: usize) -> Option<u32> {
         let sets = &circuit.move_sets;
-        let words =
-            sets.set_words[set as usize] as usize..sets.set_words[set as usize + 1] as usize;
-        for word in words {
+        for word in sets.words(set) {
             let mut bits = self.bits[word];
             let count = bits.count_ones() as usize;
             if n < count {
@@ -141,9 +139,7 @@ impl Moves {
         set: u32,
     ) -> impl Iterator<Item = u32> + 'a {
         let sets = &circuit.move_sets;
-        let words =
-            sets.set_words[set as usize] as usize..sets.set_words[set as usize + 1] as usize;
-        words.flat_map(move |word| {
+        sets.words(set).flat_map(move |word| {
             let mut bits = self.bits[word];
             std::iter::from_fn(move || {
                 (bits != 0).then(|| {
@@ -180,7 +176,7 @@ impl Evaluator {
                     .map(|class| class.members.len())
                     .sum(),
             ),
-            is_touched: vec![false; circuit.props - circuit.derived_start as usize],
+            is_touched: vec![false; circuit.props],
             pulled: (0..circuit.props as Prop)
                 .map(|prop| {
                     let lazy = prop >= circuit.derived_start
@@ -392,29 +388,13 @@ impl Evaluator {
         mark(&mut self.dirty, &mut self.summary, prop);
     }
 
-    /// After `prop` changed to `now`: updates the counts of the rules reading it, marking the
-    /// heads whose value may change (and the heads in recursive groups, which are re-read),
-    /// except heads below `skip_below` (the prop's own group). The callers know the new value:
-    /// passing it spares a reload of the value word.
-    #[inline]
-    fn mark_readers(&mut self, circuit: &Circuit, prop: Prop, now: bool) {
-        self.mark_readers_from(circuit, prop, now, 0);
-    }
-
+    /// After a prop (whose wiring is given) changed to `now`: updates the counts of the rules
+    /// reading it, marking the heads whose value may change (and the heads in recursive
+    /// groups, which are re-read), except heads below `skip_below` (the prop's own group; 0
+    /// for a prop outside groups). The callers know the new value: passing it spares a reload
+    /// of the value word.
     #[inline(always)]
-    fn mark_readers_from(&mut self, circuit: &Circuit, prop: Prop, now: bool, skip_below: Prop) {
-        self.mark_wired_readers(circuit, now, &circuit.wiring[prop as usize], skip_below);
-    }
-
-    /// [`Self::mark_readers_from`] with the prop's wiring at hand.
-    #[inline(always)]
-    fn mark_wired_readers(
-        &mut self,
-        circuit: &Circuit,
-        now: bool,
-        wiring: &Wiring,
-        skip_below: Prop,
-    ) {
+    fn mark_readers(&mut self, circuit: &Circuit, now: bool, wiring: &Wiring, skip_below: Prop) {
         // Many props changing each ply (`next` props, watched props) have no reader.
         if wiring.readers_start != wiring.readers_end {
             self.update_readers(circuit, now, wiring, skip_below);
@@ -455,7 +435,7 @@ impl Evaluator {
             mark_if(dirty, summary, occurrence.head, crossed);
         }
         if !special.is_empty() {
-            self.update_special_readers(circuit, now, special, skip_below);
+            self.update_special_readers(now, special, skip_below);
         }
     }
 
@@ -464,13 +444,7 @@ impl Evaluator {
     /// from [`Self::update_readers`], so that its loop keeps its values in registers.
     #[cold]
     #[inline(never)]
-    fn update_special_readers(
-        &mut self,
-        circuit: &Circuit,
-        now: bool,
-        special: &[Occurrence],
-        skip_below: Prop,
-    ) {
+    fn update_special_readers(&mut self, now: bool, special: &[Occurrence], skip_below: Prop) {
         for occurrence in special {
             let head = occurrence.head;
             if occurrence.counter_literal == GROUPED {
@@ -480,15 +454,14 @@ impl Evaluator {
             } else {
                 debug_assert_eq!(occurrence.counter_literal, LEFT_OUT);
                 // A left-out move of a prop of an input class: one move of the class fewer.
-                let index = (head - circuit.derived_start) as usize;
                 let heads_count = &mut self.holding[head as usize];
                 *heads_count = if now {
                     heads_count.wrapping_sub(1)
                 } else {
                     heads_count.wrapping_add(1)
                 };
-                if !self.is_touched[index] {
-                    self.is_touched[index] = true;
+                if !self.is_touched[head as usize] {
+                    self.is_touched[head as usize] = true;
                     self.touched.push(head);
                 }
             }
@@ -501,7 +474,7 @@ impl Evaluator {
     fn set(&mut self, circuit: &Circuit, prop: Prop, value: bool) {
         if self.get(prop) != value {
             self.flip(prop);
-            self.mark_readers(circuit, prop, value);
+            self.mark_readers(circuit, value, &circuit.wiring[prop as usize], 0);
         }
     }
 
@@ -516,7 +489,8 @@ impl Evaluator {
                 changed &= changed - 1;
                 let prop = (w as Prop) << 6 | bit;
                 self.flip(prop);
-                self.mark_readers(circuit, prop, word >> bit & 1 == 1);
+                let now = word >> bit & 1 == 1;
+                self.mark_readers(circuit, now, &circuit.wiring[prop as usize], 0);
             }
         }
     }
@@ -546,8 +520,7 @@ impl Evaluator {
         // Every count is exact again: mark the props of input classes whose value changes.
         for i in 0..self.touched.len() {
             let prop = self.touched[i];
-            let index = (prop - circuit.derived_start) as usize;
-            self.is_touched[index] = false;
+            self.is_touched[prop as usize] = false;
             if (self.holding[prop as usize] > 0) != self.get(prop) {
                 self.mark(prop);
             }
@@ -618,7 +591,7 @@ impl Evaluator {
         let value = self.holding[prop as usize] > 0;
         if value != self.get(prop) {
             self.flip_derived(prop, value, wiring);
-            self.mark_wired_readers(circuit, value, wiring, 0);
+            self.mark_readers(circuit, value, wiring, 0);
         }
     }
 
@@ -659,8 +632,9 @@ impl Evaluator {
             if value != self.previous[(prop - first) as usize] {
                 // Settling flipped it directly; keep the next state in step once.
                 self.flip(prop);
-                self.flip_derived(prop, value, &circuit.wiring[prop as usize]);
-                self.mark_readers_from(circuit, prop, value, end);
+                let wiring = &circuit.wiring[prop as usize];
+                self.flip_derived(prop, value, wiring);
+                self.mark_readers(circuit, value, wiring, end);
             }
         }
     }
