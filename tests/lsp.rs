@@ -546,6 +546,86 @@ async fn simulation_findings_are_published_after_the_static_ones() {
     client.shutdown().await;
 }
 
+/// An edit writes to the analysis database, which cancels every computation under way, among
+/// them that of another document's latest diagnostics (an editor sends one `didChange` per
+/// document when a replace-all touches several). That document did not change again, so no
+/// later edit publishes it: its diagnostics must still come, and a publication must never be
+/// older than the one before it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_is_published_though_the_next_edit_elsewhere_cancels_its_checks() {
+    const ROUNDS: i64 = 40;
+    let text = support::large_gdl::large_gdl(&support::project_root(), 2_000);
+    let uris = [
+        "file:///workspace/first.kif",
+        "file:///workspace/second.kif",
+    ];
+    let mut client = LspClient::start();
+    client.initialize().await;
+    for uri in uris {
+        open(&mut client, uri, "gdl", &text).await;
+        client.diagnostics_for(uri, 1).await;
+    }
+    let mut newest_published = [1, 1];
+    for round in 0..ROUNDS {
+        let version = round + 2;
+        for uri in uris {
+            change(&mut client, uri, version, range((0, 0), (0, 0)), " ").await;
+        }
+        while newest_published.iter().any(|&newest| newest < version) {
+            let params = client
+                .next_notification("textDocument/publishDiagnostics")
+                .await;
+            let Some(document) = uris.iter().position(|uri| params["uri"] == *uri) else {
+                continue;
+            };
+            let published = params["version"].as_i64().unwrap();
+            assert!(
+                published >= newest_published[document],
+                "{}: version {published} was published after version {}",
+                uris[document],
+                newest_published[document]
+            );
+            newest_published[document] = published;
+        }
+    }
+    client.shutdown().await;
+}
+
+/// Random play on one document is cancelled by edits of another; it starts again when they
+/// pause, and its findings still come.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn simulation_findings_survive_edits_of_another_document() {
+    let text = std::fs::read_to_string(
+        support::project_root().join("tests/fixtures/simulate/goal-missing.kif"),
+    )
+    .unwrap();
+    let other_text = std::fs::read_to_string(
+        support::project_root().join("tests/fixtures/simulate/ticTacToe.kif"),
+    )
+    .unwrap();
+    let uri = "file:///workspace/goal-missing.kif";
+    let other = "file:///workspace/ticTacToe.kif";
+    let mut client = LspClient::start();
+    client.initialize().await;
+    open(&mut client, other, "gdl", &other_text).await;
+    client.diagnostics_for(other, 1).await;
+    open(&mut client, uri, "gdl", &text).await;
+    assert_eq!(client.diagnostics_for(uri, 1).await, Vec::<Value>::new());
+    // Longer than the pause before the slow round, with edits closer together than the round
+    // takes.
+    let editing = std::time::Instant::now();
+    let mut version = 1;
+    while editing.elapsed() < std::time::Duration::from_millis(1_500) {
+        version += 1;
+        change(&mut client, other, version, range((0, 0), (0, 0)), " ").await;
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    let diagnostics = client.diagnostics_for(uri, 1).await;
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    assert_eq!(diagnostics[0]["code"], "gdl/goal-missing");
+    client.shutdown().await;
+}
+
 /// The labels of a completion answer.
 fn completion_labels(response: &Value) -> Vec<String> {
     response["result"]["items"]

@@ -12,7 +12,7 @@ use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity, Uri};
 
 use crate::lenses::nearest_games;
-use crate::server::{run_query, to_lsp_diagnostic};
+use crate::server::{is_content_modified, run_query, to_lsp_diagnostic};
 use crate::session::{Session, Snapshot};
 
 /// The most diagnostics published for one document. A generated or pasted file can have tens
@@ -90,49 +90,98 @@ fn slow_findings(snapshot: &Snapshot) -> Vec<analysis::Diagnostic> {
     snapshot.settings.file.rules.apply(found)
 }
 
-/// Publishes the first round again with the slow findings added, when there are any and the
-/// document is still at `version` (an edit cancels the work and publishes anew).
-pub async fn publish_slow_findings(
+/// Sends diagnostics to the client, one publication at a time, and only those of a document's
+/// current version. The version check and the send happen under one lock: without it, a
+/// publication checked just before an edit could reach the client after the edit's own, and
+/// the editor would show the older version's problems until the next keystroke.
+#[derive(Clone)]
+pub struct Publisher {
     client: Client,
     session: Arc<Mutex<Session>>,
+    order: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl Publisher {
+    pub fn new(client: Client, session: Arc<Mutex<Session>>) -> Self {
+        Self {
+            client,
+            session,
+            order: Arc::default(),
+        }
+    }
+
+    /// The version of `uri` open now, if it is open.
+    pub fn current_version(&self, uri: &Uri) -> Option<i32> {
+        self.session
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .version(uri)
+    }
+
+    /// Publishes `diagnostics`, computed for `version` of `uri`, unless the document has moved
+    /// on (the edit that moved it publishes anew). Returns whether they were sent.
+    pub async fn publish_if_current(
+        &self,
+        uri: Uri,
+        version: i32,
+        diagnostics: Vec<Diagnostic>,
+    ) -> bool {
+        let _in_order = self.order.lock().await;
+        if self.current_version(&uri) != Some(version) {
+            return false;
+        }
+        self.client
+            .publish_diagnostics(uri, diagnostics, Some(version))
+            .await;
+        true
+    }
+
+    /// Clears the diagnostics of a closed document, after any publication already under way.
+    pub async fn clear(&self, uri: Uri) {
+        let _in_order = self.order.lock().await;
+        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+}
+
+/// Publishes the first round again with the slow findings added, when there are any and the
+/// document is still at `version` (an edit cancels the work and publishes anew). Work that an
+/// edit of another document cancelled starts again once the edits pause.
+pub async fn publish_slow_findings(
+    publisher: Publisher,
     uri: Uri,
     version: i32,
     first_round: Vec<Diagnostic>,
 ) {
-    let current = |session: &Mutex<Session>| {
-        session
+    let found = loop {
+        tokio::time::sleep(SLOW_ROUND_DELAY).await;
+        let Some(snapshot) = publisher
+            .session
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .version(&uri)
+            .snapshot(&uri)
+            .filter(|snapshot| snapshot.document.version == version)
+        else {
+            return;
+        };
+        if !background_work_allowed(&snapshot) {
+            return;
+        }
+        let computed = run_query(snapshot, |snapshot| {
+            to_published(snapshot, &slow_findings(snapshot))
+        })
+        .await;
+        match computed {
+            Ok(found) => break found,
+            Err(error) if is_content_modified(&error) => continue,
+            Err(_) => return,
+        }
     };
-    tokio::time::sleep(SLOW_ROUND_DELAY).await;
-    if current(&session) != Some(version) {
-        return;
-    }
-    let Some(snapshot) = session
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .snapshot(&uri)
-        .filter(|snapshot| snapshot.document.version == version)
-    else {
-        return;
-    };
-    if !background_work_allowed(&snapshot) {
-        return;
-    }
-    let computed = run_query(snapshot, |snapshot| {
-        to_published(snapshot, &slow_findings(snapshot))
-    })
-    .await;
-    let Ok(found) = computed else {
-        return;
-    };
-    if found.is_empty() || current(&session) != Some(version) {
+    if found.is_empty() {
         return;
     }
     let mut diagnostics = first_round;
     diagnostics.extend(found);
-    client
-        .publish_diagnostics(uri, diagnostics, Some(version))
+    publisher
+        .publish_if_current(uri, version, diagnostics)
         .await;
 }

@@ -28,13 +28,17 @@ pub struct Backend {
     support: Mutex<ClientSupport>,
     /// Snippet support and the editor features' settings (`features.rs`).
     editor: features::EditorOptions,
+    /// Every publication of diagnostics goes through it, in version order.
+    publisher: findings::Publisher,
 }
 
 impl Backend {
     pub fn new(client: Client) -> Self {
+        let session: Arc<Mutex<Session>> = Arc::default();
         Self {
+            publisher: findings::Publisher::new(client.clone(), session.clone()),
             client,
-            session: Arc::default(),
+            session,
             lenses: Arc::default(),
             support: Mutex::default(),
             editor: features::EditorOptions::default(),
@@ -133,28 +137,38 @@ impl Backend {
 
     /// Computes and publishes the diagnostics of `uri` on a blocking thread. Stale results (the
     /// document changed meanwhile) are dropped: the change that made them stale publishes anew.
+    /// A computation cancelled while the document stayed as it was (another document opened,
+    /// the workspace scan landed) runs again: nothing else would publish this version.
     async fn publish_diagnostics(&self, uri: Uri) {
-        let Some(snapshot) = self.session().snapshot(&uri) else {
-            return;
+        let (version, diagnostics) = loop {
+            let Some(snapshot) = self.session().snapshot(&uri) else {
+                return;
+            };
+            let version = snapshot.document.version;
+            match run_query(snapshot, findings::static_diagnostics).await {
+                Ok(diagnostics) => break (version, diagnostics),
+                Err(error)
+                    if is_content_modified(&error)
+                        && self.publisher.current_version(&uri) == Some(version) =>
+                {
+                    continue;
+                }
+                Err(_) => return,
+            }
         };
-        let version = snapshot.document.version;
-        let computed = run_query(snapshot, findings::static_diagnostics).await;
-        let Ok(diagnostics) = computed else {
-            return;
-        };
-        if self.session().version(&uri) != Some(version) {
+        let published = self
+            .publisher
+            .publish_if_current(uri.clone(), version, diagnostics.clone())
+            .await;
+        if !published {
             return;
         }
-        self.client
-            .publish_diagnostics(uri.clone(), diagnostics.clone(), Some(version))
-            .await;
         // Random play and the search for duplicates take longer than the static checks: their
         // findings follow in a second publication, from a task of their own so that this
         // notification's handler returns.
-        let client = self.client.clone();
-        let session = self.session.clone();
+        let publisher = self.publisher.clone();
         tokio::spawn(async move {
-            findings::publish_slow_findings(client, session, uri, version, diagnostics).await;
+            findings::publish_slow_findings(publisher, uri, version, diagnostics).await;
         });
     }
 }
@@ -178,6 +192,11 @@ pub(crate) async fn run_query<T: Send + 'static>(
             Err(error)
         }
     }
+}
+
+/// Whether `error` is [`content_modified`]'s: a write cancelled the work.
+pub(crate) fn is_content_modified(error: &Error) -> bool {
+    error.code == ErrorCode::ServerError(CONTENT_MODIFIED)
 }
 
 /// The error of a request whose document changed while it was being answered.
@@ -478,7 +497,7 @@ impl LanguageServer for Backend {
         self.session().close(&uri);
         self.lenses.forget(&uri);
         // Diagnostics of a closed file would linger in the editor's problem list otherwise.
-        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+        self.publisher.clear(uri).await;
     }
 
     async fn document_symbol(

@@ -25,10 +25,14 @@ const CONTENT_MODIFIED = -32801;
 /** How long a test waits for the server before it fails. */
 const REPLY_TIMEOUT_MS = 30_000;
 
+/** `promise`, or a failure after REPLY_TIMEOUT_MS naming `what` (text, or a function giving it then). */
 function withTimeout(promise, what) {
   let timer;
   const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), REPLY_TIMEOUT_MS);
+    timer = setTimeout(() => {
+      const described = typeof what === 'function' ? what() : what;
+      reject(new Error(`timed out waiting for ${described}`));
+    }, REPLY_TIMEOUT_MS);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -50,8 +54,11 @@ class LspSession {
       const list = this.published.get(params.uri) ?? [];
       list.push(params);
       this.published.set(params.uri, list);
-      for (const waiter of this.waiters.get(params.uri) ?? []) waiter(params);
+      // Taken off before they run: a waiter this publication does not satisfy registers itself
+      // again for the next one, and must not be dropped with the ones it satisfied.
+      const waiting = this.waiters.get(params.uri) ?? [];
       this.waiters.delete(params.uri);
+      for (const waiter of waiting) waiter(params);
     });
     // Requests from the server that a real client answers (configuration, progress, ...).
     this.connection.onRequest(() => null);
@@ -94,7 +101,9 @@ class LspSession {
       };
       this.waiters.set(uri, [...(this.waiters.get(uri) ?? []), wait]);
     });
-    return withTimeout(next, `diagnostics of ${uri}`);
+    const seen = () =>
+      JSON.stringify((this.published.get(uri) ?? []).map((params) => params.version ?? null));
+    return withTimeout(next, () => `diagnostics of ${uri} (versions published: ${seen()})`);
   }
 
   open(uri, languageId, text, version = 1) {
