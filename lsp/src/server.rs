@@ -137,8 +137,8 @@ impl Backend {
 
     /// Computes and publishes the diagnostics of `uri` on a blocking thread. Stale results (the
     /// document changed meanwhile) are dropped: the change that made them stale publishes anew.
-    /// A computation cancelled while the document stayed as it was (another document opened,
-    /// the workspace scan landed) runs again: nothing else would publish this version.
+    /// A computation cancelled while the document stayed as it was (another document was
+    /// edited, the workspace scan landed) runs again: nothing else would publish this version.
     async fn publish_diagnostics(&self, uri: Uri) {
         let (version, diagnostics) = loop {
             let Some(snapshot) = self.session().snapshot(&uri) else {
