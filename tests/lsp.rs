@@ -526,13 +526,20 @@ async fn gdl_code_lens_summarises_random_play() {
     client.shutdown().await;
 }
 
+/// A game of `tests/fixtures/simulate`, written for the simulation checks.
+fn simulation_fixture(name: &str) -> String {
+    std::fs::read_to_string(
+        support::project_root()
+            .join("tests/fixtures/simulate")
+            .join(name),
+    )
+    .unwrap()
+}
+
 /// What random play finds follows the static diagnostics in a second publication.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn simulation_findings_are_published_after_the_static_ones() {
-    let text = std::fs::read_to_string(
-        support::project_root().join("tests/fixtures/simulate/goal-missing.kif"),
-    )
-    .unwrap();
+    let text = simulation_fixture("goal-missing.kif");
     let uri = "file:///workspace/goal-missing.kif";
     let mut client = LspClient::start();
     client.initialize().await;
@@ -595,14 +602,8 @@ async fn an_edit_is_published_though_the_next_edit_elsewhere_cancels_its_checks(
 /// pause, and its findings still come.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn simulation_findings_survive_edits_of_another_document() {
-    let text = std::fs::read_to_string(
-        support::project_root().join("tests/fixtures/simulate/goal-missing.kif"),
-    )
-    .unwrap();
-    let other_text = std::fs::read_to_string(
-        support::project_root().join("tests/fixtures/simulate/ticTacToe.kif"),
-    )
-    .unwrap();
+    let text = simulation_fixture("goal-missing.kif");
+    let other_text = simulation_fixture("ticTacToe.kif");
     let uri = "file:///workspace/goal-missing.kif";
     let other = "file:///workspace/ticTacToe.kif";
     let mut client = LspClient::start();
