@@ -172,7 +172,8 @@ fn entry(out: &mut String, ludeme: &Ludeme) {
     let _ = writeln!(out, "\nEnglish: “{}”", ludeme.english);
 }
 
-/// " length [piece]": the parameters in order, optional ones in brackets, repeated ones with `...`.
+/// `" length [piece]"`: the parameters in order, optional ones in brackets, repeated ones with
+/// `...`.
 pub(crate) fn signature(ludeme: &Ludeme) -> String {
     ludeme
         .params

@@ -1,6 +1,6 @@
 //! The search players — the seed's maximizer, minimax, bounded minimax, alpha-beta, and
 //! iterative deepening of alpha-beta under a play clock — as one player type: they are one
-//! search ([`search`](super::search)) with different settings.
+//! search ([`search`]) with different settings.
 
 use super::search::{self, Depth, Heuristic, Others, Pruning, SearchConfig, SearchOutcome};
 use super::{Clock, Player};

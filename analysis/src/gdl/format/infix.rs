@@ -11,7 +11,7 @@
 //!
 //! Arguments are separated by `, `; `~` negates, `|` separates disjuncts, and a disjunction is
 //! parenthesised when it is one conjunct among several (or a disjunct, or negated), never when it
-//! is the whole body. A rule is written on one line when it fits in [`WIDTH`](super::WIDTH) columns
+//! is the whole body. A rule is written on one line when it fits in [`WIDTH`] columns
 //! and no comment must go inside it; otherwise `head :-` stands on the first line and each body
 //! literal on its own line, indented two spaces, each but the last ending with ` &`. A disjunction
 //! that does not fit puts each disjunct on its own line, each but the last ending with ` |`. No

@@ -18,7 +18,7 @@
 //! closing parentheses on the last literal's line. (92 % of the rules of the 351 games of the GGP
 //! corpus are written so, one-literal rules included; the infix syntax, where short rules are
 //! usually written on one line, keeps them so.) An `or` that does not fit in
-//! [`WIDTH`](super::WIDTH) columns puts each disjunct on its own line, aligned after `(or `:
+//! [`WIDTH`] columns puts each disjunct on its own line, aligned after `(or `:
 //!
 //! ```text
 //!     (or (distinct ?x ?x2)
