@@ -103,7 +103,16 @@ class LspSession {
     });
     const seen = () =>
       JSON.stringify((this.published.get(uri) ?? []).map((params) => params.version ?? null));
-    return withTimeout(next, () => `diagnostics of ${uri} (versions published: ${seen()})`);
+    return withTimeout(
+      next,
+      () => `diagnostics of ${uri} (versions published: ${seen()})${this.stderrTail()}`,
+    );
+  }
+
+  /** The end of what the server wrote to stderr (a panic's message, say), for a failure. */
+  stderrTail() {
+    const tail = this.stderr.slice(-2000).trim();
+    return tail ? `; the server's stderr ends with:\n${tail}` : '';
   }
 
   open(uri, languageId, text, version = 1) {
@@ -128,7 +137,7 @@ class LspSession {
       try {
         return await withTimeout(
           this.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position }),
-          `hover in ${uri}`,
+          () => `hover in ${uri}${this.stderrTail()}`,
         );
       } catch (error) {
         if (!(error instanceof rpc.ResponseError) || error.code !== CONTENT_MODIFIED || attempt === 20) {
