@@ -526,6 +526,99 @@ async fn gdl_code_lens_summarises_random_play() {
     client.shutdown().await;
 }
 
+/// The nearest-game lens of a document that did not change is worked out again once another
+/// game becomes known: a result is only as good as the games it was compared with.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_nearest_game_lens_follows_the_games_known() {
+    let uri = "file:///workspace/ticTacToe.kif";
+    let text =
+        std::fs::read_to_string(support::project_root().join("corpus/gdl/ticTacToe.kif")).unwrap();
+    let mut client = LspClient::start();
+    client.initialize().await;
+    open(&mut client, uri, "gdl", &text).await;
+    client.diagnostics_for(uri, 1).await;
+    let lenses = client
+        .request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let nearest = lenses["result"]
+        .as_array()
+        .expect("a lens list")
+        .iter()
+        .find(|lens| lens["data"]["kind"] == "nearest")
+        .expect("a nearest-game lens")
+        .clone();
+    let title = |resolved: &Value| {
+        resolved["result"]["command"]["title"]
+            .as_str()
+            .map(str::to_owned)
+    };
+
+    let alone = client.request("codeLens/resolve", nearest.clone()).await;
+    assert_eq!(
+        title(&alone).as_deref(),
+        Some("nearest: no other game of this language is known"),
+        "{alone}"
+    );
+
+    let other = "file:///workspace/never-ends.kif";
+    open(
+        &mut client,
+        other,
+        "gdl",
+        &simulation_fixture("never-ends.kif"),
+    )
+    .await;
+    client.diagnostics_for(other, 1).await;
+    let beside_another = client.request("codeLens/resolve", nearest).await;
+    let title = title(&beside_another).unwrap_or_else(|| panic!("{beside_another}"));
+    assert!(title.starts_with("nearest: never-ends · "), "{title}");
+    client.shutdown().await;
+}
+
+/// The probe's lens is worked out again under budgets changed in the editor's settings.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_probe_lens_follows_the_budgets_set() {
+    let mut client = LspClient::start();
+    client
+        .initialize_with_options(json!({"probe": {"enabled": true, "games": 10, "seconds": 5}}))
+        .await;
+    open(&mut client, URI, "ludi", TIC_TAC_TOE).await;
+    client.diagnostics_for(URI, 1).await;
+    let lenses = client
+        .request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": URI}}),
+        )
+        .await;
+    let probe = lenses["result"]
+        .as_array()
+        .expect("a lens list")
+        .iter()
+        .find(|lens| lens["data"]["kind"] == "probe")
+        .expect("a probe lens")
+        .clone();
+    let title = |resolved: &Value| {
+        resolved["result"]["command"]["title"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{resolved}"))
+            .to_owned()
+    };
+    let first = title(&client.request("codeLens/resolve", probe.clone()).await);
+    assert!(first.contains(" · 10 games"), "{first}");
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({"settings": {"ludeme": {"probe": {"enabled": true, "games": 20, "seconds": 5}}}}),
+        )
+        .await;
+    let again = title(&client.request("codeLens/resolve", probe).await);
+    assert!(again.contains(" · 20 games"), "{again}");
+    client.shutdown().await;
+}
+
 /// A game of `tests/fixtures/simulate`, written for the simulation checks.
 fn simulation_fixture(name: &str) -> String {
     std::fs::read_to_string(

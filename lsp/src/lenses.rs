@@ -7,7 +7,7 @@
 //! background (with `$/progress`, under the configured budgets) and answers with a provisional
 //! title; when the work ends the server asks the client to refresh its lenses
 //! (`workspace/codeLens/refresh`), and the next resolve finds the result. Work done for an
-//! older version of the document is dropped.
+//! older version of the document, or among other known games or settings, is done again.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -31,7 +31,8 @@ use serde_json::{Value, json};
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{CodeLens, Command, Range, Uri};
 
-use crate::session::{Session, Snapshot};
+use crate::config::Settings;
+use crate::session::{KnownGames, Session, Snapshot};
 
 /// The client command that lists the nearest games (its arguments carry them).
 pub const SHOW_NEAREST: &str = "ludeme.showNearest";
@@ -69,6 +70,39 @@ impl LensKind {
             LensKind::Nearest => "looking for the nearest game",
             LensKind::Bench => "measuring random playouts",
             LensKind::Simulation => "playing random games",
+        }
+    }
+}
+
+/// What a lens's work reads besides its document: the known games (the nearest game) or the
+/// settings (the budgets of play). A result computed from other surroundings is stale even for
+/// the same version of the document: the workspace scan landed, a game was added or changed on
+/// disk, the budgets were changed.
+#[derive(Clone)]
+enum Surroundings {
+    KnownGames(KnownGames),
+    Settings(Arc<Settings>),
+}
+
+impl Surroundings {
+    fn of(kind: LensKind, snapshot: &Snapshot) -> Self {
+        match kind {
+            LensKind::Nearest => Surroundings::KnownGames(snapshot.known.clone()),
+            LensKind::Probe | LensKind::Bench | LensKind::Simulation => {
+                Surroundings::Settings(snapshot.settings.clone())
+            }
+        }
+    }
+
+    /// Whether both are the same surroundings: the session replaces the lists and the settings
+    /// whenever they change, so identity is enough.
+    fn same_as(&self, other: &Surroundings) -> bool {
+        match (self, other) {
+            (Surroundings::KnownGames(a), Surroundings::KnownGames(b)) => {
+                Arc::ptr_eq(&a.workspace, &b.workspace) && Arc::ptr_eq(&a.corpus, &b.corpus)
+            }
+            (Surroundings::Settings(a), Surroundings::Settings(b)) => Arc::ptr_eq(a, b),
+            _ => false,
         }
     }
 }
@@ -156,7 +190,11 @@ impl Resolved {
 
 enum Job {
     Running,
-    Done { version: i32, resolved: Resolved },
+    Done {
+        version: i32,
+        surroundings: Surroundings,
+        resolved: Resolved,
+    },
 }
 
 /// What background work needs from the server.
@@ -183,10 +221,10 @@ impl LensJobs {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// The lens's command for the document's current version: the result when the work is
-    /// done, else a provisional label (and the work started, unless it already runs). A client
-    /// that cannot be asked to refresh its lenses would keep the provisional label for good: it
-    /// waits for the work instead (bounded by the budgets).
+    /// The lens's command for the document's current version and [`Surroundings`]: the result
+    /// when the work is done, else a provisional label (and the work started, unless it already
+    /// runs). A client that cannot be asked to refresh its lenses would keep the provisional
+    /// label for good: it waits for the work instead (bounded by the budgets).
     pub async fn resolve(
         self: &Arc<Self>,
         context: &JobContext,
@@ -195,14 +233,18 @@ impl LensJobs {
         snapshot: Snapshot,
     ) -> Resolved {
         let version = snapshot.document.version;
+        let surroundings = Surroundings::of(kind, &snapshot);
         let key = (uri, kind);
         {
             let mut jobs = self.jobs();
             match jobs.get(&key) {
                 Some(Job::Done {
                     version: done,
+                    surroundings: done_in,
                     resolved,
-                }) if *done == version => return resolved.clone(),
+                }) if *done == version && done_in.same_as(&surroundings) => {
+                    return resolved.clone();
+                }
                 // One run per lens at a time: a run for an older version ends within its
                 // budget, and the refresh it triggers asks again.
                 Some(Job::Running) => {
@@ -239,6 +281,7 @@ impl LensJobs {
                         key,
                         Job::Done {
                             version,
+                            surroundings,
                             resolved: resolved.clone(),
                         },
                     );

@@ -76,6 +76,15 @@ impl Backend {
         }
         if changed {
             self.publish_all_open().await;
+            self.refresh_lenses().await;
+        }
+    }
+
+    /// Asks the client to resolve its lenses again (when it can be asked): what they show
+    /// changed outside the documents (see `lenses.rs`).
+    async fn refresh_lenses(&self) {
+        if self.support().lens_refresh {
+            let _ = self.client.code_lens_refresh().await;
         }
     }
 
@@ -435,6 +444,7 @@ impl LanguageServer for Backend {
             self.rescan_workspace().await;
         } else if games_changed {
             self.publish_all_open().await;
+            self.refresh_lenses().await;
         }
     }
 
@@ -443,9 +453,7 @@ impl LanguageServer for Backend {
         self.session()
             .set_client_settings(ClientSettings::from_json(&params.settings));
         // The budgets only shape the lenses: ask for them again.
-        if self.support().lens_refresh {
-            let _ = self.client.code_lens_refresh().await;
-        }
+        self.refresh_lenses().await;
     }
 
     async fn symbol(
