@@ -75,22 +75,23 @@ impl LensKind {
 }
 
 /// What a lens's work reads besides its document: the known games (the nearest game) or the
-/// settings (the budgets of play). A result computed from other surroundings is stale even for
-/// the same version of the document: the workspace scan landed, a game was added or changed on
-/// disk, the budgets were changed.
+/// settings (the budgets of the probe and the bench). A result computed from other surroundings
+/// is stale even for the same version of the document: the workspace scan landed, a game was
+/// added or changed on disk, the budgets were changed.
 #[derive(Clone)]
 enum Surroundings {
     KnownGames(KnownGames),
     Settings(Arc<Settings>),
+    /// Random play for the editor has fixed budgets.
+    None,
 }
 
 impl Surroundings {
     fn of(kind: LensKind, snapshot: &Snapshot) -> Self {
         match kind {
             LensKind::Nearest => Surroundings::KnownGames(snapshot.known.clone()),
-            LensKind::Probe | LensKind::Bench | LensKind::Simulation => {
-                Surroundings::Settings(snapshot.settings.clone())
-            }
+            LensKind::Probe | LensKind::Bench => Surroundings::Settings(snapshot.settings.clone()),
+            LensKind::Simulation => Surroundings::None,
         }
     }
 
@@ -102,6 +103,7 @@ impl Surroundings {
                 Arc::ptr_eq(&a.workspace, &b.workspace) && Arc::ptr_eq(&a.corpus, &b.corpus)
             }
             (Surroundings::Settings(a), Surroundings::Settings(b)) => Arc::ptr_eq(a, b),
+            (Surroundings::None, Surroundings::None) => true,
             _ => false,
         }
     }
