@@ -526,6 +526,44 @@ async fn gdl_code_lens_summarises_random_play() {
     client.shutdown().await;
 }
 
+/// Random play on one document, cancelled midway by an edit of another, is played again at the
+/// next pause in the edits, and its findings come.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_play_cancelled_by_another_documents_edit_runs_again() {
+    let uri = "file:///workspace/never-ends.kif";
+    let other = "file:///workspace/ticTacToe.kif";
+    let mut client = LspClient::start();
+    client.initialize().await;
+    open(
+        &mut client,
+        other,
+        "gdl",
+        &simulation_fixture("ticTacToe.kif"),
+    )
+    .await;
+    client.diagnostics_for(other, 1).await;
+    open(
+        &mut client,
+        uri,
+        "gdl",
+        &simulation_fixture("never-ends.kif"),
+    )
+    .await;
+    assert_eq!(client.diagnostics_for(uri, 1).await, Vec::<Value>::new());
+    // Random play on `never-ends` plays every game to the length limit: the edit lands while
+    // it runs.
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    change(&mut client, other, 2, range((0, 0), (0, 0)), " ").await;
+    let diagnostics = client.diagnostics_for(uri, 1).await;
+    assert!(
+        diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic["code"] == "gdl/playout-no-terminal"),
+        "{diagnostics:#?}"
+    );
+    client.shutdown().await;
+}
+
 /// The nearest-game lens of a document that did not change is worked out again once another
 /// game becomes known: a result is only as good as the games it was compared with.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -3,7 +3,9 @@
 //! — random play (GDL) and a duplicate of a known game (every language) — published again with
 //! the first round from a task of its own, so that it never delays the first.
 
-use std::sync::{Arc, Mutex};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use ludeme_analysis as analysis;
@@ -20,10 +22,11 @@ use crate::session::{Session, Snapshot};
 /// cost every keystroke a large message.
 pub const MAX_PUBLISHED: usize = 1_000;
 
-/// How long the document must stay unchanged before the slow round starts. While someone
-/// types, it never starts: the work would be dropped at the next keystroke anyway, and a write
-/// to the database waits for the running work to notice its cancellation, which grounding a
-/// game only does between its steps — the next edit's diagnostics would wait for it.
+/// How long the editor must leave every document unchanged before the slow round starts.
+/// While someone types, it never starts: the work would be cancelled at the next keystroke
+/// anyway (in any document: every edit writes to the one database), and a write waits for the
+/// running work to notice its cancellation, which grounding a game only does between its steps
+/// — the next edit's diagnostics would wait for it.
 const SLOW_ROUND_DELAY: Duration = Duration::from_millis(400);
 
 /// The largest document the background work (random play, the search for duplicates, the
@@ -99,7 +102,16 @@ pub struct Publisher {
     client: Client,
     session: Arc<Mutex<Session>>,
     order: Arc<tokio::sync::Mutex<()>>,
+    /// The latest first round published for each document. A second round belongs to one first
+    /// round, whose diagnostics it repeats: it is dropped once another first round was
+    /// published for the document (the workspace scan landed, the document was reopened).
+    latest_rounds: Arc<Mutex<HashMap<Uri, FirstRound>>>,
+    rounds_published: Arc<AtomicU64>,
 }
+
+/// A first round's number, unique over the server's life.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct FirstRound(u64);
 
 impl Publisher {
     pub fn new(client: Client, session: Arc<Mutex<Session>>) -> Self {
@@ -107,57 +119,119 @@ impl Publisher {
             client,
             session,
             order: Arc::default(),
+            latest_rounds: Arc::default(),
+            rounds_published: Arc::default(),
         }
+    }
+
+    fn session(&self) -> MutexGuard<'_, Session> {
+        self.session
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn latest_rounds(&self) -> MutexGuard<'_, HashMap<Uri, FirstRound>> {
+        self.latest_rounds
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The version of `uri` open now, if it is open.
     pub fn current_version(&self, uri: &Uri) -> Option<i32> {
-        self.session
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .version(uri)
+        self.session().version(uri)
     }
 
-    /// Publishes `diagnostics`, computed for `version` of `uri`, unless the document has moved
-    /// on (the edit that moved it publishes anew). Returns whether they were sent.
-    pub async fn publish_if_current(
+    /// Publishes the first round of `uri`'s diagnostics, computed for `version`, unless the
+    /// document has moved on (the edit that moved it publishes anew). Returns the round's
+    /// number when it was sent.
+    pub async fn publish_first_round(
         &self,
         uri: Uri,
         version: i32,
         diagnostics: Vec<Diagnostic>,
-    ) -> bool {
+    ) -> Option<FirstRound> {
         let _in_order = self.order.lock().await;
         if self.current_version(&uri) != Some(version) {
-            return false;
+            return None;
         }
+        let round = FirstRound(self.rounds_published.fetch_add(1, Ordering::Relaxed));
+        self.latest_rounds().insert(uri.clone(), round);
         self.client
             .publish_diagnostics(uri, diagnostics, Some(version))
             .await;
-        true
+        Some(round)
+    }
+
+    /// Whether `round` is the latest first round of `uri` and the document still at `version`.
+    fn is_latest(&self, uri: &Uri, version: i32, round: FirstRound) -> bool {
+        self.current_version(uri) == Some(version) && self.latest_rounds().get(uri) == Some(&round)
+    }
+
+    /// Publishes the second round (the first round's diagnostics and the slow findings) while
+    /// `round` is the latest first round of the document and the document still at `version`.
+    async fn publish_second_round(
+        &self,
+        uri: Uri,
+        version: i32,
+        round: FirstRound,
+        diagnostics: Vec<Diagnostic>,
+    ) {
+        let _in_order = self.order.lock().await;
+        if self.is_latest(&uri, version, round) {
+            self.client
+                .publish_diagnostics(uri, diagnostics, Some(version))
+                .await;
+        }
+    }
+
+    /// Publishes the diagnostics of a file that is not a document (`ludeme.toml`).
+    pub async fn publish_unversioned(&self, uri: Uri, diagnostics: Vec<Diagnostic>) {
+        let _in_order = self.order.lock().await;
+        self.client
+            .publish_diagnostics(uri, diagnostics, None)
+            .await;
     }
 
     /// Clears the diagnostics of a closed document, after any publication already under way.
     pub async fn clear(&self, uri: Uri) {
         let _in_order = self.order.lock().await;
+        self.latest_rounds().remove(&uri);
         self.client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+
+    /// Waits until the editor has left every document unchanged for [`SLOW_ROUND_DELAY`].
+    async fn pause_in_the_edits(&self) {
+        loop {
+            let since_last_edit = self
+                .session()
+                .last_edit()
+                .map_or(SLOW_ROUND_DELAY, |edited| edited.elapsed());
+            if since_last_edit >= SLOW_ROUND_DELAY {
+                return;
+            }
+            tokio::time::sleep(SLOW_ROUND_DELAY - since_last_edit).await;
+        }
     }
 }
 
-/// Publishes the first round again with the slow findings added, when there are any and the
-/// document is still at `version` (an edit cancels the work and publishes anew). Work that an
-/// edit of another document cancelled starts again once the edits pause.
+/// Publishes `round`'s diagnostics again with the slow findings added, when there are any and
+/// `round` is still the document's latest (an edit cancels the work and publishes anew). It
+/// starts once the edits pause; work that an edit of another document cancelled starts again
+/// at the next pause.
 pub async fn publish_slow_findings(
     publisher: Publisher,
     uri: Uri,
     version: i32,
+    round: FirstRound,
     first_round: Vec<Diagnostic>,
 ) {
     let found = loop {
-        tokio::time::sleep(SLOW_ROUND_DELAY).await;
+        publisher.pause_in_the_edits().await;
+        if !publisher.is_latest(&uri, version, round) {
+            return;
+        }
         let Some(snapshot) = publisher
-            .session
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .session()
             .snapshot(&uri)
             .filter(|snapshot| snapshot.document.version == version)
         else {
@@ -182,6 +256,6 @@ pub async fn publish_slow_findings(
     let mut diagnostics = first_round;
     diagnostics.extend(found);
     publisher
-        .publish_if_current(uri, version, diagnostics)
+        .publish_second_round(uri, version, round, diagnostics)
         .await;
 }

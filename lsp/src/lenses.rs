@@ -31,8 +31,7 @@ use serde_json::{Value, json};
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{CodeLens, Command, Range, Uri};
 
-use crate::config::Settings;
-use crate::session::{KnownGames, Session, Snapshot};
+use crate::session::{Session, Snapshot};
 
 /// The client command that lists the nearest games (its arguments carry them).
 pub const SHOW_NEAREST: &str = "ludeme.showNearest";
@@ -75,13 +74,14 @@ impl LensKind {
 }
 
 /// What a lens's work reads besides its document: the known games (the nearest game) or the
-/// settings (the budgets of the probe and the bench). A result computed from other surroundings
-/// is stale even for the same version of the document: the workspace scan landed, a game was
-/// added or changed on disk, the budgets were changed.
-#[derive(Clone)]
+/// budgets of play (the probe and the bench). A result worked out in other surroundings is
+/// stale even for the same version of the document: the workspace scan landed, a game was
+/// added, edited or changed on disk, the budgets were changed.
+#[derive(Clone, PartialEq)]
 enum Surroundings {
-    KnownGames(KnownGames),
-    Settings(Arc<Settings>),
+    /// The generation of the known games ([`crate::session::KnownGames::generation`]).
+    KnownGames(u64),
+    Budget(ProbeBudget),
     /// Random play for the editor has fixed budgets.
     None,
 }
@@ -89,22 +89,9 @@ enum Surroundings {
 impl Surroundings {
     fn of(kind: LensKind, snapshot: &Snapshot) -> Self {
         match kind {
-            LensKind::Nearest => Surroundings::KnownGames(snapshot.known.clone()),
-            LensKind::Probe | LensKind::Bench => Surroundings::Settings(snapshot.settings.clone()),
+            LensKind::Nearest => Surroundings::KnownGames(snapshot.known.generation),
+            LensKind::Probe | LensKind::Bench => Surroundings::Budget(snapshot.settings.probe()),
             LensKind::Simulation => Surroundings::None,
-        }
-    }
-
-    /// Whether both are the same surroundings: the session replaces the lists and the settings
-    /// whenever they change, so identity is enough.
-    fn same_as(&self, other: &Surroundings) -> bool {
-        match (self, other) {
-            (Surroundings::KnownGames(a), Surroundings::KnownGames(b)) => {
-                Arc::ptr_eq(&a.workspace, &b.workspace) && Arc::ptr_eq(&a.corpus, &b.corpus)
-            }
-            (Surroundings::Settings(a), Surroundings::Settings(b)) => Arc::ptr_eq(a, b),
-            (Surroundings::None, Surroundings::None) => true,
-            _ => false,
         }
     }
 }
@@ -244,7 +231,7 @@ impl LensJobs {
                     version: done,
                     surroundings: done_in,
                     resolved,
-                }) if *done == version && done_in.same_as(&surroundings) => {
+                }) if *done == version && *done_in == surroundings => {
                     return resolved.clone();
                 }
                 // One run per lens at a time: a run for an older version ends within its

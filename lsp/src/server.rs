@@ -1,5 +1,6 @@
 //! The protocol side: LSP messages mapped onto the [`Session`] and the analysis queries.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ludeme_analysis as analysis;
@@ -30,6 +31,9 @@ pub struct Backend {
     editor: features::EditorOptions,
     /// Every publication of diagnostics goes through it, in version order.
     publisher: findings::Publisher,
+    /// How many workspace scans were started: a scan that finishes after a later one started
+    /// is dropped (it read the disk earlier).
+    scans_started: AtomicU64,
 }
 
 impl Backend {
@@ -42,6 +46,7 @@ impl Backend {
             lenses: Arc::default(),
             support: Mutex::default(),
             editor: features::EditorOptions::default(),
+            scans_started: AtomicU64::default(),
         }
     }
 
@@ -61,23 +66,36 @@ impl Backend {
             (session.roots(), session.settings().client)
         };
         let scan_roots = roots.clone();
+        let this_scan = self.scans_started.fetch_add(1, Ordering::SeqCst) + 1;
         let Ok(scan) =
             tokio::task::spawn_blocking(move || workspace::scan(&scan_roots, client_settings))
                 .await
         else {
             return;
         };
+        if self.scans_started.load(Ordering::SeqCst) != this_scan {
+            return;
+        }
         let config = scan.config_file_and_diagnostics();
         let changed = self.session().apply_scan(roots, scan);
         if let Some((uri, diagnostics)) = config {
-            self.client
-                .publish_diagnostics(uri, diagnostics, None)
-                .await;
+            self.publisher.publish_unversioned(uri, diagnostics).await;
         }
         if changed {
             self.publish_all_open().await;
             self.refresh_lenses().await;
         }
+    }
+
+    /// Runs `change` on the session; and whether the lists of known games changed (the other
+    /// documents' nearest-game lenses then change).
+    fn changing_known_games<T>(&self, change: impl FnOnce(&mut Session) -> T) -> (T, bool) {
+        let mut session = self.session();
+        let before = session.known.clone();
+        let result = change(&mut session);
+        let changed = !Arc::ptr_eq(&before.workspace, &session.known.workspace)
+            || !Arc::ptr_eq(&before.corpus, &session.known.corpus);
+        (result, changed)
     }
 
     /// Asks the client to resolve its lenses again (when it can be asked): what they show
@@ -165,19 +183,19 @@ impl Backend {
                 Err(_) => return,
             }
         };
-        let published = self
+        let Some(round) = self
             .publisher
-            .publish_if_current(uri.clone(), version, diagnostics.clone())
-            .await;
-        if !published {
+            .publish_first_round(uri.clone(), version, diagnostics.clone())
+            .await
+        else {
             return;
-        }
+        };
         // Random play and the search for duplicates take longer than the static checks: their
         // findings follow in a second publication, from a task of their own so that this
         // notification's handler returns.
         let publisher = self.publisher.clone();
         tokio::spawn(async move {
-            findings::publish_slow_findings(publisher, uri, version, diagnostics).await;
+            findings::publish_slow_findings(publisher, uri, version, round, diagnostics).await;
         });
     }
 }
@@ -192,14 +210,28 @@ pub(crate) async fn run_query<T: Send + 'static>(
         let snapshot = std::panic::AssertUnwindSafe(snapshot);
         salsa::Cancelled::catch(move || query(&snapshot))
     });
-    match task.await {
+    outcome_of(task.await)
+}
+
+/// The answer of work run on a blocking thread under [`salsa::Cancelled::catch`]: its value,
+/// [`content_modified`] when a write cancelled it, or an internal error when it panicked.
+fn outcome_of<T>(
+    finished: std::result::Result<std::result::Result<T, salsa::Cancelled>, tokio::task::JoinError>,
+) -> Result<T> {
+    let failed = |message: String| {
+        let mut error = Error::internal_error();
+        error.message = message.into();
+        Err(error)
+    };
+    match finished {
         Ok(Ok(value)) => Ok(value),
-        Ok(Err(_cancelled)) => Err(content_modified()),
-        Err(join_error) => {
-            let mut error = Error::internal_error();
-            error.message = format!("the request failed inside the server: {join_error}").into();
-            Err(error)
+        Ok(Err(salsa::Cancelled::PropagatedPanic)) => {
+            failed("a computation the request waited for failed inside the server".to_owned())
         }
+        Ok(Err(_cancelled_by_a_write)) => Err(content_modified()),
+        Err(join_error) => failed(format!(
+            "the request failed inside the server: {join_error}"
+        )),
     }
 }
 
@@ -465,28 +497,24 @@ impl LanguageServer for Backend {
         let task = tokio::task::spawn_blocking(move || {
             salsa::Cancelled::catch(|| workspace::workspace_symbols(&snapshot, &query, symbol_kind))
         });
-        match task.await {
-            Ok(Ok(symbols)) => Ok(Some(WorkspaceSymbolResponse::Nested(symbols))),
-            Ok(Err(_cancelled)) => Err(content_modified()),
-            Err(join_error) => {
-                let mut error = Error::internal_error();
-                error.message =
-                    format!("the request failed inside the server: {join_error}").into();
-                Err(error)
-            }
-        }
+        outcome_of(task.await).map(|symbols| Some(WorkspaceSymbolResponse::Nested(symbols)))
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let document = params.text_document;
-        let opened = self.session().open(
-            document.uri.clone(),
-            &document.language_id,
-            &document.text,
-            document.version,
-        );
+        let (opened, lists_changed) = self.changing_known_games(|session| {
+            session.open(
+                document.uri.clone(),
+                &document.language_id,
+                &document.text,
+                document.version,
+            )
+        });
         if opened {
             self.publish_diagnostics(document.uri).await;
+        }
+        if lists_changed {
+            self.refresh_lenses().await;
         }
     }
 
@@ -502,10 +530,13 @@ impl LanguageServer for Backend {
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
-        self.session().close(&uri);
+        let ((), lists_changed) = self.changing_known_games(|session| session.close(&uri));
         self.lenses.forget(&uri);
         // Diagnostics of a closed file would linger in the editor's problem list otherwise.
         self.publisher.clear(uri).await;
+        if lists_changed {
+            self.refresh_lenses().await;
+        }
     }
 
     async fn document_symbol(

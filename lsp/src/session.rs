@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 use ludeme_analysis::{
     AnalysisHost, EditedTree, RootDatabase, SourceFile, Syntax, kif_forms_read, parse,
@@ -31,6 +32,8 @@ pub struct Session {
     pub(crate) known: KnownGames,
     /// The files last given to the EGGG workspace input.
     egg_files: Option<Vec<SourceFile>>,
+    /// When the editor last changed a document's text (see [`Session::last_edit`]).
+    last_edit: Option<Instant>,
 }
 
 /// The games nearest-game searches look among, shared by every snapshot until the sets change.
@@ -40,6 +43,9 @@ pub struct KnownGames {
     pub workspace: Arc<[SourceFile]>,
     /// Files of the corpus folders.
     pub corpus: Arc<[SourceFile]>,
+    /// Counts the changes of the lists and of the known games' texts: what was worked out among
+    /// the known games of another generation is stale.
+    pub generation: u64,
 }
 
 struct OpenDocument {
@@ -86,6 +92,7 @@ impl Session {
             return false;
         };
         let file = self.host.set_file(&key, syntax, Arc::from(text), None);
+        self.known_text_changed();
         let document = Document::new(text, version, self.encoding);
         self.documents.insert(
             uri,
@@ -136,6 +143,8 @@ impl Session {
         let text: Arc<str> = Arc::from(open.document.text());
         self.host
             .set_file(&open.key, syntax, text, Some(edited_tree));
+        self.last_edit = Some(Instant::now());
+        self.known_text_changed();
         true
     }
 
@@ -165,6 +174,12 @@ impl Session {
         })
     }
 
+    /// When the editor last changed a document's text: background work waits for a pause in the
+    /// typing, since each edit would cancel it.
+    pub fn last_edit(&self) -> Option<Instant> {
+        self.last_edit
+    }
+
     pub fn version(&self, uri: &Uri) -> Option<i32> {
         self.documents.get(uri).map(|open| open.document.version)
     }
@@ -191,6 +206,7 @@ impl Session {
             Some((syntax, text)) => {
                 let file = self.host.set_file(key, syntax, text, None);
                 self.disk_files.insert(key.to_path_buf(), file);
+                self.known_text_changed();
                 true
             }
             None => {
@@ -223,10 +239,21 @@ impl Session {
             ludeme_analysis::egg::set_egg_workspace(self.host.db_mut(), egg.clone());
             self.egg_files = Some(egg);
         }
+        // Snapshots keep sharing the lists, and results worked out among them stay valid,
+        // unless they changed.
+        if *self.known.workspace == *workspace && *self.known.corpus == *corpus {
+            return;
+        }
         self.known = KnownGames {
             workspace: workspace.into(),
             corpus: corpus.into(),
+            generation: self.known.generation + 1,
         };
+    }
+
+    /// A known game's text changed (or a game may have become known): a new generation.
+    pub(crate) fn known_text_changed(&mut self) {
+        self.known.generation += 1;
     }
 }
 

@@ -264,7 +264,11 @@ impl Session {
             {
                 (file, false)
             }
-            _ => (self.host.set_file(path, syntax, text, None), true),
+            _ => {
+                let file = self.host.set_file(path, syntax, text, None);
+                self.known_text_changed();
+                (file, true)
+            }
         }
     }
 
