@@ -15,7 +15,7 @@ use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity, Uri};
 
 use crate::lenses::nearest_games;
 use crate::server::{is_content_modified, run_query, to_lsp_diagnostic};
-use crate::session::{Session, Snapshot};
+use crate::session::{Session, Snapshot, lock_session};
 
 /// The most diagnostics published for one document. A generated or pasted file can have tens
 /// of thousands; the editor's problem list is no use beyond this, and sending them all would
@@ -106,7 +106,7 @@ pub struct Publisher {
     /// round, whose diagnostics it repeats: it is dropped once another first round was
     /// published for the document (the workspace scan landed, the document was reopened).
     latest_rounds: Arc<Mutex<HashMap<Uri, FirstRound>>>,
-    rounds_published: Arc<AtomicU64>,
+    first_rounds_published: Arc<AtomicU64>,
 }
 
 /// A first round's number, unique over the server's life.
@@ -120,14 +120,12 @@ impl Publisher {
             session,
             order: Arc::default(),
             latest_rounds: Arc::default(),
-            rounds_published: Arc::default(),
+            first_rounds_published: Arc::default(),
         }
     }
 
     fn session(&self) -> MutexGuard<'_, Session> {
-        self.session
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock_session(&self.session)
     }
 
     fn latest_rounds(&self) -> MutexGuard<'_, HashMap<Uri, FirstRound>> {
@@ -154,7 +152,7 @@ impl Publisher {
         if self.current_version(&uri) != Some(version) {
             return None;
         }
-        let round = FirstRound(self.rounds_published.fetch_add(1, Ordering::Relaxed));
+        let round = FirstRound(self.first_rounds_published.fetch_add(1, Ordering::Relaxed));
         self.latest_rounds().insert(uri.clone(), round);
         self.client
             .publish_diagnostics(uri, diagnostics, Some(version))
@@ -199,15 +197,19 @@ impl Publisher {
         self.client.publish_diagnostics(uri, Vec::new(), None).await;
     }
 
-    /// Waits until the editor has left every document unchanged for [`SLOW_ROUND_DELAY`].
-    async fn pause_in_the_edits(&self) {
+    /// Waits until the editor has left every document unchanged for [`SLOW_ROUND_DELAY`]. Gives
+    /// up (`false`) as soon as `round` is no longer the document's latest first round.
+    async fn pause_in_the_edits(&self, uri: &Uri, version: i32, round: FirstRound) -> bool {
         loop {
+            if !self.is_latest(uri, version, round) {
+                return false;
+            }
             let since_last_edit = self
                 .session()
                 .last_edit()
                 .map_or(SLOW_ROUND_DELAY, |edited| edited.elapsed());
             if since_last_edit >= SLOW_ROUND_DELAY {
-                return;
+                return true;
             }
             tokio::time::sleep(SLOW_ROUND_DELAY - since_last_edit).await;
         }
@@ -226,8 +228,7 @@ pub async fn publish_slow_findings(
     first_round: Vec<Diagnostic>,
 ) {
     let found = loop {
-        publisher.pause_in_the_edits().await;
-        if !publisher.is_latest(&uri, version, round) {
+        if !publisher.pause_in_the_edits(&uri, version, round).await {
             return;
         }
         let Some(snapshot) = publisher

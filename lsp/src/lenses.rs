@@ -31,7 +31,7 @@ use serde_json::{Value, json};
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{CodeLens, Command, Range, Uri};
 
-use crate::session::{Session, Snapshot};
+use crate::session::{Session, Snapshot, lock_session};
 
 /// The client command that lists the nearest games (its arguments carry them).
 pub const SHOW_NEAREST: &str = "ludeme.showNearest";
@@ -246,11 +246,14 @@ impl LensJobs {
         }
         let jobs = self.clone();
         let task_context = context.clone();
+        let title = format!("Ludeme: {}", kind.activity());
+        let game = snapshot.file.path(&snapshot.db).display().to_string();
+        // The blocking thread owns the snapshot from now on: a task not yet run holding it
+        // would hold back the next edit's write, which waits (on a runtime thread) for every
+        // snapshot to be dropped.
+        let work = tokio::task::spawn_blocking(move || compute(kind, snapshot));
         let task = tokio::spawn(async move {
             let context = task_context;
-            let title = format!("Ludeme: {}", kind.activity());
-            let game = snapshot.file.path(&snapshot.db).display().to_string();
-            let work = tokio::task::spawn_blocking(move || compute(kind, snapshot));
             let outcome = crate::progress::with_progress(
                 &context.client,
                 context.progress,
@@ -259,11 +262,7 @@ impl LensJobs {
                 work,
             )
             .await;
-            let current = context
-                .session
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .version(&key.0);
+            let current = lock_session(&context.session).version(&key.0);
             let finished = match outcome {
                 Ok(Some(resolved)) if current == Some(version) => {
                     jobs.jobs().insert(

@@ -14,7 +14,7 @@ use crate::document::{Document, PositionEncoding};
 use crate::features;
 use crate::findings;
 use crate::lenses::{self, LensJobs};
-use crate::session::{Session, Snapshot};
+use crate::session::{Session, Snapshot, lock_session};
 use crate::workspace::{self, ClientSupport, FileChange};
 
 /// JSON-RPC error code for a request whose document changed while it was being answered.
@@ -87,15 +87,13 @@ impl Backend {
         }
     }
 
-    /// Runs `change` on the session; and whether the lists of known games changed (the other
-    /// documents' nearest-game lenses then change).
+    /// Runs `change` on the session; and whether the known games changed (their lists or
+    /// texts: the other documents' nearest-game lenses then change).
     fn changing_known_games<T>(&self, change: impl FnOnce(&mut Session) -> T) -> (T, bool) {
         let mut session = self.session();
-        let before = session.known.clone();
+        let before = session.known.generation;
         let result = change(&mut session);
-        let changed = !Arc::ptr_eq(&before.workspace, &session.known.workspace)
-            || !Arc::ptr_eq(&before.corpus, &session.known.corpus);
-        (result, changed)
+        (result, session.known.generation != before)
     }
 
     /// Asks the client to resolve its lenses again (when it can be asked): what they show
@@ -141,12 +139,9 @@ impl Backend {
         panic!("ludeme/debugPanicNotification was asked to panic");
     }
 
-    /// The session, even if a panicking request poisoned the lock: the state is only written
-    /// by whole-step operations, so it stays usable.
+    /// The session (see [`lock_session`]).
     fn session(&self) -> MutexGuard<'_, Session> {
-        self.session
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock_session(&self.session)
     }
 
     /// Answers a request about the open document `uri` on a snapshot, off the async runtime;
@@ -215,23 +210,20 @@ pub(crate) async fn run_query<T: Send + 'static>(
 
 /// The answer of work run on a blocking thread under [`salsa::Cancelled::catch`]: its value,
 /// [`content_modified`] when a write cancelled it, or an internal error when it panicked.
+/// Every kind of `Cancelled` comes from a write: a query waiting on another thread's query sees
+/// `PropagatedPanic` when a write cancels that one, and a real panic reaches its own thread's
+/// join handle.
 fn outcome_of<T>(
     finished: std::result::Result<std::result::Result<T, salsa::Cancelled>, tokio::task::JoinError>,
 ) -> Result<T> {
-    let failed = |message: String| {
-        let mut error = Error::internal_error();
-        error.message = message.into();
-        Err(error)
-    };
     match finished {
         Ok(Ok(value)) => Ok(value),
-        Ok(Err(salsa::Cancelled::PropagatedPanic)) => {
-            failed("a computation the request waited for failed inside the server".to_owned())
-        }
         Ok(Err(_cancelled_by_a_write)) => Err(content_modified()),
-        Err(join_error) => failed(format!(
-            "the request failed inside the server: {join_error}"
-        )),
+        Err(join_error) => {
+            let mut error = Error::internal_error();
+            error.message = format!("the request failed inside the server: {join_error}").into();
+            Err(error)
+        }
     }
 }
 
@@ -502,7 +494,7 @@ impl LanguageServer for Backend {
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let document = params.text_document;
-        let (opened, lists_changed) = self.changing_known_games(|session| {
+        let (opened, known_changed) = self.changing_known_games(|session| {
             session.open(
                 document.uri.clone(),
                 &document.language_id,
@@ -513,7 +505,7 @@ impl LanguageServer for Backend {
         if opened {
             self.publish_diagnostics(document.uri).await;
         }
-        if lists_changed {
+        if known_changed {
             self.refresh_lenses().await;
         }
     }
@@ -530,11 +522,15 @@ impl LanguageServer for Backend {
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
-        let ((), lists_changed) = self.changing_known_games(|session| session.close(&uri));
+        let (closed, known_changed) = self.changing_known_games(|session| session.close(&uri));
+        if !closed {
+            // Not a game file: its diagnostics (those of `ludeme.toml`) are not the editor's.
+            return;
+        }
         self.lenses.forget(&uri);
         // Diagnostics of a closed file would linger in the editor's problem list otherwise.
         self.publisher.clear(uri).await;
-        if lists_changed {
+        if known_changed {
             self.refresh_lenses().await;
         }
     }

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use ludeme_analysis::{
@@ -32,7 +32,7 @@ pub struct Session {
     pub(crate) known: KnownGames,
     /// The files last given to the EGGG workspace input.
     egg_files: Option<Vec<SourceFile>>,
-    /// When the editor last changed a document's text (see [`Session::last_edit`]).
+    /// When the editor last opened, changed or closed a document (see [`Session::last_edit`]).
     last_edit: Option<Instant>,
 }
 
@@ -91,8 +91,8 @@ impl Session {
         else {
             return false;
         };
-        let file = self.host.set_file(&key, syntax, Arc::from(text), None);
-        self.known_text_changed();
+        let file = self.set_known_text(&key, syntax, Arc::from(text), None);
+        self.last_edit = Some(Instant::now());
         let document = Document::new(text, version, self.encoding);
         self.documents.insert(
             uri,
@@ -149,17 +149,19 @@ impl Session {
     }
 
     /// Closes a document. A workspace file goes back to its text on disk (it stays known); any
-    /// other document is forgotten.
-    pub fn close(&mut self, uri: &Uri) {
+    /// other document is forgotten. Returns `false` when it was not open (not a game file).
+    pub fn close(&mut self, uri: &Uri) -> bool {
         let Some(open) = self.documents.remove(uri) else {
-            return;
+            return false;
         };
+        self.last_edit = Some(Instant::now());
         if self.disk_files.contains_key(&open.key) {
             self.reload_from_disk(&open.key);
         } else {
             self.host.remove_file(&open.key);
         }
         self.known_games_changed();
+        true
     }
 
     pub fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
@@ -174,8 +176,8 @@ impl Session {
         })
     }
 
-    /// When the editor last changed a document's text: background work waits for a pause in the
-    /// typing, since each edit would cancel it.
+    /// When the editor last opened, changed or closed a document: background work waits for a
+    /// pause in the edits, since each one writes to the database and would cancel it.
     pub fn last_edit(&self) -> Option<Instant> {
         self.last_edit
     }
@@ -204,9 +206,8 @@ impl Session {
     pub(crate) fn reload_from_disk(&mut self, key: &Path) -> bool {
         match read_game_file(key) {
             Some((syntax, text)) => {
-                let file = self.host.set_file(key, syntax, text, None);
+                let file = self.set_known_text(key, syntax, text, None);
                 self.disk_files.insert(key.to_path_buf(), file);
-                self.known_text_changed();
                 true
             }
             None => {
@@ -251,10 +252,38 @@ impl Session {
         };
     }
 
-    /// A known game's text changed (or a game may have become known): a new generation.
+    /// A known game's text changed: a new generation.
     pub(crate) fn known_text_changed(&mut self) {
         self.known.generation += 1;
     }
+
+    /// Gives the host `text` for `key`, and starts a new generation of the known games when it
+    /// differs from the text the host had (a file new to the host changes the lists instead).
+    fn set_known_text(
+        &mut self,
+        key: &Path,
+        syntax: Syntax,
+        text: Arc<str>,
+        edited_tree: Option<EditedTree>,
+    ) -> SourceFile {
+        let changed = self
+            .host
+            .file(key)
+            .is_some_and(|file| *file.text(self.host.db()) != text);
+        let file = self.host.set_file(key, syntax, text, edited_tree);
+        if changed {
+            self.known_text_changed();
+        }
+        file
+    }
+}
+
+/// The session behind `session`, even if a panicking request poisoned the lock: the state is
+/// only written by whole-step operations, so it stays usable.
+pub fn lock_session(session: &Mutex<Session>) -> MutexGuard<'_, Session> {
+    session
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// A game file's language and text, when it can be read as one.
