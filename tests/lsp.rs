@@ -575,31 +575,9 @@ async fn the_nearest_game_lens_follows_the_games_known() {
     client.initialize().await;
     open(&mut client, uri, "gdl", &text).await;
     client.diagnostics_for(uri, 1).await;
-    let lenses = client
-        .request(
-            "textDocument/codeLens",
-            json!({"textDocument": {"uri": uri}}),
-        )
-        .await;
-    let nearest = lenses["result"]
-        .as_array()
-        .expect("a lens list")
-        .iter()
-        .find(|lens| lens["data"]["kind"] == "nearest")
-        .expect("a nearest-game lens")
-        .clone();
-    let title = |resolved: &Value| {
-        resolved["result"]["command"]["title"]
-            .as_str()
-            .map(str::to_owned)
-    };
-
-    let alone = client.request("codeLens/resolve", nearest.clone()).await;
-    assert_eq!(
-        title(&alone).as_deref(),
-        Some("nearest: no other game of this language is known"),
-        "{alone}"
-    );
+    let nearest = lens_of_kind(&mut client, uri, "nearest").await;
+    let alone = lens_title(&client.request("codeLens/resolve", nearest.clone()).await);
+    assert_eq!(alone, "nearest: no other game of this language is known");
 
     let other = "file:///workspace/never-ends.kif";
     open(
@@ -610,9 +588,11 @@ async fn the_nearest_game_lens_follows_the_games_known() {
     )
     .await;
     client.diagnostics_for(other, 1).await;
-    let beside_another = client.request("codeLens/resolve", nearest).await;
-    let title = title(&beside_another).unwrap_or_else(|| panic!("{beside_another}"));
-    assert!(title.starts_with("nearest: never-ends · "), "{title}");
+    let beside_another = lens_title(&client.request("codeLens/resolve", nearest).await);
+    assert!(
+        beside_another.starts_with("nearest: never-ends · "),
+        "{beside_another}"
+    );
     client.shutdown().await;
 }
 
@@ -625,26 +605,8 @@ async fn the_probe_lens_follows_the_budgets_set() {
         .await;
     open(&mut client, URI, "ludi", TIC_TAC_TOE).await;
     client.diagnostics_for(URI, 1).await;
-    let lenses = client
-        .request(
-            "textDocument/codeLens",
-            json!({"textDocument": {"uri": URI}}),
-        )
-        .await;
-    let probe = lenses["result"]
-        .as_array()
-        .expect("a lens list")
-        .iter()
-        .find(|lens| lens["data"]["kind"] == "probe")
-        .expect("a probe lens")
-        .clone();
-    let title = |resolved: &Value| {
-        resolved["result"]["command"]["title"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{resolved}"))
-            .to_owned()
-    };
-    let first = title(&client.request("codeLens/resolve", probe.clone()).await);
+    let probe = lens_of_kind(&mut client, URI, "probe").await;
+    let first = lens_title(&client.request("codeLens/resolve", probe.clone()).await);
     assert!(first.contains(" · 10 games"), "{first}");
     client
         .notify(
@@ -652,9 +614,34 @@ async fn the_probe_lens_follows_the_budgets_set() {
             json!({"settings": {"ludeme": {"probe": {"enabled": true, "games": 20, "seconds": 5}}}}),
         )
         .await;
-    let again = title(&client.request("codeLens/resolve", probe).await);
+    let again = lens_title(&client.request("codeLens/resolve", probe).await);
     assert!(again.contains(" · 20 games"), "{again}");
     client.shutdown().await;
+}
+
+/// The unresolved lens of `kind` ("nearest", "probe", ...) of the open document `uri`.
+async fn lens_of_kind(client: &mut LspClient, uri: &str, kind: &str) -> Value {
+    let lenses = client
+        .request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    lenses["result"]
+        .as_array()
+        .expect("a lens list")
+        .iter()
+        .find(|lens| lens["data"]["kind"] == kind)
+        .unwrap_or_else(|| panic!("no {kind} lens in {lenses}"))
+        .clone()
+}
+
+/// The title of a `codeLens/resolve` answer.
+fn lens_title(resolved: &Value) -> String {
+    resolved["result"]["command"]["title"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{resolved}"))
+        .to_owned()
 }
 
 /// A game of `tests/fixtures/simulate`, written for the simulation checks.

@@ -253,13 +253,13 @@ impl Session {
     }
 
     /// A known game's text changed: a new generation.
-    pub(crate) fn known_text_changed(&mut self) {
+    fn known_text_changed(&mut self) {
         self.known.generation += 1;
     }
 
     /// Gives the host `text` for `key`, and starts a new generation of the known games when it
     /// differs from the text the host had (a file new to the host changes the lists instead).
-    fn set_known_text(
+    pub(crate) fn set_known_text(
         &mut self,
         key: &Path,
         syntax: Syntax,

@@ -264,11 +264,7 @@ impl Session {
             {
                 (file, false)
             }
-            _ => {
-                let file = self.host.set_file(path, syntax, text, None);
-                self.known_text_changed();
-                (file, true)
-            }
+            _ => (self.set_known_text(path, syntax, text, None), true),
         }
     }
 
