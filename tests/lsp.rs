@@ -534,22 +534,9 @@ async fn random_play_cancelled_by_another_documents_edit_runs_again() {
     let other = "file:///workspace/ticTacToe.kif";
     let mut client = LspClient::start();
     client.initialize().await;
-    open(
-        &mut client,
-        other,
-        "gdl",
-        &simulation_fixture("ticTacToe.kif"),
-    )
-    .await;
-    client.diagnostics_for(other, 1).await;
-    open(
-        &mut client,
-        uri,
-        "gdl",
-        &simulation_fixture("never-ends.kif"),
-    )
-    .await;
-    assert_eq!(client.diagnostics_for(uri, 1).await, Vec::<Value>::new());
+    open_simulation_fixture(&mut client, other, "ticTacToe.kif").await;
+    let first_round = open_simulation_fixture(&mut client, uri, "never-ends.kif").await;
+    assert_eq!(first_round, Vec::<Value>::new());
     // Random play on `never-ends` plays every game to the length limit: the edit lands while
     // it runs.
     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
@@ -580,14 +567,7 @@ async fn the_nearest_game_lens_follows_the_games_known() {
     assert_eq!(alone, "nearest: no other game of this language is known");
 
     let other = "file:///workspace/never-ends.kif";
-    open(
-        &mut client,
-        other,
-        "gdl",
-        &simulation_fixture("never-ends.kif"),
-    )
-    .await;
-    client.diagnostics_for(other, 1).await;
+    open_simulation_fixture(&mut client, other, "never-ends.kif").await;
     let beside_another = lens_title(&client.request("codeLens/resolve", nearest).await);
     assert!(
         beside_another.starts_with("nearest: never-ends · "),
@@ -652,6 +632,12 @@ fn simulation_fixture(name: &str) -> String {
             .join(name),
     )
     .unwrap()
+}
+
+/// Opens the simulation fixture `name` as `uri` and waits for its first diagnostics.
+async fn open_simulation_fixture(client: &mut LspClient, uri: &str, name: &str) -> Vec<Value> {
+    open(client, uri, "gdl", &simulation_fixture(name)).await;
+    client.diagnostics_for(uri, 1).await
 }
 
 /// What random play finds follows the static diagnostics in a second publication.
@@ -720,16 +706,13 @@ async fn an_edit_is_published_though_the_next_edit_elsewhere_cancels_its_checks(
 /// pause, and its findings still come.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn simulation_findings_survive_edits_of_another_document() {
-    let text = simulation_fixture("goal-missing.kif");
-    let other_text = simulation_fixture("ticTacToe.kif");
     let uri = "file:///workspace/goal-missing.kif";
     let other = "file:///workspace/ticTacToe.kif";
     let mut client = LspClient::start();
     client.initialize().await;
-    open(&mut client, other, "gdl", &other_text).await;
-    client.diagnostics_for(other, 1).await;
-    open(&mut client, uri, "gdl", &text).await;
-    assert_eq!(client.diagnostics_for(uri, 1).await, Vec::<Value>::new());
+    open_simulation_fixture(&mut client, other, "ticTacToe.kif").await;
+    let first_round = open_simulation_fixture(&mut client, uri, "goal-missing.kif").await;
+    assert_eq!(first_round, Vec::<Value>::new());
     // Longer than the pause before the slow round, with edits closer together than the round
     // takes.
     let editing = std::time::Instant::now();
