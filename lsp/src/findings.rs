@@ -14,8 +14,9 @@ use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity, Uri};
 
 use crate::lenses::nearest_games;
+use crate::lock;
 use crate::server::{is_content_modified, run_query, to_lsp_diagnostic};
-use crate::session::{Session, Snapshot, lock_session};
+use crate::session::{Session, Snapshot};
 
 /// The most diagnostics published for one document. A generated or pasted file can have tens
 /// of thousands; the editor's problem list is no use beyond this, and sending them all would
@@ -125,13 +126,11 @@ impl Publisher {
     }
 
     fn session(&self) -> MutexGuard<'_, Session> {
-        lock_session(&self.session)
+        lock(&self.session)
     }
 
     fn latest_rounds(&self) -> MutexGuard<'_, HashMap<Uri, FirstRound>> {
-        self.latest_rounds
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.latest_rounds)
     }
 
     /// The version of `uri` open now, if it is open.

@@ -31,7 +31,8 @@ use serde_json::{Value, json};
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{CodeLens, Command, Range, Uri};
 
-use crate::session::{Session, Snapshot, lock_session};
+use crate::lock;
+use crate::session::{Session, Snapshot};
 
 /// The client command that lists the nearest games (its arguments carry them).
 pub const SHOW_NEAREST: &str = "ludeme.showNearest";
@@ -205,9 +206,7 @@ pub struct LensJobs {
 
 impl LensJobs {
     fn jobs(&self) -> MutexGuard<'_, HashMap<(Uri, LensKind), Job>> {
-        self.jobs
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.jobs)
     }
 
     /// The lens's command for the document's current version and [`Surroundings`]: the result
@@ -262,7 +261,7 @@ impl LensJobs {
                 work,
             )
             .await;
-            let current = lock_session(&context.session).version(&key.0);
+            let current = lock(&context.session).version(&key.0);
             let finished = match outcome {
                 Ok(Some(resolved)) if current == Some(version) => {
                     jobs.jobs().insert(

@@ -21,7 +21,17 @@ pub mod workspace;
 pub use document::{Document, PositionEncoding};
 pub use server::Backend;
 
+use std::sync::{Mutex, MutexGuard};
+
 use tower_lsp_server::{LspService, Server};
+
+/// The guard of `mutex`, even if a panicking request poisoned it: the server's state is only
+/// written by whole-step operations, so it stays usable.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// Serves the protocol on `input`/`output` until the client sends `exit` or closes the stream.
 pub async fn serve<I, O>(input: I, output: O)

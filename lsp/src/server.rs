@@ -14,7 +14,8 @@ use crate::document::{Document, PositionEncoding};
 use crate::features;
 use crate::findings;
 use crate::lenses::{self, LensJobs};
-use crate::session::{Session, Snapshot, lock_session};
+use crate::lock;
+use crate::session::{Session, Snapshot};
 use crate::workspace::{self, ClientSupport, FileChange};
 
 /// JSON-RPC error code for a request whose document changed while it was being answered.
@@ -51,10 +52,7 @@ impl Backend {
     }
 
     fn support(&self) -> ClientSupport {
-        *self
-            .support
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        *lock(&self.support)
     }
 
     /// Reads the settings and the game files of the workspace again (off the protocol thread),
@@ -139,9 +137,9 @@ impl Backend {
         panic!("ludeme/debugPanicNotification was asked to panic");
     }
 
-    /// The session (see [`lock_session`]).
+    /// The session (see [`lock`]).
     fn session(&self) -> MutexGuard<'_, Session> {
-        lock_session(&self.session)
+        lock(&self.session)
     }
 
     /// Answers a request about the open document `uri` on a snapshot, off the async runtime;
@@ -384,10 +382,7 @@ impl LanguageServer for Backend {
             }
             *self.session() = session;
         }
-        *self
-            .support
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = ClientSupport::of(&params);
+        *lock(&self.support) = ClientSupport::of(&params);
         self.editor.initialize(&params);
         let position_encoding = match encoding {
             PositionEncoding::Utf8 => PositionEncodingKind::UTF8,

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Instant;
 
 use ludeme_analysis::{
@@ -276,14 +276,6 @@ impl Session {
         }
         file
     }
-}
-
-/// The session behind `session`, even if a panicking request poisoned the lock: the state is
-/// only written by whole-step operations, so it stays usable.
-pub fn lock_session(session: &Mutex<Session>) -> MutexGuard<'_, Session> {
-    session
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// A game file's language and text, when it can be read as one.
