@@ -21,9 +21,13 @@ or the trace of a renaming that missed the place where it should be used.
     (succ 1 2) (succ 2 3)
     (<= (next (step ?n)) (true (step ?m)) (successor ?m ?n))   ; uses `successor`, not `succ`
 
+It is reported once, at its first fact or rule, with the number of facts and rules that define it.
+
 Fix: use the relation where it was meant to be used, or delete its facts and rules.",
 };
 
+/// One finding per relation, at its first definition: the facts and rules after it are the same
+/// problem, and the message counts them.
 pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut used: HashSet<&str> = HashSet::default();
     for (_, literal) in context.body_literals() {
@@ -31,8 +35,11 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             used.insert(&sentence.name.name);
         });
     }
-    for rule in context.rules {
-        let name = &*rule.head.name.name;
+    for (name, relation) in context.names.iter().zip(&context.relations) {
+        let Some(&first) = relation.definitions.first() else {
+            continue;
+        };
+        let name = &**name;
         // The game manager reads (or supplies) the keyword relations; a connective as a head is
         // `gdl/reserved-word`.
         if used.contains(name)
@@ -45,10 +52,27 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         {
             continue;
         }
-        let what = if rule.written_as_rule {
-            "this rule defines"
-        } else {
-            "this fact defines"
+        let rules = relation
+            .definitions
+            .iter()
+            .filter(|&&index| context.rules[index].written_as_rule)
+            .count();
+        let facts = relation.definitions.len() - rules;
+        let what = match (facts, rules) {
+            (1, 0) => "this fact defines".to_owned(),
+            (0, 1) => "this rule defines".to_owned(),
+            _ => {
+                let count = |n: usize, what: &str| match n {
+                    0 => None,
+                    1 => Some(format!("1 {what}")),
+                    _ => Some(format!("{n} {what}s")),
+                };
+                let counts: Vec<String> = [count(facts, "fact"), count(rules, "rule")]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                format!("{} define", counts.join(" and "))
+            }
         };
         let message = format!(
             "{what} `{name}`, but no rule body uses `{name}`, so it has no effect on the game: \
@@ -56,8 +80,80 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         );
         out.push(Diagnostic::new(
             &UNUSED_RELATION,
-            rule.head.name.range,
+            context.rules[first].head.name.range,
             message,
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::{RootDatabase, SourceFile, Syntax};
+
+    /// The `gdl/unused-relation` findings of `text`: the text each points at, where it starts,
+    /// and its message.
+    fn unused(text: &str) -> Vec<(String, usize, String)> {
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "t.kif".into(), Syntax::GdlKif, Arc::from(text), None);
+        crate::gdl::gdl_diagnostics(&db, file)
+            .iter()
+            .filter(|diagnostic| diagnostic.code == "gdl/unused-relation")
+            .map(|diagnostic| {
+                (
+                    text[std::ops::Range::from(diagnostic.range)].to_owned(),
+                    diagnostic.range.start,
+                    diagnostic.message.clone(),
+                )
+            })
+            .collect()
+    }
+
+    const GAME: &str = "\
+(role robot)
+(init (cell 1))
+(<= (legal robot noop) (true (cell 1)))
+(<= (next (cell 1)) (true (cell 1)))
+(<= (goal robot 100) (true (cell 1)))
+(<= terminal (true (cell 1)))
+";
+
+    #[test]
+    fn a_relation_defined_by_several_facts_is_reported_once_at_its_first_fact() {
+        let text = format!("{GAME}(index 1) (index 2) (index 3)\n");
+        let found = unused(&text);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        let (at, start, message) = &found[0];
+        assert_eq!(at, "index");
+        assert_eq!(*start, text.find("(index 1)").unwrap() + 1);
+        assert!(message.contains("3 facts define `index`"), "{message}");
+    }
+
+    #[test]
+    fn facts_and_rules_of_one_relation_are_counted_together() {
+        let text = format!("{GAME}(step 1)\n(<= (step ?x) (true (cell ?x)))\n(other 1)\n");
+        let found = unused(&text);
+        let names: Vec<&str> = found.iter().map(|(at, _, _)| at.as_str()).collect();
+        assert_eq!(names, ["step", "other"], "{found:#?}");
+        assert_eq!(found[0].1, text.find("(step 1)").unwrap() + 1);
+        assert!(
+            found[0].2.contains("1 fact and 1 rule define `step`"),
+            "{}",
+            found[0].2
+        );
+        assert!(
+            found[1].2.starts_with("this fact defines `other`"),
+            "{}",
+            found[1].2
+        );
+    }
+
+    #[test]
+    fn a_used_relation_is_not_reported() {
+        let text = format!(
+            "{GAME}(index 1) (index 2)\n(<= (ok ?x) (index ?x))\n(<= (legal robot (go ?x)) (ok ?x))\n"
+        );
+        assert_eq!(unused(&text), []);
     }
 }
