@@ -888,14 +888,23 @@ async fn egg_hover_completion_and_definition_across_is_like() {
     let markdown = hover["result"]["contents"]["value"].as_str().unwrap();
     assert!(markdown.contains("- Synchrony: "), "{markdown}");
 
-    // At the start of a new statement: the forms, and the inherited names.
+    // At the start of a new statement: the forms, and the inherited names, that match what is
+    // typed.
     change(&mut client, side_uri, 2, range((2, 0), (2, 0)), "tu").await;
     client.diagnostics_for(side_uri, 2).await;
     let completion = client
         .request("textDocument/completion", at(side_uri, (2, 2)))
         .await;
     let labels = completion_labels(&completion);
-    assert!(labels.contains(&"turns alternate".to_owned()), "{labels:?}");
+    assert_eq!(labels[0], "turns alternate", "{labels:?}");
+    assert!(!labels.contains(&"Line".to_owned()), "{labels:?}");
+    assert_eq!(completion["result"]["isIncomplete"], false);
+    change(&mut client, side_uri, 3, range((2, 0), (2, 2)), "Li").await;
+    client.diagnostics_for(side_uri, 3).await;
+    let completion = client
+        .request("textDocument/completion", at(side_uri, (2, 2)))
+        .await;
+    let labels = completion_labels(&completion);
     assert!(labels.contains(&"Line".to_owned()), "{labels:?}");
     client.shutdown().await;
 }
@@ -907,6 +916,39 @@ const GDL_GAME: &str = "\
 (<= (legal ?who noop) (role ?who) (not (true (control ?who))))
 (<= terminal   (true (control o)))
 ";
+
+/// More matches than a completion list holds: the list is cut, says so (the editor asks again
+/// as the user types on), and its order is the server's, shorter names first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_completion_list_is_cut_and_marked_incomplete() {
+    let uri = "file:///workspace/many.kif";
+    let mut text = String::from("(role x)\n");
+    for index in 0..120 {
+        text.push_str(&format!(
+            "(<= (legal x (move{index})) (row{index} 1))\n(row{index} 1)\n"
+        ));
+    }
+    text.push_str("(<= terminal (ro))\n");
+    let mut client = LspClient::start();
+    client.initialize().await;
+    open(&mut client, uri, "gdl", &text).await;
+    client.diagnostics_for(uri, 1).await;
+    let typed = position_of(&text, "(ro))", 0);
+    let completion = client
+        .request("textDocument/completion", at(uri, (typed.0, typed.1 + 3)))
+        .await;
+    assert_eq!(completion["result"]["isIncomplete"], true);
+    let items = completion["result"]["items"].as_array().unwrap();
+    assert_eq!(items.len(), 50);
+    let labels = completion_labels(&completion);
+    assert_eq!(labels[..3], ["role", "row0", "row1"], "{labels:?}");
+    let sort_texts: Vec<&str> = items
+        .iter()
+        .map(|item| item["sortText"].as_str().unwrap())
+        .collect();
+    assert!(sort_texts.is_sorted(), "{sort_texts:?}");
+    client.shutdown().await;
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gdl_completion_signature_selection_and_range_formatting() {

@@ -86,9 +86,14 @@ pub fn add_capabilities(capabilities: &mut ServerCapabilities) {
 
 pub fn completion(snapshot: &Snapshot, position: Position, snippets: bool) -> CompletionResponse {
     let offset = snapshot.document.offset(position);
-    let items = ide::completions(&snapshot.db, snapshot.file, offset)
+    // Matched to the word typed, ranked and capped: a cut list is incomplete, so that the
+    // editor asks again as the user types on rather than filtering what it was given.
+    let completions = ide::completions(&snapshot.db, snapshot.file, offset);
+    let items = completions
+        .items
         .into_iter()
-        .map(|completion| {
+        .enumerate()
+        .map(|(rank, completion)| {
             let kind = match completion.kind {
                 ide::CompletionKind::Keyword => CompletionItemKind::KEYWORD,
                 ide::CompletionKind::Ludeme => CompletionItemKind::FUNCTION,
@@ -108,13 +113,14 @@ pub fn completion(snapshot: &Snapshot, position: Position, snippets: bool) -> Co
                 detail: Some(completion.detail),
                 insert_text,
                 insert_text_format,
+                // Editors sort by this among equally good matches: keep the ranking.
+                sort_text: Some(format!("{rank:04}")),
                 ..CompletionItem::default()
             }
         })
         .collect();
     CompletionResponse::List(CompletionList {
-        // The lists are complete for the place; the editor filters them as the user types.
-        is_incomplete: false,
+        is_incomplete: completions.is_incomplete,
         items,
     })
 }

@@ -491,7 +491,7 @@ fn defining_statement(db: &dyn Db, site: NavigationTarget) -> Option<String> {
 }
 
 /// Statement forms at the start of a statement, and the names the game defines (its pieces and
-/// players included) everywhere.
+/// players included) everywhere; the caller filters them by what is typed.
 pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completion> {
     let text = file.text(db);
     let before = text.get(..offset.min(text.len())).unwrap_or("");
@@ -506,6 +506,7 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completi
             detail: "EGGG statement".to_owned(),
             kind: CompletionKind::Statement,
             snippet: Some(form_snippet(form)),
+            preferred: false,
         }));
     }
     let game = egg_game(db, file);
@@ -865,6 +866,29 @@ mod tests {
         let inside = completions(&db, game, text.len() + 9);
         assert!(inside.iter().all(|c| c.kind != CompletionKind::Statement));
         assert!(inside.iter().any(|c| c.label == "Beat"));
+    }
+
+    #[test]
+    fn typed_letters_filter_the_forms_and_names() {
+        let db = RootDatabase::default();
+        let text = RPS.replace("$0", "");
+        let game = file(&db, "w/rps.egg", &format!("{text}tu"));
+        let found = super::super::completions(&db, game, text.len() + 2);
+        let labels: Vec<&str> = found.items.iter().map(|c| c.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "turns alternate",
+                "turns synchronize",
+                "turns alternate clockwise",
+                "turns alternate counterclockwise"
+            ]
+        );
+        // Inside a statement, a name whatever its case.
+        let game = file(&db, "w/rps2.egg", &format!("{text}goal is sc"));
+        let found = super::super::completions(&db, game, text.len() + 10);
+        let labels: Vec<&str> = found.items.iter().map(|c| c.label.as_str()).collect();
+        assert_eq!(labels, ["Scissors"]);
     }
 
     #[test]

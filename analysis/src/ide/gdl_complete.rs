@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
+use super::completion_filter::typed_range;
 use super::{Completion, CompletionKind, SignatureHelp};
 use crate::gdl::gdl_rules;
 use crate::gdl::keywords::{self, KEYWORDS, KeywordKind, RANDOM_ROLE};
@@ -11,6 +12,9 @@ use crate::gdl::model::Term;
 use crate::gdl::occurrences::{OccurrenceKind, gdl_occurrences};
 use crate::{Db, SourceFile, Syntax, parse};
 
+/// Every keyword and every name of the file that may be written at `offset` (the caller
+/// filters them by what is typed), those the place expects preferred: keywords and relations
+/// where a sentence goes, variables, constants and function names in an argument.
 pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completion> {
     let syntax = file.syntax(db);
     let mut out: Vec<Completion> = KEYWORDS
@@ -66,7 +70,65 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completi
             out.push(Completion::plain(&*occurrence.name, detail, kind));
         }
     }
+    let (word_start, _) = typed_range(file.text(db), offset, syntax);
+    let place = place_at(db, file, word_start);
+    for item in &mut out {
+        let random = item.label == RANDOM_ROLE;
+        item.preferred = match (place, item.kind) {
+            (Some(Place::Sentence), CompletionKind::Keyword) => !random,
+            (Some(Place::Sentence), CompletionKind::Relation) => true,
+            (
+                Some(Place::Argument),
+                CompletionKind::Variable | CompletionKind::Constant | CompletionKind::Function,
+            ) => true,
+            (Some(Place::Argument), CompletionKind::Keyword) => random,
+            (None, CompletionKind::Keyword | CompletionKind::Variable) => true,
+            _ => false,
+        };
+    }
     out
+}
+
+/// What a place of a rule takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    /// A sentence: a fact, a rule's head, a literal of its body (under `<=`, `not`, `or`).
+    Sentence,
+    /// A term: an argument of a sentence or of a function term.
+    Argument,
+}
+
+/// What the word starting at `word_start` is written as, read off the lists around it.
+fn place_at(db: &dyn Db, file: SourceFile, word_start: usize) -> Option<Place> {
+    match file.syntax(db) {
+        Syntax::GdlKif => {
+            // A word after `(` names a list: its place is the list's, among the items of the
+            // list around it; a word alone is an item of the list around it.
+            let before = file.text(db).get(..word_start)?.trim_end();
+            let item_at = match before.strip_suffix('(') {
+                Some(rest) => rest.len(),
+                None => word_start,
+            };
+            Some(match call_at(db, file, item_at) {
+                // At the top level: a fact.
+                None => Place::Sentence,
+                Some((around, _))
+                    if ["<=", "not", "or"]
+                        .iter()
+                        .any(|holder| around.eq_ignore_ascii_case(holder)) =>
+                {
+                    Place::Sentence
+                }
+                Some(_) => Place::Argument,
+            })
+        }
+        // Infix writes sentences outside every argument list (`~` and `|` are no calls).
+        Syntax::GdlInfix => Some(match call_at(db, file, word_start) {
+            Some(_) => Place::Argument,
+            None => Place::Sentence,
+        }),
+        _ => None,
+    }
 }
 
 /// The relation (or keyword) whose argument list holds `offset`, with its argument names and
@@ -270,6 +332,90 @@ mod tests {
         );
         // Only the variables of the rule at the cursor (`open`'s), not `?player` or `?n`.
         assert_eq!(labels(&items, CompletionKind::Variable), ["?m"]);
+    }
+
+    /// A game of `lines` lines in the style of the corpus's big games: a 20 × 20 board, its
+    /// adjacency facts, a counter, and many relations of few rules each, so that it writes
+    /// hundreds of names. A few names besides the relation `adjacent` start with `ad`.
+    fn big_game(lines: usize) -> String {
+        let mut out: Vec<String> = vec!["(role red)".into(), "(role blue)".into()];
+        for x in 1..=20 {
+            for y in 1..=20 {
+                out.push(format!("(init (cell c{x} r{y} empty))"));
+            }
+        }
+        for x in 1..20 {
+            for y in 1..=20 {
+                out.push(format!("(adjacent c{x} c{} r{y})", x + 1));
+            }
+        }
+        out.push("(<= (adjacent_diagonally ?x ?y) (adjacent ?x ?y ?z) (adjacent ?y ?x ?z))".into());
+        out.push("(<= (legal ?p (advance ?x ad)) (role ?p) (true (cell ?x ?y empty)))".into());
+        out.push("(<= (next (cell ?x ?y ?p)) (does ?p (advance ?x ?y)))".into());
+        out.push("(<= terminal (true (step s100)))".into());
+        out.push("(<= (goal ?p 50) (role ?p))".into());
+        let mut k = 0;
+        while out.len() < lines - 1 {
+            out.push(format!(
+                "(<= (feature{k} ?p) (true (cell ?x ?y ?p)) (adjacent ?x ?z ?y) (true (cell ?z ?y piece{k})))"
+            ));
+            out.push(format!("(succ s{k} s{})", k + 1));
+            k += 1;
+        }
+        out.join("\n") + "\n"
+    }
+
+    #[test]
+    fn completion_in_a_3000_line_game_after_two_letters_is_short_and_starts_with_the_relation() {
+        let game = big_game(3000);
+        let all = {
+            let (db, file, offset) = fixture(&format!("{game}(<= (open ?x) $0)"), Syntax::GdlKif);
+            completions(&db, file, offset).len()
+        };
+        assert!(all > 800, "the game writes {all} names and keywords");
+        // Typing `ad` for a literal of a new rule's body, in a file of 3,000 lines.
+        let text = format!("{game}(<= (open ?x) (true (cell ?x ?y empty)) (ad$0))");
+        assert_eq!(text.lines().count(), 3000);
+        let (db, file, offset) = fixture(&text, Syntax::GdlKif);
+        let found = crate::ide::completions(&db, file, offset);
+        let labels: Vec<&str> = found.items.iter().map(|item| item.label.as_str()).collect();
+        assert!(
+            found.items.len() < 50,
+            "{} items: {:?}...",
+            found.items.len(),
+            &labels[..20.min(labels.len())]
+        );
+        assert!(!found.is_incomplete);
+        assert_eq!(labels[0], "adjacent", "{labels:?}");
+        // Every name starting with `ad` is offered; the relations, which a body literal is,
+        // before the function and the constant.
+        assert_eq!(
+            labels,
+            ["adjacent", "adjacent_diagonally", "ad", "advance"],
+            "{labels:?}"
+        );
+        // Where a term goes, the constant `ad` comes first.
+        let text = format!("{game}(<= (open ?x) (true (cell ?x ad$0)))");
+        let (db, file, offset) = fixture(&text, Syntax::GdlKif);
+        let found = crate::ide::completions(&db, file, offset);
+        assert_eq!(found.items[0].label, "ad", "{:?}", found.items);
+        // Unclosed, as typed without an editor closing the lists.
+        let text = format!("{game}(<= (open ?x) (true (cell ?x ?y empty)) (ad$0");
+        let (db, file, offset) = fixture(&text, Syntax::GdlKif);
+        let found = crate::ide::completions(&db, file, offset);
+        assert_eq!(found.items[0].label, "adjacent", "{:?}", found.items);
+    }
+
+    #[test]
+    fn infix_completion_prefers_relations_outside_and_terms_inside_argument_lists() {
+        let game = "role(red)\nadjacent(a, b)\nlegal(P, move(ad)) :- role(P)\n";
+        let (db, file, offset) = fixture(&format!("{game}terminal :- ad$0"), Syntax::GdlInfix);
+        let found = crate::ide::completions(&db, file, offset);
+        assert_eq!(found.items[0].label, "adjacent", "{:?}", found.items);
+        let (db, file, offset) =
+            fixture(&format!("{game}terminal :- true(ad$0)"), Syntax::GdlInfix);
+        let found = crate::ide::completions(&db, file, offset);
+        assert_eq!(found.items[0].label, "ad", "{:?}", found.items);
     }
 
     #[test]

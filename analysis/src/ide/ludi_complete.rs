@@ -23,8 +23,9 @@ fn enclosing_list(game: &Node, offset: usize) -> &Node {
     enclosing
 }
 
-/// What may be written at `offset`: the ludemes (and declared names) the innermost enclosing
-/// ludeme still takes; `game` outside any game.
+/// What may be written at `offset`: the ludemes (and declared names, preferred) the innermost
+/// enclosing ludeme still takes; `game` outside any game. The caller filters them by what is
+/// typed.
 pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completion> {
     let after_paren = after_open_paren(file.text(db), offset);
     let Some(game) = ludi_tree(db, file).game.as_ref() else {
@@ -62,11 +63,10 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completi
                 Accepts::Refers(namespace) => out.extend(declared(db, file, namespace)),
                 Accepts::PlayerType => {
                     out.extend(declared(db, file, Namespace::Player));
-                    out.push(Completion::plain(
-                        "All",
-                        "every player",
-                        CompletionKind::Constant,
-                    ));
+                    out.push(Completion {
+                        preferred: true,
+                        ..Completion::plain("All", "every player", CompletionKind::Constant)
+                    });
                 }
                 _ => {}
             }
@@ -92,6 +92,7 @@ fn ludeme_completion(ludeme: &schema::Ludeme, after_paren: bool) -> Completion {
         detail: format!("{}: {}", ludeme.kind.describe(), ludeme.meaning),
         kind: CompletionKind::Ludeme,
         snippet: snippet(ludeme, after_paren),
+        preferred: false,
     }
 }
 
@@ -126,8 +127,10 @@ fn declared(db: &dyn Db, file: SourceFile, namespace: Namespace) -> Vec<Completi
     let names = game.declared_names(namespace);
     names
         .into_iter()
-        .map(|name| {
-            Completion::plain(
+        .map(|name| Completion {
+            // The game's own names are in scope: listed before the ludemes that match as well.
+            preferred: true,
+            ..Completion::plain(
                 name,
                 format!("a {} of this game", namespace.describe()),
                 CompletionKind::Constant,
@@ -243,6 +246,33 @@ mod tests {
             assert!(owners.contains(&expected.to_owned()), "{owners:?}");
         }
         assert!(!owners.contains(&"moves".to_owned()), "{owners:?}");
+    }
+
+    #[test]
+    fn typed_letters_filter_the_ludemes_and_the_games_names_come_first() {
+        let typed = |text: &str| {
+            let (db, file, offset) = fixture(text);
+            let found = crate::ide::completions(&db, file, offset);
+            assert!(!found.is_incomplete);
+            found.items.into_iter().map(|c| c.label).collect::<Vec<_>>()
+        };
+        let everything = labels(
+            "(game T (players White Black) (board (tiling square) (size 3 3)) (end (All win ($0))))",
+        );
+        let found = typed(
+            "(game T (players White Black) (board (tiling square) (size 3 3)) (end (All win (in-$0))))",
+        );
+        assert!(everything.len() > found.len(), "{everything:?}");
+        assert_eq!(found[0], "in-a-row", "{found:?}");
+        assert!(
+            found.iter().all(|label| label.starts_with("in-")),
+            "{found:?}"
+        );
+        // A player's name before the ludemes that start with the same letters.
+        let owners = typed(
+            "(game T (players White Black) (board (tiling hex) (size 3)) (pieces (Stone $0 (moves (move (action (push)))))) (end (All win (in-a-row 3))))",
+        );
+        assert_eq!(owners[..3], ["White", "Black", "All"], "{owners:?}");
     }
 
     /// The completion labelled `label` at the `$0` of `text`.

@@ -5,6 +5,7 @@
 //! file's text; the language server converts them to protocol positions.
 
 mod actions;
+mod completion_filter;
 mod egg;
 #[cfg(test)]
 mod fixture;
@@ -19,6 +20,7 @@ mod range_format;
 mod selection;
 
 pub use actions::{CodeAction, CodeActionKind, code_actions, conversion_target, convert_gdl};
+pub use completion_filter::{COMPLETION_LIMIT, Completions};
 pub use folding::folding_ranges;
 pub use inlay::{InlayHint, InlayOptions, inlay_hints};
 pub use range_format::format_range;
@@ -54,6 +56,9 @@ pub struct Completion {
     pub kind: CompletionKind,
     /// A snippet in the LSP snippet syntax; `None` inserts the label.
     pub snippet: Option<String>,
+    /// A keyword or a name in scope that the place at the cursor expects: ranked before the
+    /// other matches of the typed word.
+    pub preferred: bool,
 }
 
 impl Completion {
@@ -67,6 +72,7 @@ impl Completion {
             detail: detail.into(),
             kind,
             snippet: None,
+            preferred: false,
         }
     }
 }
@@ -159,13 +165,18 @@ pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
     }
 }
 
-/// What may be written at `offset`, for the editor to filter by what is typed.
-pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completion> {
-    match file.syntax(db) {
+/// What may be written at `offset`: the candidates of the file's language that match the word
+/// typed before the cursor, best first, at most [`COMPLETION_LIMIT`] of them (see
+/// [`completion_filter`]).
+pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Completions {
+    let syntax = file.syntax(db);
+    let candidates = match syntax {
         Syntax::GdlKif | Syntax::GdlInfix => gdl_complete::completions(db, file, offset),
         Syntax::Ludi => ludi_complete::completions(db, file, offset),
         Syntax::Egg => egg::completions(db, file, offset),
-    }
+    };
+    let typed = completion_filter::typed_word(file.text(db), offset, syntax);
+    completion_filter::filter_and_rank(candidates, typed, COMPLETION_LIMIT)
 }
 
 /// The signature of the ludeme or relation whose arguments contain `offset`.
