@@ -1,19 +1,24 @@
 //! Hover, navigation and rename for Ludi, read off the schema and the bound tree, where each
 //! name knows its namespace and whether it declares. A ludeme's hover gives its manual entry,
-//! what it says here in English and what its rule says. The names a game declares are players,
+//! what it says here in English and what its rule says; a misspelt ludeme's, the diagnostic
+//! and the manual entries of the ludemes it may have meant. The names a game declares are players,
 //! piece types, regions (and flags and advisors, which are declared where they are first
 //! written).
 
 use super::{Hover, Reference, is_name_word};
-use crate::ludi::bind::{Node, Value};
+use crate::ludi::bind::{Finding, Node, Value};
 use crate::ludi::english::render;
-use crate::ludi::ludi_tree;
 use crate::ludi::manual::signature;
 use crate::ludi::schema::{self, Form, Namespace};
+use crate::ludi::{ludi_diagnostics, ludi_tree};
 use crate::{Db, SourceFile, TextRange};
 
-/// The hover of the ludeme or name under `offset`.
+/// The hover of the ludeme or name under `offset`; on a name that is no ludeme, what is wrong
+/// and the manual entries of the ludemes it may have meant.
 pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
+    if let Some(hover) = unknown_ludeme_hover(db, file, offset) {
+        return Some(hover);
+    }
     let game = ludi_tree(db, file).game.as_ref()?;
     let mut found: Option<&Node> = None;
     let mut name: Option<(&str, TextRange, Namespace)> = None;
@@ -38,27 +43,73 @@ pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
         return Some(Hover { range, markdown });
     }
     let node = found?;
-    let ludeme = node.ludeme();
-    let mut markdown = format!(
-        "**{}** ({})\n\n{}\n\n{}\n\nHere: “{}”",
+    let mut here = format!("\n\nHere: “{}”", render(node));
+    if let Some(rule) = enclosing_rule(game, offset).filter(|rule| rule.range != node.range) {
+        here.push_str(&format!("\n\nThis rule: “{}”", render(rule)));
+    }
+    Some(Hover {
+        range: node.name_range,
+        markdown: manual_entry(node.ludeme(), &here),
+    })
+}
+
+/// A ludeme's manual entry as hovers show it: its name and kind, meaning and signature, then
+/// `here` (what it says at the place hovered, if anything), its example and the manual's link.
+fn manual_entry(ludeme: &schema::Ludeme, here: &str) -> String {
+    format!(
+        "**{}** ({})\n\n{}\n\n{}{here}\n\nExample: `{}` · [manual]({})",
         ludeme.name,
         ludeme.kind.describe(),
         ludeme.meaning,
         written(ludeme),
-        render(node),
-    );
-    if let Some(rule) = enclosing_rule(game, offset).filter(|rule| rule.range != node.range) {
-        markdown.push_str(&format!("\n\nThis rule: “{}”", render(rule)));
-    }
-    markdown.push_str(&format!(
-        "\n\nExample: `{}` · [manual]({})",
         ludeme.example,
         ludeme.manual_link()
-    ));
-    Some(Hover {
-        range: node.name_range,
-        markdown,
-    })
+    )
+}
+
+/// The hover of a name the binder found to be no ludeme (`ludi/unknown-ludeme`): the
+/// diagnostic, with its "did you mean", then the manual entry of each ludeme it suggests, as
+/// the hover of that ludeme would give it.
+fn unknown_ludeme_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
+    let (range, parent, suggestions) =
+        ludi_tree(db, file)
+            .findings
+            .iter()
+            .find_map(|finding| match finding {
+                Finding::Unknown {
+                    range,
+                    parent,
+                    suggestions,
+                    ..
+                } if range.contains(offset) => Some((*range, *parent, suggestions)),
+                _ => None,
+            })?;
+    let diagnostic = ludi_diagnostics(db, file)
+        .iter()
+        .find(|diagnostic| diagnostic.code == "ludi/unknown-ludeme" && diagnostic.range == range)?;
+    let mut markdown = format!("**{}**: {}", diagnostic.code, diagnostic.message);
+    for &suggestion in suggestions {
+        // A name may be several ludemes (`empty`, the condition and the cell content): those
+        // the place takes, else all.
+        let fits = |ludeme: &&schema::Ludeme| match parent {
+            Some(parent) => schema::LUDEMES[parent].params.iter().any(|param| {
+                param
+                    .accepts
+                    .iter()
+                    .any(|&accepts| schema::accepts_ludeme(accepts, ludeme, None))
+            }),
+            None => true,
+        };
+        let mut entries: Vec<&schema::Ludeme> = schema::named(suggestion).filter(fits).collect();
+        if entries.is_empty() {
+            entries = schema::named(suggestion).collect();
+        }
+        for ludeme in entries {
+            markdown.push_str("\n\n---\n\n");
+            markdown.push_str(&manual_entry(ludeme, ""));
+        }
+    }
+    Some(Hover { range, markdown })
 }
 
 /// How a ludeme is written with its parameters: `` `(in-a-row length [piece])` ``.
@@ -324,6 +375,47 @@ mod tests {
         );
         assert_mentions(&hover.markdown, "Here: “making a line of 3”");
         assert_mentions(&hover.markdown, "docs/ludi.md#endcondition-in-a-row");
+    }
+
+    #[test]
+    fn hover_on_a_misspelt_ludeme_shows_the_diagnostic_and_the_nearest_ludemes() {
+        let (db, file, offset, text) = ludi(
+            "(game T (players White Black) (boa$0rdd (tiling square) (size 3 3)) (end (All win (in-a-row 3))))",
+        );
+        let hover = hover(&db, file, offset).expect("a hover on the unknown ludeme");
+        assert_eq!(&text[hover.range.start..hover.range.end], "boardd");
+        // The diagnostic the file has there, with its "did you mean".
+        let diagnostic = crate::ludi::ludi_diagnostics(&db, file)
+            .iter()
+            .find(|d| d.code == "ludi/unknown-ludeme")
+            .expect("the diagnostic")
+            .clone();
+        assert_mentions(&hover.markdown, &diagnostic.message);
+        assert_mentions(&hover.markdown, "did you mean `board`");
+        // The manual entry of `board`, as the hover of `board` itself gives it.
+        let board = schema::named("board").next().unwrap();
+        assert_mentions(
+            &hover.markdown,
+            &format!("**board** ({})", board.kind.describe()),
+        );
+        assert_mentions(&hover.markdown, board.meaning);
+        assert_mentions(&hover.markdown, &board.manual_link());
+    }
+
+    #[test]
+    fn hover_on_a_misspelt_word_and_a_misspelt_game() {
+        let (db, file, offset, _) = ludi(
+            "(game T (players White Black) (board (tiling sqau$0re) (size 3 3)) (end (All win (in-a-row 3))))",
+        );
+        let word = hover(&db, file, offset).expect("a hover on the unknown word");
+        assert_mentions(&word.markdown, "did you mean `square`");
+        assert_mentions(&word.markdown, "**square** (");
+        let (db, file, offset, _) = ludi(
+            "(gam$0ee T (players White Black) (board (tiling square) (size 3 3)) (end (All win (in-a-row 3))))",
+        );
+        let game = hover(&db, file, offset).expect("a hover on the unknown game");
+        assert_mentions(&game.markdown, "did you mean `game`");
+        assert_mentions(&game.markdown, &schema::game().manual_link());
     }
 
     #[test]
