@@ -4,7 +4,8 @@
 //!
 //! Queries, from the bottom up:
 //! - [`egg_file`]: one file's statements, on their own;
-//! - [`game_index`] over the [`EggWorkspace`] input: which file a game name refers to;
+//! - [`workspace::resolve_base`] over the [`EggWorkspace`] input: which file a game name
+//!   refers to (by file stem first, reading no file);
 //! - [`egg_lineage`]: a file and its bases; [`egg_game`]: the game with overrides applied;
 //! - [`egg_diagnostics`], [`egg_explanation`], [`egg_classification`];
 //! - [`engine::egg_engine_for`]: the game on the EGGG engine, or the statement outside its core.

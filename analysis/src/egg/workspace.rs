@@ -1,9 +1,11 @@
 //! Which EGGG files `X is like Y` may find `Y` in.
 //!
 //! A salsa query cannot look at the disk, so the front end says which files exist: the
-//! [`EggWorkspace`] singleton input lists them. Bases are found among them by game name
-//! ([`game_index`]: the `game is NAME` or `NAME is like ...` of a file, and its file stem, with case
-//! and punctuation ignored).
+//! [`EggWorkspace`] singleton input lists them. Bases are found among them by game name, with
+//! case and punctuation ignored ([`resolve_base`]): first by file stem, which needs no file
+//! read, then by the `game is NAME` or `NAME is like ...` of the files, which needs them parsed
+//! (the base's folder first). A game with no `is like`, or whose base is named after its file,
+//! reads no other file: an editor opening one game in a folder of many answers at once.
 //!
 //! - The CLI calls [`load_egg_workspace`] once with the files it analyses, before any query: it
 //!   reads those files, every `.egg` file beside them and the `corpus/egg` folder of the nearest
@@ -156,39 +158,215 @@ impl GameIndex {
             .take_while(move |(k, _)| *k == key)
             .map(|(_, file)| *file)
     }
+
+    fn new(db: &dyn Db, mut entries: Vec<(String, SourceFile)>) -> Self {
+        entries.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.path(db).cmp(b.1.path(db))));
+        entries.dedup();
+        GameIndex { entries }
+    }
 }
 
-/// Every workspace file under its declared game name and its file stem.
+/// Every workspace file under its declared game name and its file stem. It reads every file:
+/// for what must know every game (a rename's clash check); `is like` goes through
+/// [`resolve_base`], which reads only the files it must.
 #[salsa::tracked(returns(ref))]
 pub fn game_index(db: &dyn Db) -> GameIndex {
     let Some(workspace) = egg_workspace(db) else {
         return GameIndex::default();
     };
-    let mut entries = Vec::new();
+    let mut entries = stem_index(db).entries.clone();
     for &file in workspace.files(db) {
-        let mut keys = Vec::new();
-        if let Some(name) = egg_file(db, file).declared_name() {
-            keys.push(game_key(&name.text));
+        if let Some(key) = declared_key(db, file) {
+            entries.push((key.clone(), file));
         }
-        if let Some(stem) = file.path(db).file_stem().and_then(|s| s.to_str()) {
-            keys.push(game_key(stem));
-        }
-        keys.sort();
-        keys.dedup();
-        entries.extend(keys.into_iter().map(|key| (key, file)));
     }
-    entries.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.path(db).cmp(b.1.path(db))));
-    GameIndex { entries }
+    GameIndex::new(db, entries)
 }
 
-/// The file `base` names, as seen from `from`: another file of that name, preferring one in the
-/// same folder; `from` itself only when no other file has the name (`X is like X`).
+/// Every workspace file under its file stem: known from the paths alone, without reading any
+/// file.
+#[salsa::tracked(returns(ref))]
+fn stem_index(db: &dyn Db) -> GameIndex {
+    let Some(workspace) = egg_workspace(db) else {
+        return GameIndex::default();
+    };
+    let entries = workspace
+        .files(db)
+        .iter()
+        .filter_map(|&file| {
+            let stem = file.path(db).file_stem()?.to_str()?;
+            Some((game_key(stem), file))
+        })
+        .collect();
+    GameIndex::new(db, entries)
+}
+
+/// The key of the game name `file` declares (`game is NAME`, `NAME is like ...`): reading it
+/// parses the file. The queries that ask depend on the key alone, not on the rest of the text.
+#[salsa::tracked(returns(ref))]
+fn declared_key(db: &dyn Db, file: SourceFile) -> Option<String> {
+    egg_file(db, file)
+        .declared_name()
+        .map(|name| game_key(&name.text))
+}
+
+/// The file `base` names, as seen from `from`, reading as few files as it can:
+///
+/// 1. a file whose stem is the name (`tetris.egg` for `Tetris`): no file is read;
+/// 2. else a file that declares the name (`game is Tetris`): the other files are read, those
+///    of `from`'s folder first, the others only when none of them has the name;
+/// 3. else `from` itself, when it has the name (`X is like X`).
+///
+/// Among several files, one in `from`'s folder, else the first by path. So a file named after
+/// the game wins over one that only declares its name.
 pub fn resolve_base(db: &dyn Db, from: SourceFile, base: &str) -> Option<SourceFile> {
-    let candidates: Vec<SourceFile> = game_index(db).files_named(base).collect();
+    let workspace = egg_workspace(db)?;
+    let key = game_key(base);
     let folder = from.path(db).parent();
-    let others = || candidates.iter().copied().filter(|&file| file != from);
-    others()
-        .find(|file| file.path(db).parent() == folder)
-        .or_else(|| others().next())
-        .or_else(|| candidates.contains(&from).then_some(from))
+    let in_folder = |file: &SourceFile| file.path(db).parent() == folder;
+    let by_stem: Vec<SourceFile> = stem_index(db).files_named(base).collect();
+    let others = || by_stem.iter().copied().filter(|&file| file != from);
+    if let Some(found) = others().find(in_folder).or_else(|| others().next()) {
+        return Some(found);
+    }
+    let mut unread: Vec<SourceFile> = workspace
+        .files(db)
+        .iter()
+        .copied()
+        .filter(|&file| file != from)
+        .collect();
+    unread.sort_by(|a, b| a.path(db).cmp(b.path(db)));
+    // `from`'s folder first: a base found there spares reading the rest of the workspace.
+    let (near, far): (Vec<SourceFile>, Vec<SourceFile>) = unread.into_iter().partition(in_folder);
+    let declares = |file: &SourceFile| declared_key(db, *file).as_deref() == Some(key.as_str());
+    near.into_iter()
+        .find(declares)
+        .or_else(|| far.into_iter().find(declares))
+        .or_else(|| (by_stem.contains(&from) || declares(&from)).then_some(from))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use crate::egg::{egg_diagnostics, egg_lineage};
+
+    /// A database that records which queries run.
+    #[salsa::db]
+    #[derive(Clone)]
+    struct LoggedDatabase {
+        storage: salsa::Storage<Self>,
+        executed: Arc<Mutex<Vec<String>>>,
+    }
+
+    impl LoggedDatabase {
+        fn new() -> Self {
+            let executed: Arc<Mutex<Vec<String>>> = Arc::default();
+            let log = executed.clone();
+            let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+                if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                    log.lock().unwrap().push(format!("{database_key:?}"));
+                }
+            })));
+            Self { storage, executed }
+        }
+
+        /// How many files were lowered (parsed and read) since the last call.
+        fn files_lowered(&self) -> usize {
+            std::mem::take(&mut *self.executed.lock().unwrap())
+                .iter()
+                .filter(|key| key.starts_with("egg_file("))
+                .count()
+        }
+    }
+
+    #[salsa::db]
+    impl salsa::Database for LoggedDatabase {}
+
+    #[salsa::db]
+    impl Db for LoggedDatabase {}
+
+    fn file(db: &dyn Db, path: &str, text: &str) -> SourceFile {
+        SourceFile::new(db, path.into(), Syntax::Egg, Arc::from(text), None)
+    }
+
+    /// A folder of games beside `w/side.egg` (`Side is like Tetris`) and `w/tetris.egg`, and a
+    /// corpus folder: none of the others names Tetris.
+    fn folder(db: &LoggedDatabase) -> (SourceFile, SourceFile, SourceFile) {
+        let side = file(db, "w/side.egg", "Side is like Tetris\n2 players\n");
+        let tetris = file(db, "w/tetris.egg", "game is Tetris\n1 player\n");
+        let plain = file(
+            db,
+            "w/plain.egg",
+            "game is Plain\n2 players\nturns alternate\n",
+        );
+        let mut files = vec![side, tetris, plain];
+        for index in 0..20 {
+            files.push(file(
+                db,
+                &format!("w/game{index}.egg"),
+                &format!("game is Game{index}\n2 players\nmove is place\n"),
+            ));
+            files.push(file(
+                db,
+                &format!("corpus/egg/other{index}.egg"),
+                &format!("Other{index} is like Game{index}\n"),
+            ));
+        }
+        EggWorkspace::new(db, files);
+        (side, tetris, plain)
+    }
+
+    #[test]
+    fn a_file_without_is_like_reads_no_other_file() {
+        let db = LoggedDatabase::new();
+        let (_, _, plain) = folder(&db);
+        db.files_lowered();
+        let _ = egg_diagnostics(&db, plain);
+        assert_eq!(db.files_lowered(), 1);
+    }
+
+    #[test]
+    fn is_like_reads_the_file_named_after_the_base_and_no_other() {
+        let db = LoggedDatabase::new();
+        let (side, tetris, _) = folder(&db);
+        db.files_lowered();
+        let _ = egg_diagnostics(&db, side);
+        assert_eq!(egg_lineage(&db, side).links[1].file, tetris);
+        // `side.egg` and `tetris.egg`, not the 41 others.
+        assert_eq!(db.files_lowered(), 2);
+    }
+
+    #[test]
+    fn a_base_only_declared_is_looked_for_in_the_folder_before_the_others() {
+        let db = LoggedDatabase::new();
+        let side = file(&db, "w/side.egg", "Side is like Tetris\n");
+        let blocks = file(&db, "w/blocks.egg", "game is Tetris\n");
+        let mut files = vec![side, blocks];
+        files.extend((0..10).map(|i| file(&db, &format!("far/f{i}.egg"), "game is Tetris\n")));
+        EggWorkspace::new(&db, files);
+        db.files_lowered();
+        assert_eq!(resolve_base(&db, side, "Tetris"), Some(blocks));
+        // `side.egg` need not be read; `blocks.egg` is, the other folder is not.
+        assert_eq!(db.files_lowered(), 1);
+    }
+
+    #[test]
+    fn stems_then_declared_names_then_the_file_itself() {
+        let mut db = RootDatabase::default();
+        let declares = file(&db, "w/a.egg", "game is Tetris\n");
+        let named = file(&db, "far/tetris.egg", "game is Blocks\n");
+        let side = file(&db, "w/side.egg", "Side is like Tetris\n");
+        let alone = file(&db, "w/ouroboros.egg", "Ouroboros is like Ouroboros\n");
+        let lost = file(&db, "w/lost.egg", "Lost is like Nowhere\n");
+        set_egg_workspace(&mut db, vec![declares, named, side, alone, lost]);
+        // A file named after the game, though in another folder and declaring another name.
+        assert_eq!(resolve_base(&db, side, "Tetris"), Some(named));
+        // By declared name when no file is named after it, whatever the case and punctuation.
+        assert_eq!(resolve_base(&db, side, "BLOCKS"), Some(named));
+        assert_eq!(resolve_base(&db, named, "tetris"), Some(declares));
+        assert_eq!(resolve_base(&db, alone, "Ouroboros"), Some(alone));
+        assert_eq!(resolve_base(&db, lost, "Nowhere"), None);
+    }
 }
