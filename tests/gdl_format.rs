@@ -720,11 +720,41 @@ fn to_writes_the_converted_file_beside_the_source() {
 }
 
 #[test]
-fn other_languages_are_skipped_with_a_note() {
+fn every_language_is_formatted_and_check_shows_the_diff() {
     let dir = tempfile::tempdir().unwrap();
+    let messy = "(game   Hop (players White Black)\n(board (square 3)))\n";
+    std::fs::write(dir.path().join("hop.ludi"), messy).unwrap();
+    // `--check` writes nothing, exits 1, and shows what would change as a unified diff.
+    let output = ludeme(&["fmt", "--check", "hop.ludi"], dir.path());
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("would reformat hop.ludi"), "{stdout}");
+    assert!(
+        stdout.contains("--- a/hop.ludi") && stdout.contains("+++ b/hop.ludi"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("-(game   Hop (players White Black)"),
+        "{stdout}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("hop.ludi")).unwrap(),
+        messy
+    );
+    // Formatting writes the canonical layout, which is then stable.
+    let output = ludeme(&["fmt", "hop.ludi"], dir.path());
+    assert_eq!(output.status.code(), Some(0));
+    let formatted = std::fs::read_to_string(dir.path().join("hop.ludi")).unwrap();
+    assert_ne!(formatted, messy);
+    assert!(!formatted.contains("   "), "{formatted}");
+    let output = ludeme(&["fmt", "--check", "hop.ludi"], dir.path());
+    assert_eq!(output.status.code(), Some(0));
+
     std::fs::write(dir.path().join("game.egg"), "players are white and black\n").unwrap();
     let output = ludeme(&["fmt", "--check", "game.egg"], dir.path());
-    assert_eq!(output.status.code(), Some(0));
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(stderr.contains("skipped"), "{stderr}");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "an EGGG file in its layout is unchanged"
+    );
 }

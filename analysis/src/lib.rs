@@ -5,17 +5,20 @@
 //! lowering and checks that later layers add) read that tree. Front ends (the CLI and the language
 //! server) only call these queries: nothing is computed twice in two places.
 
+mod analysis;
 pub mod config;
 mod db;
 mod diagnostic;
 pub mod distance;
 pub mod egg;
+pub mod files;
 pub mod fuzzing;
 pub mod gdl;
 mod host;
 pub mod ide;
-pub mod inputs;
 pub mod ludi;
+pub mod play;
+pub mod project;
 pub mod rules;
 mod source;
 mod symbols;
@@ -24,9 +27,13 @@ mod syntax;
 mod test_files;
 mod wrap;
 
+pub use analysis::{
+    Analysis, Cancellable, Checked, DiagnosticDepth, Explanation, resume_cancelled,
+};
 pub use db::{Db, RootDatabase};
 pub use diagnostic::{Diagnostic, Fix, Label, Severity, TextRange};
-pub use host::{AnalysisHost, FileKey};
+pub use host::{AnalysisHost, Applied, Change, FileKey, LoadedPaths};
+pub use salsa::Cancelled;
 pub use source::{GAME_FILE_EXTENSIONS, LoadError, SourceFile, Syntax, decode_source};
 pub use symbols::{DocumentSymbol, SymbolKind, document_symbols};
 pub use syntax::{

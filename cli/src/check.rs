@@ -1,16 +1,16 @@
-//! `ludeme check`: every diagnostic of every game file named, in parallel over files.
+//! `ludeme check`: every diagnostic of every game file named, in parallel over files: what the
+//! editor publishes for the same file, `distance/duplicate` against the project's other games
+//! included (see [`ludeme_analysis::DiagnosticDepth::Full`]).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
-use ludeme_analysis::config::{Config, find_config, load_config};
-use ludeme_analysis::egg::load_egg_workspace;
-use ludeme_analysis::gdl::simulate::{SimulationOptions, simulate};
-use ludeme_analysis::{Diagnostic, RootDatabase, Severity, SourceFile, Syntax, decode_source};
+use ludeme_analysis::files::{InputProblem, LoadFailure};
+use ludeme_analysis::gdl::simulate::SimulationOptions;
+use ludeme_analysis::{Analysis, DiagnosticDepth, Severity, SourceFile};
 use rayon::prelude::*;
 
-use crate::inputs::{InputProblem, collect_game_files};
+use crate::project::{open_paths, settings_for};
 use crate::report::{self, FileReport};
 use crate::{ColorChoice, Format, exit};
 
@@ -69,44 +69,34 @@ pub fn run(
             return exit::FAILURE;
         }
     };
-    let config_path = config_path
-        .map(Path::to_path_buf)
-        .or_else(|| paths.iter().find_map(|path| find_config(path)));
     // The settings file is reported like a game file: its mistakes have positions.
-    let (config, config_report) = match config_path.as_deref().map(load_config) {
-        None => (Config::default(), None),
-        Some(Ok((config, diagnostics, text))) => {
-            let path = config_path.clone().unwrap_or_default();
-            let report =
-                (!diagnostics.is_empty()).then(|| FileReport::new(path, text, diagnostics));
-            (config, report)
-        }
-        Some(Err(message)) => {
-            let path = config_path.unwrap_or_default();
-            eprintln!("ludeme check: {}: {message}", path.display());
+    let (config, config_report) = match settings_for(paths, config_path) {
+        Ok(settings) => settings,
+        Err(message) => {
+            eprintln!("ludeme check: {message}");
             return exit::FAILURE;
         }
     };
-    let (files, mut problems) = collect_game_files(paths);
-    // Each worker thread gets its own handle on one database (handles are Send, not Sync).
-    let mut root = RootDatabase::default();
-    // EGGG: `X is like Y` finds Y among the files checked, those beside them and the corpus.
-    let egg_files = load_egg_workspace(&mut root, &files);
-    let db = Mutex::new(root);
-    let new_handle = || db.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let (host, loaded) = open_paths(paths, config);
+    let mut problems = loaded.problems;
+    let depth = DiagnosticDepth::Full { simulation };
     // One task per file, so that the two or three big games of a folder do not end up queued
-    // behind each other on one thread while the others sit idle.
-    let outcomes: Vec<Result<FileReport, InputProblem>> = files
-        .par_iter()
+    // behind each other on one thread while the others sit idle. Each worker has its own
+    // snapshot (snapshots are Send, not Sync).
+    let snapshot = Mutex::new(host.snapshot());
+    let new_snapshot = || lock(&snapshot).clone();
+    let outcomes: Vec<Result<FileReport, InputProblem>> = loaded
+        .checked
+        .into_par_iter()
         .with_max_len(1)
-        .map_init(new_handle, |db, path| {
-            check_file(db, path, &egg_files, simulation.as_ref())
-                .map(|report| select_rules(report, &config))
+        .map_init(new_snapshot, |analysis, (path, loaded)| {
+            check_file(analysis, path, loaded, &depth)
         })
         .collect();
     // The database holds every file's syntax tree; freeing them one by one would take a tenth of
     // the run on one thread, and the process is about to exit, which frees them all at once.
-    std::mem::forget(db);
+    std::mem::forget(snapshot);
+    std::mem::forget(host);
     let mut reports = Vec::with_capacity(outcomes.len() + 1);
     reports.extend(config_report);
     for outcome in outcomes {
@@ -141,55 +131,44 @@ pub fn run(
     }
 }
 
-/// The report with the rule selection of `ludeme.toml` applied.
-fn select_rules(mut report: FileReport, config: &Config) -> FileReport {
-    report.diagnostics = config.rules.apply(std::mem::take(&mut report.diagnostics));
-    report
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Reads and analyses one file, and simulates it when asked to. A file that is not text still
-/// gets a report (with a diagnostic saying so); only a file that cannot be read at all is an
-/// input problem.
+/// The report of one file. A file that is not text still gets a report (with a diagnostic
+/// saying so); a file that cannot be read at all is an input problem.
 fn check_file(
-    db: &RootDatabase,
-    path: &Path,
-    egg_files: &HashMap<PathBuf, SourceFile>,
-    simulation: Option<&SimulationOptions>,
+    analysis: &Analysis,
+    path: PathBuf,
+    loaded: Result<SourceFile, LoadFailure>,
+    depth: &DiagnosticDepth,
 ) -> Result<FileReport, InputProblem> {
-    let bytes = std::fs::read(path).map_err(|error| InputProblem {
-        path: path.to_path_buf(),
-        message: format!("cannot read it: {error}"),
-    })?;
-    let text = match decode_source(&bytes) {
-        Ok(text) => text,
-        Err(load_error) => {
-            return Ok(FileReport::new(
-                path.to_path_buf(),
-                load_error.valid_prefix(&bytes).to_owned(),
-                vec![load_error.diagnostic()],
-            ));
+    let file = match loaded {
+        Ok(file) => file,
+        Err(failure) => {
+            return match failure.diagnostic() {
+                Some(diagnostic) => {
+                    let LoadFailure::Undecodable { valid_prefix, .. } = failure else {
+                        unreachable!("only undecodable files have a diagnostic");
+                    };
+                    Ok(FileReport::new(path, valid_prefix, vec![diagnostic]))
+                }
+                None => Err(InputProblem {
+                    path,
+                    message: failure.to_string(),
+                }),
+            };
         }
     };
-    let syntax = Syntax::detect(path, text).ok_or_else(|| InputProblem {
-        path: path.to_path_buf(),
-        message: "not a game file".to_owned(),
-    })?;
-    let file = egg_files
-        .get(path)
-        .copied()
-        .unwrap_or_else(|| SourceFile::new(db, path.to_path_buf(), syntax, Arc::from(text), None));
-    let mut diagnostics: Vec<Diagnostic> = ludeme_analysis::file_diagnostics(db, file);
-    let mut simulated = None;
-    // Only GDL games can be played for now; other files are checked as usual, quietly.
-    if let Some(options) = simulation
-        && matches!(syntax, Syntax::GdlKif | Syntax::GdlInfix)
-    {
-        let simulation = simulate(db, file, options);
-        diagnostics.extend(simulation.diagnostics.iter().cloned());
-        diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
-        simulated = Some(simulation.headline());
-    }
-    let mut report = FileReport::new(path.to_path_buf(), text.to_owned(), diagnostics);
-    report.simulation = simulated;
+    // Nothing writes to the database while the check runs: a cancellation cannot happen.
+    let checked = analysis
+        .check(file, depth)
+        .expect("no write during `ludeme check`");
+    let text = analysis
+        .text(file)
+        .expect("no write during `ludeme check`")
+        .to_string();
+    let mut report = FileReport::new(path, text, checked.diagnostics);
+    report.simulation = checked.simulation;
     Ok(report)
 }

@@ -2,19 +2,20 @@
 //! by their ludeme trees (see `docs/distance.md`).
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
+use ludeme_analysis::config::Config;
 use ludeme_analysis::distance::cluster::{Merge, average_linkage, families, leaf_order};
 use ludeme_analysis::distance::weighted::VARIANT_AT_MOST;
 use ludeme_analysis::distance::{
-    Catalog, Class, LudemeTree, classic_measures, compare, game_title, ludeme_tree,
+    Catalog, LudemeTree, classic_measures, compare, game_title, ludeme_tree,
 };
-use ludeme_analysis::{RootDatabase, SourceFile};
+use ludeme_analysis::{Analysis, SourceFile};
 use serde::Serialize;
 
 use crate::exit;
-use crate::inputs::collect_game_files;
+use crate::project::{open_game, open_paths};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DistanceFormat {
@@ -38,7 +39,7 @@ pub struct DistanceArgs {
 pub struct NearestArgs {
     /// The game to place among the others.
     file: PathBuf,
-    /// The folder of known games (default: the project's `corpus/`).
+    /// The folder of known games (default: the folders under `[corpus]` in `ludeme.toml`).
     #[arg(long)]
     corpus: Option<PathBuf>,
     /// How many games to list.
@@ -67,27 +68,24 @@ pub struct ClusterArgs {
     format: DistanceFormat,
 }
 
-/// Loads a game into the database, or says why it cannot be.
-fn load(db: &RootDatabase, path: &Path) -> Result<SourceFile, String> {
-    crate::inputs::load_game(db, path).map_err(|message| format!("{}: {message}", path.display()))
-}
-
-/// The games under `folder`, loaded; files that cannot be read are reported and skipped.
-fn load_folder(db: &RootDatabase, folder: &Path) -> Result<Vec<SourceFile>, String> {
-    let (paths, problems) = collect_game_files(&[folder.to_path_buf()]);
-    if let Some(problem) = problems.first()
-        && paths.is_empty()
-    {
+/// The games of `paths`, read into one database, or why one cannot be.
+fn load(paths: &[PathBuf]) -> Result<(Analysis, Vec<SourceFile>), String> {
+    let (host, loaded) = open_paths(paths, Config::default());
+    if let Some(problem) = loaded.problems.first() {
         return Err(format!("{}: {}", problem.path.display(), problem.message));
     }
     let mut files = Vec::new();
-    for path in paths {
-        match load(db, &path) {
+    for (path, file) in loaded.checked {
+        match file {
             Ok(file) => files.push(file),
-            Err(message) => eprintln!("ludeme: skipping {message}"),
+            Err(failure) if paths.contains(&path) => {
+                return Err(format!("{}: {failure}", path.display()));
+            }
+            // A file found in a folder that cannot be read is left out, with a word.
+            Err(failure) => eprintln!("ludeme: skipping {}: {failure}", path.display()),
         }
     }
-    Ok(files)
+    Ok((host.snapshot(), files))
 }
 
 fn fail(message: &str) -> u8 {
@@ -110,12 +108,18 @@ struct DistanceReport<'a> {
 const SHOWN_DIFFERENCES: usize = 10;
 
 pub fn run_distance(args: &DistanceArgs) -> u8 {
-    let db = RootDatabase::default();
-    let (first, second) = match (load(&db, &args.first), load(&db, &args.second)) {
-        (Ok(first), Ok(second)) => (first, second),
-        (Err(message), _) | (_, Err(message)) => return fail(&message),
+    let (analysis, files) = match load(&[args.first.clone(), args.second.clone()]) {
+        Ok(loaded) => loaded,
+        Err(message) => return fail(&message),
     };
-    let (a, b) = (ludeme_tree(&db, first), ludeme_tree(&db, second));
+    let db = analysis.db();
+    let (first, second) = match files[..] {
+        [first, second] => (first, second),
+        // The same file named twice is one game, at distance 0 from itself.
+        [only] => (only, only),
+        _ => return fail("two games are needed"),
+    };
+    let (a, b) = (ludeme_tree(db, first), ludeme_tree(db, second));
     let comparison = compare(a, b);
     let classic = classic_measures(a, b);
     match args.format {
@@ -141,8 +145,8 @@ pub fn run_distance(args: &DistanceArgs) -> u8 {
         DistanceFormat::Human => {
             println!(
                 "{} ↔ {}: {:.3} ({})",
-                game_title(&db, first),
-                game_title(&db, second),
+                game_title(db, first),
+                game_title(db, second),
                 comparison.distance,
                 comparison.class.name()
             );
@@ -168,16 +172,6 @@ pub fn run_distance(args: &DistanceArgs) -> u8 {
     exit::CLEAN
 }
 
-/// The project's own `corpus/` folder: beside the working directory when run from the project,
-/// else where this binary was built from.
-fn default_corpus() -> PathBuf {
-    let here = PathBuf::from("corpus");
-    if here.is_dir() {
-        return here;
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
-}
-
 #[derive(Serialize)]
 struct NeighbourReport {
     file: String,
@@ -187,42 +181,42 @@ struct NeighbourReport {
 }
 
 pub fn run_nearest(args: &NearestArgs) -> u8 {
-    let db = RootDatabase::default();
-    let target = match load(&db, &args.file) {
-        Ok(file) => file,
-        Err(message) => return fail(&message),
+    let shown = args.file.display();
+    let (analysis, target) = match open_game(&args.file, args.corpus.clone().map(|dir| vec![dir])) {
+        Ok(opened) => opened,
+        Err(message) => return fail(&format!("{shown}: {message}")),
     };
-    let corpus = args.corpus.clone().unwrap_or_else(default_corpus);
-    let candidates = match load_folder(&db, &corpus) {
-        Ok(files) => files,
-        Err(message) => return fail(&message),
+    let db = analysis.db();
+    let Ok(nearest) = analysis.nearest(target, args.count, true) else {
+        return fail("cancelled");
     };
-    let same_file = |candidate: &SourceFile| {
-        let canonical = |path: &Path| std::fs::canonicalize(path).ok();
-        canonical(candidate.path(&db)) == canonical(&args.file)
-    };
-    let candidates: Vec<SourceFile> = candidates.into_iter().filter(|c| !same_file(c)).collect();
-    // The target is game 0 of the catalog, the candidates follow.
-    let trees: Vec<&LudemeTree> = std::iter::once(target)
-        .chain(candidates.iter().copied())
-        .map(|game| ludeme_tree(&db, game))
+    let mut found: Vec<_> = nearest
+        .workspace
+        .into_iter()
+        .chain(nearest.corpus)
         .collect();
-    let pairs: Vec<(usize, usize)> = (1..trees.len()).map(|other| (0, other)).collect();
-    let distances = Catalog::new(&trees).distances(&pairs);
-    let mut order: Vec<usize> = (0..candidates.len()).collect();
-    order.sort_by(|&i, &j| {
-        distances[i]
-            .total_cmp(&distances[j])
-            .then_with(|| candidates[i].path(&db).cmp(candidates[j].path(&db)))
+    if found.is_empty()
+        && analysis
+            .settings()
+            .is_ok_and(|s| s.corpus_folders.is_empty())
+    {
+        return fail(&format!(
+            "{shown}: no known games to compare with: name a folder with --corpus, or list folders under [corpus] in ludeme.toml"
+        ));
+    }
+    found.sort_by(|a, b| {
+        a.distance
+            .total_cmp(&b.distance)
+            .then_with(|| a.file.path(db).cmp(b.file.path(db)))
     });
-    let neighbours: Vec<NeighbourReport> = order
+    let neighbours: Vec<NeighbourReport> = found
         .into_iter()
         .take(args.count)
-        .map(|i| NeighbourReport {
-            file: candidates[i].path(&db).display().to_string(),
-            game: game_title(&db, candidates[i]),
-            distance: distances[i],
-            class: Class::of(distances[i]).name(),
+        .map(|neighbour| NeighbourReport {
+            file: neighbour.file.path(db).display().to_string(),
+            game: game_title(db, neighbour.file),
+            distance: neighbour.distance,
+            class: neighbour.class.name(),
         })
         .collect();
     match args.format {
@@ -231,7 +225,7 @@ pub fn run_nearest(args: &NearestArgs) -> u8 {
             Err(error) => return fail(&error.to_string()),
         },
         DistanceFormat::Human => {
-            println!("nearest to {}:", game_title(&db, target));
+            println!("nearest to {}:", game_title(db, target));
             for neighbour in &neighbours {
                 println!(
                     "  {:.3}  {:<9}  {}  ({})",
@@ -258,15 +252,15 @@ struct MergeReport {
 }
 
 pub fn run_cluster(args: &ClusterArgs) -> u8 {
-    let db = RootDatabase::default();
-    let files = match load_folder(&db, &args.folder) {
-        Ok(files) => files,
+    let (analysis, files) = match load(std::slice::from_ref(&args.folder)) {
+        Ok(loaded) => loaded,
         Err(message) => return fail(&message),
     };
-    let trees: Vec<&LudemeTree> = files.iter().map(|&f| ludeme_tree(&db, f)).collect();
+    let db = analysis.db();
+    let trees: Vec<&LudemeTree> = files.iter().map(|&f| ludeme_tree(db, f)).collect();
     let matrix = Catalog::new(&trees).distance_matrix();
     let merges = average_linkage(&matrix);
-    let titles: Vec<String> = files.iter().map(|&f| game_title(&db, f)).collect();
+    let titles: Vec<String> = files.iter().map(|&f| game_title(db, f)).collect();
     let groups = families(files.len(), &merges, args.cut);
     if let Some(path) = &args.svg
         && let Err(error) = std::fs::write(path, dendrogram_svg(&titles, &merges))
@@ -276,7 +270,7 @@ pub fn run_cluster(args: &ClusterArgs) -> u8 {
     if let Some(path) = &args.matrix {
         let paths: Vec<String> = files
             .iter()
-            .map(|&f| f.path(&db).display().to_string())
+            .map(|&f| f.path(db).display().to_string())
             .collect();
         if let Err(error) = std::fs::write(path, matrix_tsv(&paths, &matrix)) {
             return fail(&format!("{}: {error}", path.display()));
@@ -290,7 +284,7 @@ pub fn run_cluster(args: &ClusterArgs) -> u8 {
                     .map(|family| {
                         family
                             .iter()
-                            .map(|&i| files[i].path(&db).display().to_string())
+                            .map(|&i| files[i].path(db).display().to_string())
                             .collect()
                     })
                     .collect(),

@@ -3,17 +3,17 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::sync::Arc;
 
 use clap::ValueEnum;
-use ludeme_analysis::egg::{EggExplanation, egg_explanation, load_egg_workspace};
-use ludeme_analysis::gdl::english::{GameExplanation, gdl_explanation};
-use ludeme_analysis::ludi::{LudiExplanation, ludi_explanation};
-use ludeme_analysis::{RootDatabase, Severity, SourceFile, Syntax, decode_source, rules};
+use ludeme_analysis::egg::EggExplanation;
+use ludeme_analysis::files::is_game_file;
+use ludeme_analysis::gdl::english::GameExplanation;
+use ludeme_analysis::ludi::LudiExplanation;
+use ludeme_analysis::{DiagnosticDepth, Explanation, RootDatabase, Severity, SourceFile, rules};
 use serde_json::{Value, json};
 
 use crate::exit;
-use crate::inputs::is_game_file;
+use crate::project::open_game;
 use crate::report::FileReport;
 
 /// Output formats of `ludeme explain`.
@@ -33,7 +33,7 @@ pub fn run(target: Option<&str>, format: ExplainFormat) -> u8 {
         return list_codes(format);
     };
     let path = Path::new(target);
-    if path.is_file() {
+    if path.exists() && !path.is_dir() {
         if is_game_file(path) {
             return explain_file(path, format);
         }
@@ -105,54 +105,38 @@ fn code_json(rule: &rules::Rule) -> Value {
 
 fn explain_file(path: &Path, format: ExplainFormat) -> u8 {
     let shown = path.display();
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(error) => {
-            eprintln!("ludeme explain: {shown}: cannot read it: {error}");
+    let (analysis, file) = match open_game(path, None) {
+        Ok(opened) => opened,
+        Err(message) => {
+            eprintln!("ludeme explain: {shown}: {message}");
             return exit::FAILURE;
         }
     };
-    let text = match decode_source(&bytes) {
-        Ok(text) => text,
-        Err(error) => {
-            eprintln!("ludeme explain: {shown}: {}", error.diagnostic().message);
-            return exit::FAILURE;
-        }
-    };
-    let Some(syntax) = Syntax::detect(path, text) else {
-        eprintln!("ludeme explain: {shown} is not a game file");
+    // Nothing writes to the database here: a cancellation cannot happen.
+    let explanation = analysis
+        .explain(file)
+        .expect("no write during `ludeme explain`");
+    if let Some(why) = explanation.emptiness() {
+        eprintln!("ludeme explain: {shown} {why} (`ludeme check {shown}` says more)");
         return exit::FAILURE;
-    };
-    let mut db = RootDatabase::default();
-    // EGGG: `X is like Y` finds Y among the files beside this one and in the project's corpus.
-    let egg_file = (syntax == Syntax::Egg)
-        .then(|| load_egg_workspace(&mut db, &[path.to_path_buf()]).remove(path))
-        .flatten();
-    let file = egg_file
-        .unwrap_or_else(|| SourceFile::new(&db, path.to_path_buf(), syntax, Arc::from(text), None));
-    let output = if syntax == Syntax::Egg {
-        egg_output(&db, file, egg_explanation(&db, file), format)
-    } else if syntax == Syntax::Ludi {
-        let sheet = ludi_explanation(&db, file);
-        if sheet.title.is_empty() {
-            eprintln!(
-                "ludeme explain: {shown} holds no `(game NAME ...)` to explain (`ludeme check {shown}` says more)"
-            );
-            return exit::FAILURE;
-        }
-        ludi_output(path, text, sheet, format)
-    } else {
-        let explanation = gdl_explanation(&db, file);
-        match format {
-            ExplainFormat::Human => explanation.to_plain_text(TEXT_WIDTH),
-            ExplainFormat::Json => {
-                let report = FileReport::new(path.to_path_buf(), text.to_owned(), Vec::new());
-                format!("{}\n", explanation_json(&report, explanation))
-            }
+    }
+    let text = analysis
+        .text(file)
+        .expect("no write during `ludeme explain`");
+    let output = match (format, &explanation) {
+        (ExplainFormat::Human, _) => explanation.to_plain_text(TEXT_WIDTH),
+        (ExplainFormat::Json, Explanation::Egg(sheet)) => egg_output(analysis.db(), file, sheet),
+        (ExplainFormat::Json, Explanation::Ludi(sheet)) => ludi_json(path, &text, sheet),
+        (ExplainFormat::Json, Explanation::Gdl(explanation)) => {
+            let report = FileReport::new(path.to_path_buf(), text.to_string(), Vec::new());
+            format!("{}\n", explanation_json(&report, explanation))
         }
     };
     emit(&output);
-    let errors = ludeme_analysis::file_diagnostics(&db, file)
+    let diagnostics = analysis
+        .diagnostics(file, &DiagnosticDepth::Static)
+        .expect("no write during `ludeme explain`");
+    let errors = diagnostics
         .iter()
         .filter(|diagnostic| diagnostic.severity == Severity::Error)
         .count();
@@ -165,12 +149,11 @@ fn explain_file(path: &Path, format: ExplainFormat) -> u8 {
     exit::CLEAN
 }
 
-/// A Ludi rules sheet as text, or as JSON: the title and the sentences with the 1-based spans
-/// of the ludemes they render.
-fn ludi_output(path: &Path, text: &str, sheet: &LudiExplanation, format: ExplainFormat) -> String {
-    match format {
-        ExplainFormat::Human => sheet.to_plain_text(TEXT_WIDTH),
-        ExplainFormat::Json => {
+/// A Ludi rules sheet as JSON: the title and the sentences with the 1-based spans of the
+/// ludemes they render.
+fn ludi_json(path: &Path, text: &str, sheet: &LudiExplanation) -> String {
+    {
+        {
             let report = FileReport::new(path.to_path_buf(), text.to_owned(), Vec::new());
             let sentences: Vec<Value> = sheet
                 .sentences
@@ -222,18 +205,10 @@ fn explanation_json(report: &FileReport, explanation: &GameExplanation) -> Value
     json!({ "file": report.display_path(), "sections": sections })
 }
 
-/// EGGG instructions as text, or as JSON: the title, the sections with their sentences and the
-/// 1-based spans of the statements they render (in this file or, for inherited statements, in
-/// the base's file), and the twelve attributes.
-fn egg_output(
-    db: &RootDatabase,
-    file: SourceFile,
-    sheet: &EggExplanation,
-    format: ExplainFormat,
-) -> String {
-    if format == ExplainFormat::Human {
-        return sheet.to_plain_text(TEXT_WIDTH);
-    }
+/// EGGG instructions as JSON: the title, the sections with their sentences and the 1-based
+/// spans of the statements they render (in this file or, for inherited statements, in the
+/// base's file), and the twelve attributes.
+fn egg_output(db: &RootDatabase, file: SourceFile, sheet: &EggExplanation) -> String {
     let mut reports: Vec<(SourceFile, FileReport)> = Vec::new();
     let mut origins_json = |origins: &[ludeme_analysis::egg::model::Origin]| -> Vec<Value> {
         origins

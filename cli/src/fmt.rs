@@ -1,29 +1,29 @@
-//! `ludeme fmt`: rewrite GDL files in the canonical layout, or convert them between prefix KIF and
-//! infix.
+//! `ludeme fmt`: rewrite game files (all four syntaxes) in the canonical layout, or convert GDL
+//! files between prefix KIF and infix.
 //!
-//! - `ludeme fmt PATH...` rewrites each GDL file (`.kif`, `.gdl`, `.hrf`) in place;
-//! - `--check` writes nothing, lists the files that would change and exits 1 if there are any;
+//! - `ludeme fmt PATH...` rewrites each game file in place;
+//! - `--check` writes nothing, lists the files that would change with a unified diff of the
+//!   change, and exits 1 if there are any;
 //! - `--to kif|infix` converts: `name.kif` → `name.hrf` beside it (or the reverse); a file already
 //!   in the target syntax is formatted in place;
 //! - `--stdout` prints the result instead of writing it.
 //!
-//! EGGG and Ludi files are skipped with a note. Exit 2 when a file cannot be read or written,
+//! `--to` leaves EGGG and Ludi files in their one syntax (formatted in place). Exit 2 when a file cannot be read or written,
 //! cannot be formatted (syntax or lowering errors: nothing is written for it), or cannot be
 //! converted (a name the target syntax cannot spell); otherwise 1 when `--check` found files to
 //! change; otherwise 0.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
 
 use clap::ValueEnum;
 use ludeme_analysis::gdl::FormatError;
 use ludeme_analysis::gdl::format::Unconvertible;
-use ludeme_analysis::{RootDatabase, SourceFile, Syntax, decode_source};
+use ludeme_analysis::{Analysis, SourceFile, Syntax};
 use rayon::prelude::*;
 
 use crate::exit;
-use crate::inputs::collect_game_files;
+use crate::project::{open_paths, settings_for};
 
 /// The syntax `--to` converts to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -53,11 +53,10 @@ pub enum Mode {
 
 /// What became of one file.
 enum Outcome {
-    /// Not a GDL file.
-    Skipped,
-    /// The formatted text, where it goes, and whether that differs from what is there.
+    /// The formatted text, where it goes, what is there now, and whether the two differ.
     Formatted {
         output: PathBuf,
+        before: String,
         text: String,
         changed: bool,
     },
@@ -68,14 +67,33 @@ enum Outcome {
 }
 
 pub fn run(paths: &[PathBuf], mode: Mode, to: Option<Target>) -> u8 {
-    let (files, problems) = collect_game_files(paths);
-    let db = Mutex::new(RootDatabase::default());
-    let new_handle = || db.lock().unwrap_or_else(PoisonError::into_inner).clone();
-    let outcomes: Vec<Outcome> = files
-        .par_iter()
-        .map_init(new_handle, |db, path| format_file(db, path, to))
+    let settings = settings_for(paths, None)
+        .map(|(settings, _)| settings)
+        .unwrap_or_default();
+    let (host, loaded) = open_paths(paths, settings);
+    let problems = loaded.problems;
+    let files: Vec<PathBuf> = loaded
+        .checked
+        .iter()
+        .map(|(path, _)| path.clone())
         .collect();
-    std::mem::forget(db);
+    let snapshot = std::sync::Mutex::new(host.snapshot());
+    let new_snapshot = || {
+        snapshot
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    };
+    let outcomes: Vec<Outcome> = loaded
+        .checked
+        .into_par_iter()
+        .map_init(new_snapshot, |analysis, (path, file)| match file {
+            Ok(file) => format_file(analysis, &path, file, to),
+            Err(failure) => Outcome::Failed(failure.to_string()),
+        })
+        .collect();
+    std::mem::forget(snapshot);
+    std::mem::forget(host);
 
     let mut failed = !problems.is_empty();
     for problem in &problems {
@@ -111,11 +129,9 @@ pub fn run(paths: &[PathBuf], mode: Mode, to: Option<Target>) -> u8 {
         .iter()
         .filter(|outcome| matches!(outcome, Outcome::Formatted { .. }))
         .count();
-    let (mut changed, mut skipped) = (0, 0);
+    let mut changed = 0;
     for (path, outcome) in files.iter().zip(outcomes) {
         match outcome {
-            // Counted, and named once in the summary: a folder of games may hold many.
-            Outcome::Skipped => skipped += 1,
             Outcome::Replaced => {}
             Outcome::Failed(message) => {
                 failed = true;
@@ -123,6 +139,7 @@ pub fn run(paths: &[PathBuf], mode: Mode, to: Option<Target>) -> u8 {
             }
             Outcome::Formatted {
                 output,
+                before,
                 text,
                 changed: differs,
             } => {
@@ -140,6 +157,7 @@ pub fn run(paths: &[PathBuf], mode: Mode, to: Option<Target>) -> u8 {
                         } else {
                             println!("would write {} (from {})", output.display(), path.display());
                         }
+                        print!("{}", unified_diff(&output, &before, &text));
                     }
                     Mode::Check => {}
                     Mode::Write if differs => {
@@ -160,16 +178,11 @@ pub fn run(paths: &[PathBuf], mode: Mode, to: Option<Target>) -> u8 {
             (_, true) => "written",
             (_, false) => "reformatted",
         };
-        let mut summary = format!(
+        let summary = format!(
             "ludeme fmt: {changed} file{} {verb}, {} unchanged",
             plural(changed),
             formatted - changed.min(formatted)
         );
-        if skipped > 0 {
-            summary += &format!(
-                ", {skipped} skipped (only GDL files, .kif .gdl .hrf, are formatted for now)"
-            );
-        }
         eprintln!("{summary}");
     }
     if failed {
@@ -185,34 +198,30 @@ fn plural(count: usize) -> &'static str {
     if count == 1 { "" } else { "s" }
 }
 
-fn format_file(db: &RootDatabase, path: &Path, to: Option<Target>) -> Outcome {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(error) => return Outcome::Failed(format!("cannot read it: {error}")),
+fn format_file(analysis: &Analysis, path: &Path, file: SourceFile, to: Option<Target>) -> Outcome {
+    let source = analysis.syntax(file);
+    let target = match to {
+        // Only GDL has two syntaxes; the other languages are formatted in place.
+        Some(to) if matches!(source, Syntax::GdlKif | Syntax::GdlInfix) => to.syntax(),
+        _ => source,
     };
-    let text = match decode_source(&bytes) {
-        Ok(text) => text,
-        Err(error) => {
-            return Outcome::Failed(format!("not formatted: {}", error.diagnostic().message));
-        }
-    };
-    let source = match Syntax::detect(path, text) {
-        Some(syntax @ (Syntax::GdlKif | Syntax::GdlInfix)) => syntax,
-        _ => return Outcome::Skipped,
-    };
-    let target = to.map_or(source, Target::syntax);
-    let file = SourceFile::new(db, path.to_path_buf(), source, Arc::from(text), None);
-    let formatted = match ludeme_analysis::gdl::format_gdl(db, file, target) {
+    // Nothing writes to the database while `fmt` runs: a cancellation cannot happen.
+    let text = analysis.text(file).expect("no write during `ludeme fmt`");
+    let formatted = match analysis
+        .format(file, Some(target))
+        .expect("no write during `ludeme fmt`")
+    {
         Ok(formatted) => formatted,
         Err(FormatError::Unconvertible(problems)) => {
-            return Outcome::Failed(unconvertible_message(&problems, text, target));
+            return Outcome::Failed(unconvertible_message(&problems, &text, target));
         }
         Err(error) => return Outcome::Failed(error.to_string()),
     };
     if target == source {
-        let changed = formatted != text;
+        let changed = *formatted != *text;
         return Outcome::Formatted {
             output: path.to_path_buf(),
+            before: text.to_string(),
             text: formatted,
             changed,
         };
@@ -221,9 +230,9 @@ fn format_file(db: &RootDatabase, path: &Path, to: Option<Target>) -> Outcome {
         Syntax::GdlInfix => "hrf",
         _ => "kif",
     });
-    let changed = match std::fs::read(&output) {
-        Ok(existing) => existing != formatted.as_bytes(),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => true,
+    let before = match std::fs::read(&output) {
+        Ok(existing) => String::from_utf8_lossy(&existing).into_owned(),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(error) => {
             return Outcome::Failed(format!(
                 "cannot read {}, the file the conversion would replace: {error}",
@@ -233,8 +242,9 @@ fn format_file(db: &RootDatabase, path: &Path, to: Option<Target>) -> Outcome {
     };
     Outcome::Formatted {
         output,
+        changed: before != formatted,
+        before,
         text: formatted,
-        changed,
     }
 }
 
@@ -281,4 +291,15 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |at| at + 1);
     (line, before[line_start..].chars().count() + 1)
+}
+
+/// What formatting would change, as a unified diff (`--- a/PATH`, `+++ b/PATH`, hunks with three
+/// lines of context), the form `git diff` and `ruff format --diff` show.
+fn unified_diff(path: &Path, before: &str, after: &str) -> String {
+    let shown = path.display().to_string();
+    similar::TextDiff::from_lines(before, after)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{shown}"), &format!("b/{shown}"))
+        .to_string()
 }

@@ -8,9 +8,9 @@ mod check;
 mod distance;
 mod explain;
 mod fmt;
-mod inputs;
 mod play;
 mod probe;
+mod project;
 mod report;
 
 use std::path::PathBuf;

@@ -1,30 +1,27 @@
-//! `ludeme play FILE`: matches between named players on a GDL game, with each player's wins,
-//! draws, losses and average goal.
+//! `ludeme play FILE`: matches between named players on a game of any language, with each
+//! player's wins, draws, losses and average goal.
 //!
 //! Players take turns at every role: in game `g` the `i`-th player plays the `(i + g)`-th
 //! role (counting roles other than GDL-II's `random`, which is always played at random), so
 //! over an even number of games of a two-player game each player plays each side equally.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use ludeme_analysis::gdl::engine::reasoner_for;
-use ludeme_analysis::{RootDatabase, Syntax};
-use ludeme_engine::gdl::{Budget, Reasoner};
-use ludeme_engine::players::{
-    MatchEnd, MatchResult, MatchSettings, MoveBudget, PLAYER_NAMES, Player, RandomPlayer,
-    play_match, player_by_name,
+use ludeme_analysis::play::{
+    EngineOptions, MatchResult, MatchSettings, MoveBudget, PLAYER_NAMES, PlayableGame, Reward,
+    RoleIndex,
 };
-use ludeme_engine::{Game, Reward, RoleIndex};
 use serde::Serialize;
 
 use crate::exit;
+use crate::project::open_game;
 
 /// The options of `ludeme play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// A GDL game (.kif, .gdl, .hrf).
+    /// A game: GDL (.kif, .gdl, .hrf), Ludi (.ludi) or an EGGG game the EGGG engine plays.
     file: PathBuf,
     /// A player, once per seat: mcts (the default), legal, random, maximizer, minimax, bounded,
     /// alphabeta, iterative. Seats left over are played by random.
@@ -137,7 +134,11 @@ pub fn run(args: &PlayArgs) -> u8 {
             PLAYER_NAMES.join(", ")
         ));
     }
-    let game = match load(path) {
+    let game = match open_game(path, None).and_then(|(analysis, file)| {
+        analysis
+            .playable(file, &EngineOptions::default())
+            .unwrap_or_else(|_| Err("cancelled".to_owned()))
+    }) {
         Ok(game) => game,
         Err(message) => return fail(message),
     };
@@ -185,26 +186,17 @@ pub fn run(args: &PlayArgs) -> u8 {
             entrant_of_role[seat_of(entrant)] = Some(entrant);
         }
         let match_seed = args.seed ^ (u64::from(number) << 20);
-        let mut players: Vec<Box<dyn Player<Reasoner>>> = entrant_of_role
+        let players: Vec<Option<String>> = entrant_of_role
             .iter()
-            .enumerate()
-            .map(|(role, entrant)| {
-                let seed = match_seed ^ (role as u64 + 1);
-                match entrant {
-                    // The names were checked above; random stands in for the impossible.
-                    Some(entrant) => player_by_name(&names[*entrant], seed)
-                        .unwrap_or_else(|| Box::new(RandomPlayer::new(seed))),
-                    None => Box::new(RandomPlayer::new(seed)),
-                }
-            })
+            .map(|entrant| entrant.map(|entrant| names[entrant].clone()))
             .collect();
-        let result = play_match(&game, &mut players, &settings);
+        let (result, players) = game.play_match(&players, match_seed, &settings);
         tally(&mut standings, &entrant_of_role, &result);
         let report = MatchReport {
-            players: players.iter().map(|p| p.name().to_owned()).collect(),
+            players: players.iter().map(|&name| name.to_owned()).collect(),
             goals: result.goals.clone(),
             plies: result.plies,
-            end: describe_end(&game, &result.end),
+            end: game.describe_end(&result.end),
         };
         if !json {
             print_match(number, args.games, &game, &report);
@@ -251,16 +243,6 @@ pub fn run(args: &PlayArgs) -> u8 {
     }
 }
 
-/// The game's fastest reasoner.
-fn load(path: &Path) -> Result<Reasoner, String> {
-    let db = RootDatabase::default();
-    let file = crate::inputs::load_game(&db, path)?;
-    if !matches!(file.syntax(&db), Syntax::GdlKif | Syntax::GdlInfix) {
-        return Err("only GDL games (.kif, .gdl, .hrf) can be played for now".to_owned());
-    }
-    reasoner_for(&db, file, Budget::default()).map_err(|error| error.to_string())
-}
-
 /// Adds a match to the standings of the entrants who played it.
 fn tally(standings: &mut [Standing], entrant_of_role: &[Option<usize>], result: &MatchResult) {
     for (role, entrant) in entrant_of_role.iter().enumerate() {
@@ -295,24 +277,7 @@ fn tally(standings: &mut [Standing], entrant_of_role: &[Option<usize>], result: 
     }
 }
 
-fn describe_end(game: &Reasoner, end: &MatchEnd) -> String {
-    let role = |role: &RoleIndex| {
-        game.roles()
-            .get(*role)
-            .cloned()
-            .unwrap_or_else(|| role.to_string())
-    };
-    match end {
-        MatchEnd::Terminal => "terminal".to_owned(),
-        MatchEnd::PlyLimit => "ply limit".to_owned(),
-        MatchEnd::NoLegalMove(r) => format!("{} has no legal move", role(r)),
-        MatchEnd::IllegalMove(r) => format!("the player of {} gave no legal move", role(r)),
-        MatchEnd::Cancelled => "cancelled".to_owned(),
-        MatchEnd::Failure(message) => message.clone(),
-    }
-}
-
-fn print_match(number: u32, games: u32, game: &Reasoner, report: &MatchReport) {
+fn print_match(number: u32, games: u32, game: &PlayableGame, report: &MatchReport) {
     let seats: Vec<String> = game
         .roles()
         .iter()

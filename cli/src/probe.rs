@@ -2,33 +2,18 @@
 //! with random first moves; the report gives completion, drawishness, timeouts, balance,
 //! first-move advantage, length, branching, the quality criteria and the viability verdict.
 //! Ludi games are evaluated by their advisors; GDL and EGGG games are probed with a neutral
-//! evaluation.
-//!
-//! Also the Ludi and EGGG sides of `ludeme bench` ([`bench_ludi`], [`bench_egg`]).
+//! evaluation (the analysis chooses: [`ludeme_analysis::play::PlayableGame::probe`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use ludeme_analysis::egg::engine::egg_engine_for;
-use ludeme_analysis::egg::load_egg_workspace;
-use ludeme_analysis::gdl::engine::reasoner_for;
-use ludeme_analysis::ludi::engine::ludi_engine_for;
-use ludeme_analysis::{RootDatabase, SourceFile, Syntax, decode_source};
-use ludeme_engine::Game;
-use ludeme_engine::egg::EggEngine;
-use ludeme_engine::gdl::Budget;
-use ludeme_engine::ludi::LudiGame;
-use ludeme_engine::ludi::advisors::Advisors;
-use ludeme_engine::probe::{NoAdvice, ProbeReport, ProbeSettings, probe};
+use ludeme_analysis::play::{EngineOptions, ProbeReport, ProbeSettings};
 use serde::Serialize;
 
 use crate::exit;
-
-/// States per move on GDL games (see `--move-nodes`).
-const GDL_NODES_PER_MOVE: u64 = 2_000;
+use crate::project::open_game;
 
 /// The options of `ludeme probe`.
 #[derive(Args, Debug)]
@@ -88,133 +73,41 @@ struct Json<'a> {
     seconds: f64,
 }
 
-fn fail(path: &Path, command: &str, message: impl std::fmt::Display) -> u8 {
-    eprintln!("ludeme {command}: {}: {message}", path.display());
+fn fail(path: &Path, message: impl std::fmt::Display) -> u8 {
+    eprintln!("ludeme probe: {}: {message}", path.display());
     exit::FAILURE
-}
-
-/// Reads a file and detects its language.
-fn read(path: &Path) -> Result<(String, Syntax), String> {
-    let bytes = std::fs::read(path).map_err(|error| format!("cannot read it: {error}"))?;
-    let text = decode_source(&bytes).map_err(|error| error.diagnostic().message)?;
-    let syntax = Syntax::detect(path, text)
-        .ok_or_else(|| "not a game file (.ludi, .kif, .gdl, .hrf, .egg)".to_owned())?;
-    Ok((text.to_owned(), syntax))
-}
-
-/// The playable game of a `.ludi` file, or why not.
-pub fn load_ludi(path: &Path, text: &str) -> Result<LudiGame, String> {
-    let db = RootDatabase::default();
-    let file = SourceFile::new(&db, path.to_path_buf(), Syntax::Ludi, Arc::from(text), None);
-    ludi_engine_for(&db, file).map_err(|refusal| refusal.to_string())
-}
-
-/// The playable game of an `.egg` file, its `is like` bases found beside it and in the corpus,
-/// or why not.
-pub fn load_egg(path: &Path) -> Result<EggEngine, String> {
-    let mut db = RootDatabase::default();
-    let file = load_egg_workspace(&mut db, &[path.to_path_buf()])
-        .remove(path)
-        .ok_or_else(|| "cannot read it".to_owned())?;
-    egg_engine_for(&db, file).map_err(|refusal| refusal.to_string())
-}
-
-/// `ludeme bench` on a `.ludi` file.
-pub fn bench_ludi(path: &Path, text: &str, seconds: f64, seed: u64, json: bool) -> u8 {
-    bench_engine(path, "ludi", || load_ludi(path, text), seconds, seed, json)
-}
-
-/// `ludeme bench` on an `.egg` file.
-pub fn bench_egg(path: &Path, seconds: f64, seed: u64, json: bool) -> u8 {
-    bench_engine(path, "eggg", || load_egg(path), seconds, seed, json)
-}
-
-/// `ludeme bench` on the game `load` builds, named `engine` in the report.
-fn bench_engine<G: Game>(
-    path: &Path,
-    engine: &str,
-    load: impl FnOnce() -> Result<G, String>,
-    seconds: f64,
-    seed: u64,
-    json: bool,
-) -> u8 {
-    if !(seconds > 0.0 && seconds.is_finite()) {
-        return fail(
-            path,
-            "bench",
-            format!("--seconds must be a positive number, not {seconds}"),
-        );
-    }
-    let started = Instant::now();
-    let game = match load() {
-        Ok(game) => game,
-        Err(message) => return fail(path, "bench", message),
-    };
-    let setup = crate::bench::Setup {
-        engine: engine.to_owned(),
-        fallback_reason: None,
-        setup_seconds: started.elapsed().as_secs_f64(),
-        circuit: None,
-    };
-    crate::bench::report_playouts(
-        path,
-        &game,
-        setup,
-        Duration::from_secs_f64(seconds),
-        seed,
-        json,
-    )
 }
 
 pub fn run(args: &ProbeArgs) -> u8 {
     let path = &args.file;
-    let (text, syntax) = match read(path) {
-        Ok(read) => read,
-        Err(message) => return fail(path, "probe", message),
-    };
     if !(args.time_limit > 0.0 && args.time_limit.is_finite()) {
-        return fail(
-            path,
-            "probe",
-            "--time-limit must be a positive number of seconds",
-        );
+        return fail(path, "--time-limit must be a positive number of seconds");
     }
+    let (analysis, file) = match open_game(path, None) {
+        Ok(opened) => opened,
+        Err(message) => return fail(path, message),
+    };
+    let time_limit = Duration::from_secs_f64(args.time_limit);
+    let options = EngineOptions {
+        deadline: Some(Instant::now() + time_limit * 2),
+        interpreter: false,
+    };
+    let game = match analysis.playable(file, &options) {
+        Ok(Ok(game)) => game,
+        Ok(Err(message)) => return fail(path, message),
+        Err(_) => return fail(path, "cancelled"),
+    };
     let settings = ProbeSettings {
         games: args.games,
         seed: args.seed,
         random_plies: args.random_plies,
-        nodes_per_move: args.move_nodes.unwrap_or(match syntax {
-            Syntax::Ludi => ProbeSettings::default().nodes_per_move,
-            _ => GDL_NODES_PER_MOVE,
-        }),
-        time_limit: Some(Duration::from_secs_f64(args.time_limit)),
+        nodes_per_move: args
+            .move_nodes
+            .unwrap_or_else(|| game.default_probe_nodes()),
+        time_limit: Some(time_limit),
         ..ProbeSettings::default()
     };
-    let report = match syntax {
-        Syntax::Ludi => match load_ludi(path, &text) {
-            Ok(game) => {
-                let advisors = Advisors::for_game(&game, args.seed);
-                probe(&game, &advisors, &settings)
-            }
-            Err(message) => return fail(path, "probe", message),
-        },
-        Syntax::GdlKif | Syntax::GdlInfix => {
-            let db = RootDatabase::default();
-            let file = SourceFile::new(&db, path.clone(), syntax, Arc::from(text.as_str()), None);
-            let budget = Budget {
-                deadline: Some(Instant::now() + settings.time_limit.unwrap_or_default() * 2),
-                ..Budget::default()
-            };
-            match reasoner_for(&db, file, budget) {
-                Ok(game) => probe(&game, &NoAdvice, &settings),
-                Err(error) => return fail(path, "probe", error),
-            }
-        }
-        Syntax::Egg => match load_egg(path) {
-            Ok(game) => probe(&game, &NoAdvice, &settings),
-            Err(message) => return fail(path, "probe", message),
-        },
-    };
+    let report = game.probe(&settings);
     if args.format == ProbeFormat::Json {
         let json = Json {
             game: path.display().to_string(),
@@ -245,7 +138,7 @@ pub fn run(args: &ProbeArgs) -> u8 {
         };
         match serde_json::to_string_pretty(&json) {
             Ok(text) => println!("{text}"),
-            Err(error) => return fail(path, "probe", format!("cannot write the report: {error}")),
+            Err(error) => return fail(path, format!("cannot write the report: {error}")),
         }
     } else {
         print_human(path, &report);

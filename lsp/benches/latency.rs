@@ -204,14 +204,16 @@ fn report(what: &str, latencies: &[Duration]) {
 /// as [`edit_latencies`] applied to an [`ludeme_lsp::Document`] and the analysis host, each
 /// phase forced in the order the server meets them. Medians over the measured samples.
 fn phases(text: &str) {
-    use ludeme_analysis::{AnalysisHost, EditedTree, Syntax};
+    use ludeme_analysis::{AnalysisHost, Change, EditedTree, Syntax};
     use std::sync::Arc;
     use tower_lsp_server::ls_types::{Position, Range};
 
     let key = Path::new("/bench/large.kif");
     let mut host = AnalysisHost::new();
     let mut document = ludeme_lsp::Document::new(text, 0, ludeme_lsp::PositionEncoding::Utf16);
-    let file = host.set_file(key, Syntax::GdlKif, Arc::from(text), None);
+    let mut change = Change::new();
+    change.set_file(key, Syntax::GdlKif, Arc::from(text), None);
+    let file = host.apply_change(change).files[0];
     let _ = ludeme_analysis::file_diagnostics(host.db(), file);
     let offset = text.find("(<= (legal").expect("the game has legal rules") + 3;
     let line = text[..offset].matches('\n').count() as u32;
@@ -239,7 +241,9 @@ fn phases(text: &str) {
         edited.edit(&edit);
         let new_text: Arc<str> = Arc::from(document.text());
         marks.push(Instant::now());
-        host.set_file(key, Syntax::GdlKif, new_text, Some(edited));
+        let mut change = Change::new();
+        change.set_file(key, Syntax::GdlKif, new_text, Some(edited));
+        host.apply_change(change);
         marks.push(Instant::now());
         let _ = ludeme_analysis::kif_forms_read(host.db(), file);
         marks.push(Instant::now());

@@ -37,6 +37,9 @@ pub struct ClientSettings {
     pub probe_games: Option<usize>,
     pub probe_seconds: Option<f64>,
     pub probe_enabled: Option<bool>,
+    /// `ludeme.randomPlay`: whether the diagnostics include what random play finds in GDL
+    /// games (on by default; `ludeme check` plays only with `--simulate`).
+    pub random_play: Option<bool>,
 }
 
 impl ClientSettings {
@@ -59,6 +62,10 @@ impl ClientSettings {
                 .and_then(Value::as_f64)
                 .filter(|seconds| *seconds > 0.0 && seconds.is_finite()),
             probe_enabled: setting("enabled").and_then(Value::as_bool),
+            random_play: root
+                .get("randomPlay")
+                .or_else(|| value.get("ludeme.randomPlay"))
+                .and_then(Value::as_bool),
         }
     }
 }
@@ -74,6 +81,7 @@ mod tests {
             probe_games: Some(20),
             probe_seconds: Some(1.5),
             probe_enabled: Some(false),
+            random_play: None,
         };
         for sent in [
             json!({"ludeme": {"probe": {"games": 20, "seconds": 1.5, "enabled": false}}}),

@@ -88,7 +88,7 @@ pub fn completion(snapshot: &Snapshot, position: Position, snippets: bool) -> Co
     let offset = snapshot.document.offset(position);
     // Matched to the word typed, ranked and capped: a cut list is incomplete, so that the
     // editor asks again as the user types on rather than filtering what it was given.
-    let completions = ide::completions(&snapshot.db, snapshot.file, offset);
+    let completions = ide::completions(snapshot.db(), snapshot.file, offset);
     let items = completions
         .items
         .into_iter()
@@ -127,7 +127,7 @@ pub fn completion(snapshot: &Snapshot, position: Position, snippets: bool) -> Co
 
 pub fn signature_help(snapshot: &Snapshot, position: Position) -> Option<SignatureHelp> {
     let offset = snapshot.document.offset(position);
-    let help = ide::signature_help(&snapshot.db, snapshot.file, offset)?;
+    let help = ide::signature_help(snapshot.db(), snapshot.file, offset)?;
     let active_parameter = help.active_parameter.map(|index| index as u32);
     Some(SignatureHelp {
         signatures: vec![SignatureInformation {
@@ -160,7 +160,7 @@ pub fn goto_definition(
     encoding: PositionEncoding,
 ) -> Vec<Location> {
     let offset = snapshot.document.offset(position);
-    ide::goto_definition(&snapshot.db, snapshot.file, offset)
+    ide::goto_definition(snapshot.db(), snapshot.file, offset)
         .into_iter()
         .filter_map(|target| location(snapshot, uri, target.file, target.range, encoding))
         .collect()
@@ -191,10 +191,10 @@ fn file_document(
     if file == snapshot.file {
         return Some((uri.clone(), snapshot.document.clone()));
     }
-    let target_uri = Uri::from_file_path(file.path(&snapshot.db))?;
+    let target_uri = Uri::from_file_path(file.path(snapshot.db()))?;
     Some((
         target_uri,
-        Document::new(file.text(&snapshot.db), 0, encoding),
+        Document::new(file.text(snapshot.db()), 0, encoding),
     ))
 }
 
@@ -207,7 +207,7 @@ pub fn references(
     encoding: PositionEncoding,
 ) -> Vec<Location> {
     let offset = snapshot.document.offset(position);
-    let found = ide::workspace_references(&snapshot.db, snapshot.file, offset);
+    let found = ide::workspace_references(snapshot.db(), snapshot.file, offset);
     let mut documents: HashMap<SourceFile, Option<(Uri, Document)>> = HashMap::new();
     found
         .into_iter()
@@ -231,7 +231,7 @@ pub fn rename(
     encoding: PositionEncoding,
 ) -> Result<WorkspaceEdit, String> {
     let offset = snapshot.document.offset(position);
-    let edits = ide::rename_in_workspace(&snapshot.db, snapshot.file, offset, new_name)?;
+    let edits = ide::rename_in_workspace(snapshot.db(), snapshot.file, offset, new_name)?;
     let mut documents: HashMap<SourceFile, (Uri, Document)> = HashMap::new();
     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
     for edit in edits {
@@ -243,7 +243,7 @@ pub fn rename(
                     .ok_or_else(|| {
                         format!(
                             "{} has no file URI for the editor to change",
-                            edit.file.path(&snapshot.db).display()
+                            edit.file.path(snapshot.db()).display()
                         )
                     })?;
                 slot.insert(found)
@@ -265,7 +265,7 @@ pub fn selection_ranges(snapshot: &Snapshot, positions: &[Position]) -> Vec<Sele
         .iter()
         .map(|position| snapshot.document.offset(*position))
         .collect();
-    ide::selection_ranges(&snapshot.db, snapshot.file, &offsets)
+    ide::selection_ranges(snapshot.db(), snapshot.file, &offsets)
         .into_iter()
         .zip(positions)
         .map(|(chain, position)| {
@@ -296,14 +296,10 @@ pub fn range_formatting(snapshot: &Snapshot, range: Range) -> Option<Vec<TextEdi
         snapshot.document.offset(range.start),
         snapshot.document.offset(range.end),
     );
-    let source = snapshot.file.text(&snapshot.db);
-    let (span, text) = match snapshot.file.syntax(&snapshot.db) {
-        Syntax::Ludi => analysis::ludi::format::format_ludi_range(source, range)?,
-        Syntax::Egg => analysis::egg::format::format_egg_range(source, range)?,
-        Syntax::GdlKif | Syntax::GdlInfix => {
-            ide::format_range(&snapshot.db, snapshot.file, range).ok()??
-        }
-    };
+    let (span, text) = snapshot
+        .analysis
+        .format_range(snapshot.file, range)
+        .unwrap_or_else(|cancelled| analysis::resume_cancelled(cancelled))?;
     Some(vec![TextEdit::new(snapshot.document.range(span), text)])
 }
 
@@ -313,7 +309,7 @@ const CONVERSION: &str = "convert-gdl";
 pub fn code_actions(snapshot: &Snapshot, uri: &Uri, range: Range) -> CodeActionResponse {
     let document = &snapshot.document;
     let range = TextRange::new(document.offset(range.start), document.offset(range.end));
-    let mut actions: CodeActionResponse = ide::code_actions(&snapshot.db, snapshot.file, range)
+    let mut actions: CodeActionResponse = ide::code_actions(snapshot.db(), snapshot.file, range)
         .into_iter()
         .map(|action| {
             let edits = action
@@ -340,7 +336,7 @@ pub fn code_actions(snapshot: &Snapshot, uri: &Uri, range: Range) -> CodeActionR
         })
         .collect();
     // The conversion is computed on resolve: listing actions must stay cheap.
-    if let Some(target) = ide::conversion_target(&snapshot.db, snapshot.file) {
+    if let Some(target) = ide::conversion_target(snapshot.db(), snapshot.file) {
         actions.push(CodeActionOrCommand::CodeAction(CodeAction {
             title: format!("Convert the file to {}", target.display_name()),
             kind: Some(CodeActionKind::REFACTOR_REWRITE),
@@ -369,9 +365,9 @@ pub fn action_uri(action: &CodeAction) -> Option<Uri> {
 /// longer converts) comes back disabled, with the reason.
 pub fn resolve_conversion(snapshot: &Snapshot, uri: &Uri, mut action: CodeAction) -> CodeAction {
     let document = &snapshot.document;
-    match ide::convert_gdl(&snapshot.db, snapshot.file) {
+    match ide::convert_gdl(snapshot.db(), snapshot.file) {
         Ok((target, text)) => {
-            let whole = document.range(TextRange::new(0, snapshot.file.text(&snapshot.db).len()));
+            let whole = document.range(TextRange::new(0, snapshot.file.text(snapshot.db()).len()));
             let edit = TextDocumentEdit {
                 text_document: OptionalVersionedTextDocumentIdentifier {
                     uri: uri.clone(),
@@ -424,7 +420,7 @@ pub fn inlay_hints(snapshot: &Snapshot, range: Range, english: bool) -> Vec<Inla
     let document = &snapshot.document;
     let range = TextRange::new(document.offset(range.start), document.offset(range.end));
     let options = ide::InlayOptions { english };
-    ide::inlay_hints(&snapshot.db, snapshot.file, range, options)
+    ide::inlay_hints(snapshot.db(), snapshot.file, range, options)
         .into_iter()
         .map(|hint| InlayHint {
             position: document.position(hint.offset),

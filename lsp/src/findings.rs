@@ -8,12 +8,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use ludeme_analysis as analysis;
-use ludeme_analysis::distance::duplicate_diagnostic;
+use ludeme_analysis::gdl::simulate::SimulationOptions;
+use ludeme_analysis::{self as analysis, DiagnosticDepth};
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity, Uri};
 
-use crate::lenses::nearest_games;
 use crate::lock;
 use crate::server::{is_content_modified, run_query, to_lsp_diagnostic};
 use crate::session::{Session, Snapshot};
@@ -38,16 +37,35 @@ pub const MAX_BACKGROUND_BYTES: usize = 1 << 20;
 
 /// Whether the document is small enough for background work (see [`MAX_BACKGROUND_BYTES`]).
 pub fn background_work_allowed(snapshot: &Snapshot) -> bool {
-    snapshot.file.text(&snapshot.db).len() <= MAX_BACKGROUND_BYTES
+    snapshot.file.text(snapshot.db()).len() <= MAX_BACKGROUND_BYTES
 }
 
-/// The first round: the analyses' diagnostics of the document, as the protocol publishes them.
+/// The first round: what reading the document finds, as the protocol publishes it.
 pub fn static_diagnostics(snapshot: &Snapshot) -> Vec<Diagnostic> {
+    published(snapshot, &DiagnosticDepth::Static)
+}
+
+/// The second round: everything `ludeme check` reports for the document (a duplicate of a
+/// known game included), and what random play finds within the editor's small budget.
+fn full_diagnostics(snapshot: &Snapshot) -> Vec<Diagnostic> {
+    let depth = DiagnosticDepth::Full {
+        simulation: snapshot
+            .settings
+            .client
+            .random_play
+            .unwrap_or(true)
+            .then(SimulationOptions::editor),
+    };
+    published(snapshot, &depth)
+}
+
+/// The diagnostics down to `depth`, as the protocol publishes them. Called under
+/// [`salsa::Cancelled::catch`] (see [`run_query`]): a cancellation unwinds from here.
+fn published(snapshot: &Snapshot, depth: &DiagnosticDepth) -> Vec<Diagnostic> {
     let diagnostics = snapshot
-        .settings
-        .file
-        .rules
-        .apply(analysis::file_diagnostics(&snapshot.db, snapshot.file));
+        .analysis
+        .diagnostics(snapshot.file, depth)
+        .unwrap_or_else(|cancelled| ludeme_analysis::resume_cancelled(cancelled));
     to_published(snapshot, &diagnostics)
 }
 
@@ -73,25 +91,6 @@ fn to_published(snapshot: &Snapshot, diagnostics: &[analysis::Diagnostic]) -> Ve
         });
     }
     published
-}
-
-/// The second round's findings: random play's (GDL) and a duplicate of a known game.
-fn slow_findings(snapshot: &Snapshot) -> Vec<analysis::Diagnostic> {
-    let (db, file) = (&snapshot.db, snapshot.file);
-    let mut found = Vec::new();
-    if analysis::gdl::simulate::lens_anchor(db, file).is_some() {
-        let simulation = analysis::gdl::simulate::editor_simulation(db, file);
-        found.extend(simulation.diagnostics.iter().cloned());
-    }
-    let (workspace, corpus) = nearest_games(snapshot, 1);
-    let nearest = workspace
-        .iter()
-        .chain(&corpus)
-        .min_by(|a, b| a.distance.total_cmp(&b.distance));
-    if let Some(nearest) = nearest {
-        found.extend(duplicate_diagnostic(db, file, nearest));
-    }
-    snapshot.settings.file.rules.apply(found)
 }
 
 /// Sends diagnostics to the client, one publication at a time, and only those of a document's
@@ -240,22 +239,17 @@ pub async fn publish_slow_findings(
         if !background_work_allowed(&snapshot) {
             return;
         }
-        let computed = run_query(snapshot, |snapshot| {
-            to_published(snapshot, &slow_findings(snapshot))
-        })
-        .await;
+        let computed = run_query(snapshot, full_diagnostics).await;
         match computed {
             Ok(found) => break found,
             Err(error) if is_content_modified(&error) => continue,
             Err(_) => return,
         }
     };
-    if found.is_empty() {
+    if found == first_round {
         return;
     }
-    let mut diagnostics = first_round;
-    diagnostics.extend(found);
     publisher
-        .publish_second_round(uri, version, round, diagnostics)
+        .publish_second_round(uri, version, round, found)
         .await;
 }

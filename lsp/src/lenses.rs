@@ -13,19 +13,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use ludeme_analysis::Syntax;
 use ludeme_analysis::config::ProbeBudget;
-use ludeme_analysis::distance::{Neighbour, game_anchor, game_title, nearest};
-use ludeme_analysis::gdl::engine::reasoner_for;
-use ludeme_analysis::gdl::simulate::editor_simulation;
-use ludeme_analysis::ludi::engine::ludi_engine_for;
-use ludeme_analysis::{Db, SourceFile, Syntax};
-use ludeme_engine::Game;
-use ludeme_engine::gdl::Budget;
-use ludeme_engine::ludi::advisors::Advisors;
-use ludeme_engine::playout::random_playouts;
-use ludeme_engine::probe::{ProbeReport, ProbeSettings, probe};
-use rand::SeedableRng;
-use rand::rngs::SmallRng;
+use ludeme_analysis::distance::{Neighbour, game_anchor, game_title};
+use ludeme_analysis::play::{EngineOptions, PlayableGame, ProbeReport, ProbeSettings};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tower_lsp_server::Client;
@@ -48,8 +39,9 @@ const NEAREST_LISTED: usize = 5;
 /// The longest a bench figure plays, whatever the probe budget: a second gives a figure
 /// within a few per cent.
 const BENCH_SECONDS: f64 = 1.0;
-/// Plies after which a bench playout is abandoned (as `ludeme bench` does).
-const BENCH_MAX_PLIES: usize = 10_000;
+/// How long resolving a lens whose result salsa keeps (nearest game, random play) waits for
+/// it before answering with a provisional title: a result worked out before comes back at once.
+const QUICK_RESOLVE: Duration = Duration::from_millis(200);
 /// The seed of the editor's probes and bench playouts: the same text gives the same lens.
 const SEED: u64 = 0;
 
@@ -74,26 +66,14 @@ impl LensKind {
     }
 }
 
-/// What a lens's work reads besides its document: the known games (the nearest game) or the
-/// budgets of play (the probe and the bench). A result worked out in other surroundings is
-/// stale even for the same version of the document: the workspace scan landed, a game was
-/// added, edited or changed on disk, the budgets were changed.
-#[derive(Clone, PartialEq)]
-enum Surroundings {
-    /// The generation of the known games ([`crate::session::KnownGames::generation`]).
-    KnownGames(u64),
-    Budget(ProbeBudget),
-    /// Random play for the editor has fixed budgets.
-    None,
-}
-
-impl Surroundings {
-    fn of(kind: LensKind, snapshot: &Snapshot) -> Self {
-        match kind {
-            LensKind::Nearest => Surroundings::KnownGames(snapshot.known.generation),
-            LensKind::Probe | LensKind::Bench => Surroundings::Budget(snapshot.settings.probe()),
-            LensKind::Simulation => Surroundings::None,
-        }
+impl LensKind {
+    /// Whether the lens's result is a salsa query's (the nearest game among the known games,
+    /// random play with the editor's fixed budget): salsa keeps it while what it read is
+    /// unchanged and works it out again when not, so the server keeps nothing of its own.
+    /// The probe and the bench play under time budgets: their results are kept here, for the
+    /// document's version and the budgets.
+    fn is_memoised(self) -> bool {
+        matches!(self, LensKind::Nearest | LensKind::Simulation)
     }
 }
 
@@ -106,17 +86,20 @@ struct LensData {
 
 /// The lenses of the document in `snapshot`, unresolved, all on the game's first line.
 pub fn list(snapshot: &Snapshot) -> Vec<CodeLens> {
-    let db = &snapshot.db;
+    let db = snapshot.db();
     let file = snapshot.file;
     let syntax = file.syntax(db);
     let is_gdl = matches!(syntax, Syntax::GdlKif | Syntax::GdlInfix);
     let budgets_allow = snapshot.settings.probe().enabled;
     let mut kinds = Vec::new();
-    if syntax == Syntax::Ludi && budgets_allow {
+    // GDL games are probed on the command line only: without advisors a probe needs deep
+    // searches, far beyond a background budget of seconds.
+    let probed = matches!(syntax, Syntax::Ludi | Syntax::Egg);
+    if probed && budgets_allow {
         kinds.push(LensKind::Probe);
     }
     kinds.push(LensKind::Nearest);
-    if (is_gdl || syntax == Syntax::Ludi) && budgets_allow {
+    if budgets_allow {
         kinds.push(LensKind::Bench);
     }
     if is_gdl && ludeme_analysis::gdl::simulate::lens_anchor(db, file).is_some() {
@@ -182,7 +165,8 @@ enum Job {
     Running,
     Done {
         version: i32,
-        surroundings: Surroundings,
+        /// A result worked out under other budgets is stale for the same version.
+        budget: ProbeBudget,
         resolved: Resolved,
     },
 }
@@ -220,17 +204,20 @@ impl LensJobs {
         kind: LensKind,
         snapshot: Snapshot,
     ) -> Resolved {
+        if kind.is_memoised() {
+            return resolve_memoised(context, kind, snapshot).await;
+        }
         let version = snapshot.document.version;
-        let surroundings = Surroundings::of(kind, &snapshot);
+        let budget = snapshot.settings.probe();
         let key = (uri, kind);
         {
             let mut jobs = self.jobs();
             match jobs.get(&key) {
                 Some(Job::Done {
                     version: done,
-                    surroundings: done_in,
+                    budget: done_under,
                     resolved,
-                }) if *done == version && *done_in == surroundings => {
+                }) if *done == version && *done_under == budget => {
                     return resolved.clone();
                 }
                 // One run per lens at a time: a run for an older version ends within its
@@ -246,7 +233,7 @@ impl LensJobs {
         let jobs = self.clone();
         let task_context = context.clone();
         let title = format!("Ludeme: {}", kind.activity());
-        let game = snapshot.file.path(&snapshot.db).display().to_string();
+        let game = snapshot.file.path(snapshot.db()).display().to_string();
         // The blocking thread owns the snapshot from now on: a task not yet run holding it
         // would hold back the next edit's write, which waits (on a runtime thread) for every
         // snapshot to be dropped.
@@ -268,7 +255,7 @@ impl LensJobs {
                         key,
                         Job::Done {
                             version,
-                            surroundings,
+                            budget,
                             resolved: resolved.clone(),
                         },
                     );
@@ -303,6 +290,33 @@ impl LensJobs {
     }
 }
 
+/// Resolves a lens whose result salsa keeps: at once when it was worked out before (or takes
+/// less than [`QUICK_RESOLVE`]), else with a provisional title, the client asked to resolve
+/// again when the work is done.
+async fn resolve_memoised(context: &JobContext, kind: LensKind, snapshot: Snapshot) -> Resolved {
+    let mut work = tokio::task::spawn_blocking(move || compute(kind, snapshot));
+    let waited = if context.refresh {
+        tokio::time::timeout(QUICK_RESOLVE, &mut work).await
+    } else {
+        Ok((&mut work).await)
+    };
+    match waited {
+        Ok(Ok(Some(resolved))) => resolved,
+        Ok(_) => Resolved::label(format!(
+            "{}: the document changed meanwhile",
+            kind.activity()
+        )),
+        Err(_still_working) => {
+            let client = context.client.clone();
+            tokio::spawn(async move {
+                let _ = work.await;
+                let _ = client.code_lens_refresh().await;
+            });
+            Resolved::label(format!("{}…", kind.activity()))
+        }
+    }
+}
+
 /// Does the work of one lens on a blocking thread. `None` when an edit cancelled it.
 fn compute(kind: LensKind, snapshot: Snapshot) -> Option<Resolved> {
     if !crate::findings::background_work_allowed(&snapshot) {
@@ -315,19 +329,21 @@ fn compute(kind: LensKind, snapshot: Snapshot) -> Option<Resolved> {
     match kind {
         LensKind::Probe => probe_lens(snapshot, budget),
         LensKind::Bench => bench_lens(snapshot, budget),
-        LensKind::Nearest => salsa::Cancelled::catch(|| nearest_lens(&snapshot)).ok(),
-        LensKind::Simulation => salsa::Cancelled::catch(|| {
-            let simulation = editor_simulation(&snapshot.db, snapshot.file);
-            Resolved {
-                title: simulation.headline(),
-                command: SHOW_SIMULATION,
-                arguments: Some(vec![json!({
-                    "uri": snapshot.document_uri(),
-                    "markdown": simulation.details_markdown(),
-                })]),
-            }
-        })
-        .ok(),
+        LensKind::Nearest => nearest_lens(&snapshot),
+        LensKind::Simulation => {
+            let simulation = snapshot.analysis.editor_simulation(snapshot.file).ok()?;
+            Some(match simulation {
+                Some(simulation) => Resolved {
+                    title: simulation.headline(),
+                    command: SHOW_SIMULATION,
+                    arguments: Some(vec![json!({
+                        "uri": snapshot.document_uri(),
+                        "markdown": simulation.details_markdown(),
+                    })]),
+                },
+                None => Resolved::label("random play: not a GDL game".to_owned()),
+            })
+        }
     }
 }
 
@@ -339,7 +355,7 @@ fn compute(kind: LensKind, snapshot: Snapshot) -> Option<Resolved> {
 fn with_game<T: Send>(
     snapshot: Snapshot,
     budget: ProbeBudget,
-    play: impl FnOnce(&dyn PlayableGame) -> T + Send,
+    play: impl FnOnce(&PlayableGame) -> T + Send,
 ) -> Option<Result<T, String>> {
     crate::background::on_own_thread(move || build_and_play(snapshot, budget, play))
 }
@@ -347,83 +363,32 @@ fn with_game<T: Send>(
 fn build_and_play<T>(
     snapshot: Snapshot,
     budget: ProbeBudget,
-    play: impl FnOnce(&dyn PlayableGame) -> T,
+    play: impl FnOnce(&PlayableGame) -> T,
 ) -> Option<Result<T, String>> {
-    let Snapshot { db, file, .. } = snapshot;
-    let built = salsa::Cancelled::catch(|| match file.syntax(&db) {
-        Syntax::Ludi => ludi_engine_for(&db, file)
-            .map(|game| Box::new(game) as Box<dyn PlayableGame>)
-            .map_err(|refusal| refusal.to_string()),
-        Syntax::GdlKif | Syntax::GdlInfix => {
-            // The reasoner's clock runs through its whole life: grounding and then play, which
-            // the probe's own time limit stops; this deadline only stops a runaway.
-            let deadline = Instant::now() + Duration::from_secs_f64(2.0 * budget.seconds + 1.0);
-            let engine_budget = Budget {
-                deadline: Some(deadline),
-                ..Budget::default()
-            };
-            reasoner_for(&db, file, engine_budget)
-                .map(|game| Box::new(game) as Box<dyn PlayableGame>)
-                .map_err(|error| error.to_string())
-        }
-        Syntax::Egg => Err("EGGG games cannot be played yet".to_owned()),
-    })
-    .ok()?;
-    drop(db);
+    let Snapshot { analysis, file, .. } = snapshot;
+    // The engine's clock runs through its whole life: set-up (grounding) and then play, which
+    // the probe's own time limit stops; this deadline only stops a runaway.
+    let options = EngineOptions {
+        deadline: Some(Instant::now() + Duration::from_secs_f64(2.0 * budget.seconds + 1.0)),
+        interpreter: false,
+    };
+    let built = analysis.playable(file, &options).ok()?;
+    drop(analysis);
     crate::background::lower_current_thread_priority();
-    Some(built.map(|game| play(game.as_ref())))
-}
-
-/// The plays a lens runs, over either engine.
-trait PlayableGame {
-    fn probe(&self, settings: &ProbeSettings) -> ProbeReport;
-    /// Random playouts for `duration`: how many, and how long they took.
-    fn playouts(&self, duration: Duration) -> Result<(u64, f64), String>;
-}
-
-impl PlayableGame for ludeme_engine::ludi::LudiGame {
-    fn probe(&self, settings: &ProbeSettings) -> ProbeReport {
-        probe(self, &Advisors::for_game(self, settings.seed), settings)
-    }
-    fn playouts(&self, duration: Duration) -> Result<(u64, f64), String> {
-        measure_playouts(self, duration)
-    }
-}
-
-impl PlayableGame for ludeme_engine::gdl::Reasoner {
-    fn probe(&self, settings: &ProbeSettings) -> ProbeReport {
-        probe(self, &ludeme_engine::probe::NoAdvice, settings)
-    }
-    fn playouts(&self, duration: Duration) -> Result<(u64, f64), String> {
-        measure_playouts(self, duration)
-    }
-}
-
-fn measure_playouts<G: Game>(game: &G, duration: Duration) -> Result<(u64, f64), String> {
-    let mut rng = SmallRng::seed_from_u64(SEED);
-    let clock = Instant::now();
-    let mut playouts = 0;
-    // Batches keep the clock out of the hot loop; a batch of a slow game still ends soon.
-    let mut batch = 1;
-    while clock.elapsed() < duration {
-        playouts += random_playouts(game, &mut rng, batch, BENCH_MAX_PLIES).playouts;
-        if let Some(failure) = game.failure() {
-            return Err(failure);
-        }
-        batch = (batch * 2).min(256);
-    }
-    Ok((playouts, clock.elapsed().as_secs_f64()))
+    Some(built.map(|game| play(&game)))
 }
 
 fn probe_lens(snapshot: Snapshot, budget: ProbeBudget) -> Option<Resolved> {
     let uri = snapshot.document_uri();
-    let settings = ProbeSettings {
-        games: budget.games,
-        seed: SEED,
-        time_limit: Some(Duration::from_secs_f64(budget.seconds)),
-        ..ProbeSettings::default()
-    };
-    let resolved = match with_game(snapshot, budget, |game| game.probe(&settings))? {
+    let resolved = match with_game(snapshot, budget, |game| {
+        game.probe(&ProbeSettings {
+            games: budget.games,
+            seed: SEED,
+            nodes_per_move: game.default_probe_nodes(),
+            time_limit: Some(Duration::from_secs_f64(budget.seconds)),
+            ..ProbeSettings::default()
+        })
+    })? {
         Err(why) => Resolved::label(format!("probe: {why}")),
         Ok(report) => Resolved {
             title: probe_title(&report),
@@ -472,10 +437,14 @@ fn probe_title(report: &ProbeReport) -> String {
 
 fn bench_lens(snapshot: Snapshot, budget: ProbeBudget) -> Option<Resolved> {
     let duration = Duration::from_secs_f64(budget.seconds.min(BENCH_SECONDS));
-    let resolved = match with_game(snapshot, budget, |game| game.playouts(duration))? {
+    let measured = with_game(snapshot, budget, |game| {
+        game.random_playouts(duration, SEED)
+    })?;
+    let resolved = match measured {
         Err(why) | Ok(Err(why)) => Resolved::label(format!("bench: {why}")),
-        Ok(Ok((playouts, seconds))) => {
-            let per_second = playouts as f64 / seconds;
+        Ok(Ok(figures)) => {
+            let (playouts, seconds) = (figures.playouts, figures.seconds);
+            let per_second = figures.per_second();
             Resolved {
                 title: format!("≈ {} playouts/s", round_figure(per_second)),
                 command: SHOW_BENCH,
@@ -508,69 +477,50 @@ fn round_figure(value: f64) -> String {
     }
 }
 
-/// The games of the same language as `file` (the two GDL syntaxes are one language).
-fn same_language(db: &dyn Db, file: SourceFile, candidates: &[SourceFile]) -> Vec<SourceFile> {
-    let language = |syntax| match syntax {
-        Syntax::GdlInfix => Syntax::GdlKif,
-        other => other,
-    };
-    let wanted = language(file.syntax(db));
-    candidates
-        .iter()
-        .copied()
-        .filter(|&candidate| candidate != file && language(candidate.syntax(db)) == wanted)
-        .collect()
-}
-
-/// The nearest known games of the workspace and of the corpus folders.
-pub fn nearest_games(snapshot: &Snapshot, count: usize) -> (Vec<Neighbour>, Vec<Neighbour>) {
-    let db = &snapshot.db;
+/// `None` when an edit cancelled the search.
+fn nearest_lens(snapshot: &Snapshot) -> Option<Resolved> {
     let file = snapshot.file;
-    let workspace = same_language(db, file, &snapshot.known.workspace);
-    let corpus = same_language(db, file, &snapshot.known.corpus);
-    (
-        nearest(db, file, &workspace, count),
-        nearest(db, file, &corpus, count),
-    )
-}
-
-fn nearest_lens(snapshot: &Snapshot) -> Resolved {
-    let db = &snapshot.db;
-    let (workspace, corpus) = nearest_games(snapshot, NEAREST_LISTED);
-    let best = workspace
-        .iter()
-        .chain(&corpus)
-        .min_by(|a, b| a.distance.total_cmp(&b.distance));
-    let Some(best) = best else {
-        return Resolved::label("nearest: no other game of this language is known".to_owned());
-    };
-    let listed = |neighbours: &[Neighbour]| -> Vec<Value> {
-        neighbours
-            .iter()
-            .map(|neighbour| {
-                json!({
-                    "title": game_title(db, neighbour.file),
-                    "uri": tower_lsp_server::ls_types::Uri::from_file_path(neighbour.file.path(db))
-                        .map(|uri| uri.as_str().to_owned()),
-                    "distance": neighbour.distance,
-                    "class": neighbour.class.name(),
-                })
-            })
-            .collect()
-    };
-    Resolved {
-        title: format!(
-            "nearest: {} · {:.2} · {}",
-            game_title(db, best.file),
-            best.distance,
-            best.class.name()
-        ),
-        command: SHOW_NEAREST,
-        arguments: Some(vec![json!({
-            "workspace": listed(&workspace),
-            "corpus": listed(&corpus),
-        })]),
-    }
+    snapshot
+        .analysis
+        .with_db(|db| {
+            let nearest = snapshot
+                .analysis
+                .nearest(file, NEAREST_LISTED, false)
+                .unwrap_or_else(|cancelled| ludeme_analysis::resume_cancelled(cancelled));
+            let Some(best) = nearest.best() else {
+                return Resolved::label(
+                    "nearest: no other game of this language is known".to_owned(),
+                );
+            };
+            let listed = |neighbours: &[Neighbour]| -> Vec<Value> {
+                neighbours
+                    .iter()
+                    .map(|neighbour| {
+                        json!({
+                            "title": game_title(db, neighbour.file),
+                            "uri": Uri::from_file_path(neighbour.file.path(db))
+                                .map(|uri| uri.as_str().to_owned()),
+                            "distance": neighbour.distance,
+                            "class": neighbour.class.name(),
+                        })
+                    })
+                    .collect()
+            };
+            Resolved {
+                title: format!(
+                    "nearest: {} · {:.2} · {}",
+                    game_title(db, best.file),
+                    best.distance,
+                    best.class.name()
+                ),
+                command: SHOW_NEAREST,
+                arguments: Some(vec![json!({
+                    "workspace": listed(&nearest.workspace),
+                    "corpus": listed(&nearest.corpus),
+                })]),
+            }
+        })
+        .ok()
 }
 
 #[cfg(test)]

@@ -89,9 +89,10 @@ impl Backend {
     /// texts: the other documents' nearest-game lenses then change).
     fn changing_known_games<T>(&self, change: impl FnOnce(&mut Session) -> T) -> (T, bool) {
         let mut session = self.session();
-        let before = session.known.generation;
+        session.take_known_change();
         let result = change(&mut session);
-        (result, session.known.generation != before)
+        let changed = session.take_known_change();
+        (result, changed)
     }
 
     /// Asks the client to resolve its lenses again (when it can be asked): what they show
@@ -536,7 +537,7 @@ impl LanguageServer for Backend {
     ) -> Result<Option<DocumentSymbolResponse>> {
         let symbols = self
             .query(&params.text_document.uri, |snapshot| {
-                analysis::document_symbols(&snapshot.db, snapshot.file)
+                analysis::document_symbols(snapshot.db(), snapshot.file)
                     .iter()
                     .map(|symbol| to_lsp_symbol(symbol, &snapshot.document))
                     .collect::<Vec<_>>()
@@ -550,10 +551,10 @@ impl LanguageServer for Backend {
         let hover = self
             .query(&position.text_document.uri, move |snapshot| {
                 let offset = snapshot.document.offset(position.position);
-                let hover = ide::hover(&snapshot.db, snapshot.file, offset);
+                let hover = ide::hover(snapshot.db(), snapshot.file, offset);
                 // On a `role` fact, random play's figures and findings follow the usual hover.
                 let simulation =
-                    analysis::gdl::simulate::role_hover(&snapshot.db, snapshot.file, offset);
+                    analysis::gdl::simulate::role_hover(snapshot.db(), snapshot.file, offset);
                 let (range, markdown) = match (hover, simulation) {
                     (None, None) => return None,
                     (Some(hover), None) => (hover.range, hover.markdown),
@@ -609,7 +610,7 @@ impl LanguageServer for Backend {
         let position = params.text_document_position_params;
         self.query(&position.text_document.uri, move |snapshot| {
             let offset = snapshot.document.offset(position.position);
-            ide::references(&snapshot.db, snapshot.file, offset)
+            ide::references(snapshot.db(), snapshot.file, offset)
                 .into_iter()
                 .map(|reference| DocumentHighlight {
                     range: snapshot.document.range(reference.range),
@@ -631,7 +632,7 @@ impl LanguageServer for Backend {
         let answer = self
             .query(&params.text_document.uri, move |snapshot| {
                 let offset = snapshot.document.offset(params.position);
-                ide::prepare_rename(&snapshot.db, snapshot.file, offset)
+                ide::prepare_rename(snapshot.db(), snapshot.file, offset)
                     .map(|range| snapshot.document.range(range))
             })
             .await?;
@@ -661,16 +662,13 @@ impl LanguageServer for Backend {
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
         let edits = self
             .query(&params.text_document.uri, |snapshot| {
-                let syntax = snapshot.file.syntax(&snapshot.db);
-                let text = snapshot.file.text(&snapshot.db);
+                let text = snapshot.file.text(snapshot.db());
                 // A file with errors is left as it is: formatting never loses text.
-                let formatted = match syntax {
-                    analysis::Syntax::Ludi => analysis::ludi::format::format_ludi(text)?,
-                    analysis::Syntax::Egg => analysis::egg::format::format_egg(text)?,
-                    analysis::Syntax::GdlKif | analysis::Syntax::GdlInfix => {
-                        analysis::gdl::format_gdl(&snapshot.db, snapshot.file, syntax).ok()?
-                    }
-                };
+                let formatted = snapshot
+                    .analysis
+                    .format(snapshot.file, None)
+                    .unwrap_or_else(|cancelled| analysis::resume_cancelled(cancelled))
+                    .ok()?;
                 (formatted != **text).then(|| {
                     let whole = analysis::TextRange::new(0, text.len());
                     vec![TextEdit::new(snapshot.document.range(whole), formatted)]
@@ -682,7 +680,7 @@ impl LanguageServer for Backend {
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
         self.query(&params.text_document.uri, |snapshot| {
-            ide::folding_ranges(&snapshot.db, snapshot.file)
+            ide::folding_ranges(snapshot.db(), snapshot.file)
                 .into_iter()
                 .filter_map(|range| {
                     let (start, end) = (
@@ -740,7 +738,7 @@ impl LanguageServer for Backend {
         let tokens = self
             .query(&params.text_document.uri, |snapshot| {
                 encode_semantic_tokens(
-                    &ide::semantic_tokens(&snapshot.db, snapshot.file),
+                    &ide::semantic_tokens(snapshot.db(), snapshot.file),
                     &snapshot.document,
                 )
             })

@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+use ludeme_analysis::files::{DEFAULT_MAX_FILE_BYTES, OsFileSystem, load_game};
 use ludeme_analysis::{
-    AnalysisHost, EditedTree, RootDatabase, SourceFile, Syntax, kif_forms_read, parse,
+    Analysis, AnalysisHost, Change, EditedTree, RootDatabase, SourceFile, Syntax, kif_forms_read,
+    parse,
 };
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 
@@ -28,24 +30,13 @@ pub struct Session {
     pub(crate) disk_files: BTreeMap<PathBuf, SourceFile>,
     /// Game files of the corpus folders of `ludeme.toml` that are not workspace files.
     pub(crate) corpus_files: BTreeMap<PathBuf, SourceFile>,
-    /// The known games as lists for snapshots, rebuilt when the sets change.
-    pub(crate) known: KnownGames,
-    /// The files last given to the EGGG workspace input.
-    egg_files: Option<Vec<SourceFile>>,
+    /// The workspace's known games (disk files and open documents), for workspace symbols.
+    pub(crate) known_workspace: Arc<[SourceFile]>,
+    /// Whether the known games (their lists or texts) changed since [`Session::take_known_change`]:
+    /// the nearest-game lenses of the open documents then show something else.
+    known_changed: bool,
     /// When the editor last opened, changed or closed a document (see [`Session::last_edit`]).
     last_edit: Option<Instant>,
-}
-
-/// The games nearest-game searches look among, shared by every snapshot until the sets change.
-#[derive(Clone, Default)]
-pub struct KnownGames {
-    /// Workspace files and open documents.
-    pub workspace: Arc<[SourceFile]>,
-    /// Files of the corpus folders.
-    pub corpus: Arc<[SourceFile]>,
-    /// Counts the changes of the lists and of the known games' texts: what was worked out among
-    /// the known games of another generation is stale.
-    pub generation: u64,
 }
 
 struct OpenDocument {
@@ -61,14 +52,18 @@ struct OpenDocument {
 /// text it was computed from (for position conversions), and the settings in force.
 pub struct Snapshot {
     pub uri: Uri,
-    pub db: RootDatabase,
+    pub analysis: Analysis,
     pub file: SourceFile,
     pub document: Document,
     pub settings: Arc<Settings>,
-    pub known: KnownGames,
 }
 
 impl Snapshot {
+    /// The database, for the editor features of [`ludeme_analysis::ide`].
+    pub fn db(&self) -> &RootDatabase {
+        self.analysis.db()
+    }
+
     /// The document's URI as text, as lens data and command arguments carry it.
     pub fn document_uri(&self) -> String {
         self.uri.as_str().to_owned()
@@ -141,10 +136,12 @@ impl Session {
         open.document.version = version;
         let syntax = open.file.syntax(self.host.db());
         let text: Arc<str> = Arc::from(open.document.text());
-        self.host
-            .set_file(&open.key, syntax, text, Some(edited_tree));
+        let mut change = Change::new();
+        change.set_file(open.key.clone(), syntax, text, Some(edited_tree));
+        self.host.apply_change(change);
         self.last_edit = Some(Instant::now());
-        self.known_text_changed();
+        // The edited document is a known game of the others' nearest-game searches.
+        self.known_changed = true;
         true
     }
 
@@ -158,7 +155,7 @@ impl Session {
         if self.disk_files.contains_key(&open.key) {
             self.reload_from_disk(&open.key);
         } else {
-            self.host.remove_file(&open.key);
+            self.remove_from_host(&open.key);
         }
         self.known_games_changed();
         true
@@ -168,11 +165,10 @@ impl Session {
         let open = self.documents.get(uri)?;
         Some(Snapshot {
             uri: uri.clone(),
-            db: self.host.snapshot(),
+            analysis: self.host.snapshot(),
             file: open.file,
             document: open.document.clone(),
             settings: self.settings.clone(),
-            known: self.known.clone(),
         })
     }
 
@@ -204,61 +200,59 @@ impl Session {
     /// Reads `key` from disk into the host when it is not open. Returns `false` when it cannot be
     /// read as a game file (it is then forgotten).
     pub(crate) fn reload_from_disk(&mut self, key: &Path) -> bool {
-        match read_game_file(key) {
-            Some((syntax, text)) => {
-                let file = self.set_known_text(key, syntax, text, None);
+        match load_game(&OsFileSystem, key, DEFAULT_MAX_FILE_BYTES) {
+            Ok(game) => {
+                let file = self.set_known_text(key, game.syntax, game.text, None);
                 self.disk_files.insert(key.to_path_buf(), file);
                 true
             }
-            None => {
+            Err(_) => {
                 self.disk_files.remove(key);
-                self.host.remove_file(key);
+                self.remove_from_host(key);
                 false
             }
         }
     }
 
-    /// Rebuilds the lists snapshots share and the EGGG workspace (`is like` looks among every
-    /// known `.egg` file) after files were opened, closed, created or deleted.
+    /// Forgets `key` in the host (and so in the project's lists).
+    pub(crate) fn remove_from_host(&mut self, key: &Path) {
+        let mut change = Change::new();
+        change.remove_file(key);
+        self.host.apply_change(change);
+    }
+
+    /// Gives the project its lists of known games anew after files were opened, closed,
+    /// created or deleted (the host sets them only when they differ: what was worked out
+    /// among unchanged lists stays valid).
     pub(crate) fn known_games_changed(&mut self) {
-        let mut workspace: Vec<SourceFile> = self.disk_files.values().copied().collect();
+        let mut workspace: Vec<PathBuf> = self.disk_files.keys().cloned().collect();
         for open in self.documents.values() {
             if !self.disk_files.contains_key(&open.key) {
-                workspace.push(open.file);
+                workspace.push(open.key.clone());
             }
         }
-        let corpus: Vec<SourceFile> = self.corpus_files.values().copied().collect();
-        let db = self.host.db();
-        let egg: Vec<SourceFile> = workspace
+        let corpus: Vec<PathBuf> = self.corpus_files.keys().cloned().collect();
+        let known: Vec<SourceFile> = workspace
             .iter()
-            .chain(&corpus)
-            .copied()
-            .filter(|file| file.syntax(db) == Syntax::Egg)
+            .filter_map(|key| self.host.file(key))
             .collect();
-        // Setting the input anew would start a revision; only a changed list needs one.
-        if self.egg_files.as_ref() != Some(&egg) {
-            ludeme_analysis::egg::set_egg_workspace(self.host.db_mut(), egg.clone());
-            self.egg_files = Some(egg);
+        if *self.known_workspace != *known {
+            self.known_workspace = known.into();
         }
-        // Snapshots keep sharing the lists, and results worked out among them stay valid,
-        // unless they changed.
-        if *self.known.workspace == *workspace && *self.known.corpus == *corpus {
-            return;
+        let mut change = Change::new();
+        change.set_workspace(workspace).set_corpus(corpus);
+        if self.host.apply_change(change).project_changed {
+            self.known_changed = true;
         }
-        self.known = KnownGames {
-            workspace: workspace.into(),
-            corpus: corpus.into(),
-            generation: self.known.generation + 1,
-        };
     }
 
-    /// A known game's text changed: a new generation.
-    fn known_text_changed(&mut self) {
-        self.known.generation += 1;
+    /// Whether the known games changed since the last call.
+    pub(crate) fn take_known_change(&mut self) -> bool {
+        std::mem::take(&mut self.known_changed)
     }
 
-    /// Gives the host `text` for `key`, and starts a new generation of the known games when it
-    /// differs from the text the host had (a file new to the host changes the lists instead).
+    /// Gives the host `text` for `key`; a changed text of a known game counts as a change of
+    /// the known games.
     pub(crate) fn set_known_text(
         &mut self,
         key: &Path,
@@ -270,20 +264,22 @@ impl Session {
             .host
             .file(key)
             .is_some_and(|file| *file.text(self.host.db()) != text);
-        let file = self.host.set_file(key, syntax, text, edited_tree);
-        if changed {
-            self.known_text_changed();
-        }
+        let mut change = Change::new();
+        change.set_file(key, syntax, text, edited_tree);
+        let file = self.host.apply_change(change).files[0];
+        self.known_changed |= changed;
         file
     }
-}
 
-/// A game file's language and text, when it can be read as one.
-pub(crate) fn read_game_file(path: &Path) -> Option<(Syntax, Arc<str>)> {
-    let bytes = std::fs::read(path).ok()?;
-    let text = ludeme_analysis::decode_source(&bytes).ok()?;
-    let syntax = Syntax::detect(path, text)?;
-    Some((syntax, Arc::from(text)))
+    /// Puts the settings in force: the file's, with the client's probe budgets over them.
+    pub(crate) fn set_settings(&mut self, settings: Settings) {
+        let mut config = settings.file.clone();
+        config.probe = settings.probe();
+        self.settings = Arc::new(settings);
+        let mut change = Change::new();
+        change.set_settings(Arc::new(config));
+        self.host.apply_change(change);
+    }
 }
 
 /// The analysis key of a document: its path for `file:` URIs, else the URI text.

@@ -9,8 +9,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ludeme_analysis::config::{CONFIG_FILE_NAME, Config, find_config, load_config};
-use ludeme_analysis::inputs::{collect_game_files, is_game_file};
-use ludeme_analysis::{GAME_FILE_EXTENSIONS, RootDatabase, SourceFile, Syntax, document_symbols};
+use ludeme_analysis::files::{
+    DEFAULT_MAX_FILE_BYTES, OsFileSystem, collect_game_files, is_game_file, load_game,
+};
+use ludeme_analysis::{Analysis, GAME_FILE_EXTENSIONS, SourceFile, Syntax, document_symbols};
 use tower_lsp_server::ls_types::{
     Diagnostic, DidChangeWatchedFilesRegistrationOptions, FileChangeType, FileSystemWatcher,
     GlobPattern, InitializeParams, Location, OneOf, Registration, SymbolKind, Uri, WorkspaceSymbol,
@@ -19,7 +21,7 @@ use tower_lsp_server::ls_types::{
 use crate::config::{ClientSettings, Settings};
 use crate::document::{Document, PositionEncoding};
 use crate::server::to_lsp_diagnostic;
-use crate::session::{Session, read_game_file};
+use crate::session::Session;
 
 /// The most symbols one `workspace/symbol` answer lists (editors show the first few anyway).
 const MAX_WORKSPACE_SYMBOLS: usize = 1_000;
@@ -166,13 +168,12 @@ fn game_files_under(folders: &[PathBuf]) -> Vec<PathBuf> {
     collect_game_files(&existing).0
 }
 
+/// The games of `paths` that can be read (the others are simply not known).
 fn read_all(paths: &[PathBuf]) -> Vec<(PathBuf, Syntax, Arc<str>)> {
     paths
         .iter()
-        .filter_map(|path| {
-            let (syntax, text) = read_game_file(path)?;
-            Some((path.clone(), syntax, text))
-        })
+        .filter_map(|path| load_game(&OsFileSystem, path, DEFAULT_MAX_FILE_BYTES).ok())
+        .map(|game| (game.path, game.syntax, game.text))
         .collect()
 }
 
@@ -196,14 +197,14 @@ impl Session {
         let mut settings = (*self.settings).clone();
         settings.file = file;
         settings.file_diagnostics = file_diagnostics;
-        self.settings = Arc::new(settings);
+        self.set_settings(settings);
     }
 
     /// Replaces the client's settings (the file's stay).
     pub fn set_client_settings(&mut self, client: ClientSettings) {
         let mut settings = (*self.settings).clone();
         settings.client = client;
-        self.settings = Arc::new(settings);
+        self.set_settings(settings);
     }
 
     /// Makes `scan` the known picture of the disk: its settings, workspace files and corpus.
@@ -212,8 +213,8 @@ impl Session {
     pub fn apply_scan(&mut self, roots: Vec<PathBuf>, scan: Scan) -> bool {
         self.roots = roots;
         let mut changed = self.settings.file != scan.settings.file;
-        self.settings = Arc::new(scan.settings);
-        let known_before = self.known.clone();
+        self.set_settings(scan.settings);
+        self.take_known_change();
         // Files no longer on disk (or no longer in a corpus folder) are forgotten; the others
         // keep their inputs, so that what was computed for them stays valid.
         let scanned: BTreeSet<&PathBuf> = scan
@@ -231,7 +232,7 @@ impl Session {
             .collect();
         for key in gone {
             if !self.is_open(&key) {
-                self.host.remove_file(&key);
+                self.remove_from_host(&key);
             }
         }
         self.disk_files.clear();
@@ -247,9 +248,9 @@ impl Session {
             self.corpus_files.insert(path, file);
         }
         self.known_games_changed();
-        changed
-            || known_before.workspace != self.known.workspace
-            || known_before.corpus != self.known.corpus
+        // A known game added, removed or changed: the open documents' duplicates and nearest
+        // games may differ.
+        self.take_known_change() || changed
     }
 
     /// The input of `path` with `text`: the existing one when the document is open (the
@@ -297,7 +298,7 @@ impl Session {
             }
         } else if change == FileChangeType::DELETED {
             self.disk_files.remove(&path);
-            self.host.remove_file(&path);
+            self.remove_from_host(&path);
         } else {
             self.reload_from_disk(&path);
         }
@@ -316,8 +317,8 @@ impl Session {
             })
             .collect();
         WorkspaceSnapshot {
-            db: self.host.snapshot(),
-            files: self.known.workspace.clone(),
+            analysis: self.host.snapshot(),
+            files: self.known_workspace.clone(),
             open: open_texts,
             encoding: self.encoding,
         }
@@ -336,7 +337,7 @@ pub enum FileChange {
 }
 
 pub struct WorkspaceSnapshot {
-    pub db: RootDatabase,
+    pub analysis: Analysis,
     files: Arc<[SourceFile]>,
     /// Open documents and their URIs (the client's spelling, kept in answers).
     open: Vec<(SourceFile, Uri)>,
@@ -351,7 +352,7 @@ pub fn workspace_symbols(
     kind_of: impl Fn(ludeme_analysis::SymbolKind) -> SymbolKind,
 ) -> Vec<WorkspaceSymbol> {
     let query = query.to_lowercase();
-    let db = &snapshot.db;
+    let db = snapshot.analysis.db();
     let mut found = Vec::new();
     for &file in snapshot.files.iter() {
         let symbols = document_symbols(db, file);
@@ -463,7 +464,7 @@ mod tests {
         let mut session = Session::new(PositionEncoding::Utf16);
         let scanned = scan(std::slice::from_ref(&root), ClientSettings::default());
         session.apply_scan(vec![root.clone()], scanned);
-        assert_eq!(session.known.workspace.len(), 1);
+        assert_eq!(session.known_workspace.len(), 1);
 
         let created = write(&root, "sub/b.ludi", "(game B)");
         let uri = Uri::from_file_path(&created).unwrap();
@@ -471,7 +472,7 @@ mod tests {
             session.apply_file_change(&uri, FileChangeType::CREATED),
             FileChange::Games
         );
-        assert_eq!(session.known.workspace.len(), 2);
+        assert_eq!(session.known_workspace.len(), 2);
 
         std::fs::write(&path, "(role y)").unwrap();
         let uri = Uri::from_file_path(&path).unwrap();
@@ -480,7 +481,7 @@ mod tests {
         assert_eq!(&**file.text(session.host.db()), "(role y)");
 
         session.apply_file_change(&uri, FileChangeType::DELETED);
-        assert_eq!(session.known.workspace.len(), 1);
+        assert_eq!(session.known_workspace.len(), 1);
         assert!(session.host.file(&path).is_none());
 
         let settings = Uri::from_file_path(root.join("ludeme.toml")).unwrap();

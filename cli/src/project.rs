@@ -1,0 +1,68 @@
+//! Opening what a command works on: the settings of the nearest `ludeme.toml`, and the games
+//! read into an analysis host (through the analysis crate's one loader).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ludeme_analysis::config::{Config, find_config, load_config};
+use ludeme_analysis::files::OsFileSystem;
+use ludeme_analysis::{Analysis, AnalysisHost, LoadedPaths, SourceFile};
+
+use crate::report::FileReport;
+
+/// The settings for `paths`: those of `explicit`, or of the `ludeme.toml` found in the first
+/// path's folder or its nearest ancestor, or the defaults; with the report of the mistakes in
+/// the file, if it has any. An error when the file named cannot be read.
+pub fn settings_for(
+    paths: &[PathBuf],
+    explicit: Option<&Path>,
+) -> Result<(Config, Option<FileReport>), String> {
+    let config_path = explicit
+        .map(Path::to_path_buf)
+        .or_else(|| paths.iter().find_map(|path| find_config(path)));
+    let Some(config_path) = config_path else {
+        return Ok((Config::default(), None));
+    };
+    match load_config(&config_path) {
+        Ok((config, diagnostics, text)) => {
+            let report =
+                (!diagnostics.is_empty()).then(|| FileReport::new(config_path, text, diagnostics));
+            Ok((config, report))
+        }
+        Err(message) => Err(format!("{}: {message}", config_path.display())),
+    }
+}
+
+/// A host holding `paths` and what they may refer to (see [`AnalysisHost::load_paths`]).
+pub fn open_paths(paths: &[PathBuf], settings: Config) -> (AnalysisHost, LoadedPaths) {
+    let mut host = AnalysisHost::new();
+    let loaded = host.load_paths(&OsFileSystem, paths, Arc::new(settings));
+    (host, loaded)
+}
+
+/// One game for a command that works on a single game, with the snapshot to ask about it;
+/// `corpus` replaces the corpus folders of the settings when given. The error is the one-line
+/// reason, without the path.
+pub fn open_game(
+    path: &Path,
+    corpus: Option<Vec<PathBuf>>,
+) -> Result<(Analysis, SourceFile), String> {
+    let paths = [path.to_path_buf()];
+    // A broken settings file does not stop a command that only reads games: defaults apply,
+    // and `ludeme check` reports the file's mistakes.
+    let mut settings = settings_for(&paths, None)
+        .map(|(settings, _)| settings)
+        .unwrap_or_default();
+    if let Some(corpus) = corpus {
+        settings.corpus_folders = corpus;
+    }
+    let (host, loaded) = open_paths(&paths, settings);
+    if let Some(problem) = loaded.problems.into_iter().find(|p| p.path == path) {
+        return Err(problem.message);
+    }
+    match loaded.checked.into_iter().next() {
+        Some((_, Ok(file))) => Ok((host.snapshot(), file)),
+        Some((_, Err(failure))) => Err(failure.to_string()),
+        None => Err("not a game file".to_owned()),
+    }
+}
