@@ -47,7 +47,7 @@ pub fn static_diagnostics(snapshot: &Snapshot) -> Vec<Diagnostic> {
 
 /// The second round: everything `ludeme check` reports for the document (a duplicate of a
 /// known game included), and what random play finds within the editor's small budget.
-fn full_diagnostics(snapshot: &Snapshot) -> Vec<Diagnostic> {
+pub fn full_diagnostics(snapshot: &Snapshot) -> Vec<Diagnostic> {
     let depth = DiagnosticDepth::Full {
         simulation: snapshot
             .settings

@@ -35,6 +35,9 @@ pub struct Backend {
     /// How many workspace scans were started: a scan that finishes after a later one started
     /// is dropped (it read the disk earlier).
     scans_started: AtomicU64,
+    /// Whether a workspace scan has landed: until then the known games are the open documents
+    /// only, and `ludeme/diagnostics` waits.
+    scan_landed: tokio::sync::watch::Sender<bool>,
 }
 
 impl Backend {
@@ -48,6 +51,7 @@ impl Backend {
             support: Mutex::default(),
             editor: features::EditorOptions::default(),
             scans_started: AtomicU64::default(),
+            scan_landed: tokio::sync::watch::Sender::new(false),
         }
     }
 
@@ -76,6 +80,7 @@ impl Backend {
         }
         let config = scan.config_file_and_diagnostics();
         let changed = self.session().apply_scan(roots, scan);
+        self.scan_landed.send_replace(true);
         if let Some((uri, diagnostics)) = config {
             self.publisher.publish_unversioned(uri, diagnostics).await;
         }
@@ -123,6 +128,41 @@ impl Backend {
                     format!("Ludeme: the client refused file watching ({error}); files changed outside the editor are not seen"),
                 )
                 .await;
+        }
+    }
+
+    /// `ludeme/diagnostics`: every diagnostic of an open document at its current version, as
+    /// the second round publishes them (what `ludeme check` reports, and random play unless
+    /// `ludeme.randomPlay` is off), answered once the workspace scan has landed. For tools and
+    /// tests that need the final diagnostics of a version without waiting for publications.
+    pub async fn document_diagnostics(
+        &self,
+        params: serde_json::Value,
+    ) -> Result<serde_json::Value> {
+        let uri: Uri = params["textDocument"]["uri"]
+            .as_str()
+            .and_then(|uri| uri.parse().ok())
+            .ok_or_else(|| Error::invalid_params("expected {\"textDocument\": {\"uri\": ...}}"))?;
+        let mut landed = self.scan_landed.subscribe();
+        // The sender lives as long as the server: waiting cannot fail.
+        let _ = landed.wait_for(|landed| *landed).await;
+        loop {
+            let Some(snapshot) = self.session().snapshot(&uri) else {
+                return Err(Error::invalid_params(format!(
+                    "{} is not open",
+                    uri.as_str()
+                )));
+            };
+            let version = snapshot.document.version;
+            match run_query(snapshot, findings::full_diagnostics).await {
+                Ok(diagnostics) => {
+                    return Ok(
+                        serde_json::json!({ "version": version, "diagnostics": diagnostics }),
+                    );
+                }
+                Err(error) if is_content_modified(&error) => continue,
+                Err(error) => return Err(error),
+            }
         }
     }
 
