@@ -8,7 +8,7 @@
 //!
 //! [probe]
 //! games = 50        # self-play games of the editor's probe lens
-//! seconds = 5.0     # time budget of one probe or one bench figure
+//! seconds = 60.0    # time limit of one probe (`ludeme probe` and the editor's lens)
 //! enabled = true
 //!
 //! [corpus]
@@ -32,8 +32,9 @@ pub const CONFIG_FILE_NAME: &str = "ludeme.toml";
 
 /// Default self-play games of the editor's probe.
 pub const DEFAULT_PROBE_GAMES: usize = 50;
-/// Default time budget, in seconds, of one probe or bench figure in the editor.
-pub const DEFAULT_PROBE_SECONDS: f64 = 5.0;
+/// Default time limit, in seconds, of one probe: `ludeme probe --time-limit` and the editor's
+/// probe lens alike (the one default, documented in the README).
+pub const DEFAULT_PROBE_SECONDS: f64 = 60.0;
 
 pub const INVALID_CONFIG: Rule = Rule {
     code: "config/invalid",
@@ -53,7 +54,7 @@ Example of a valid file:
 
     [probe]
     games = 50
-    seconds = 5.0
+    seconds = 60.0
 
     [corpus]
     folders = [\"../shared/corpus\"]

@@ -10,7 +10,7 @@ use ludeme_analysis::play::{EngineOptions, PlayableGame, PlayoutFigures, Reward}
 use serde::Serialize;
 
 use crate::exit;
-use crate::project::open_game;
+use crate::project::{KnownGames, open_game};
 
 #[derive(Serialize)]
 struct Report {
@@ -54,7 +54,7 @@ pub fn run(path: &Path, seconds: f64, seed: u64, json: bool, interpreter: bool) 
         ));
     }
     let started = Instant::now();
-    let (analysis, file) = match open_game(path, None) {
+    let (analysis, file) = match open_game(path, KnownGames::FromSettings) {
         Ok(opened) => opened,
         Err(message) => return fail(message),
     };

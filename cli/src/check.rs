@@ -10,9 +10,10 @@ use ludeme_analysis::gdl::simulate::SimulationOptions;
 use ludeme_analysis::{Analysis, DiagnosticDepth, Severity, SourceFile};
 use rayon::prelude::*;
 
+use crate::exit;
 use crate::project::{open_paths, settings_for};
 use crate::report::{self, FileReport};
-use crate::{ColorChoice, Format, exit};
+use crate::report::{ColorChoice, Format};
 
 /// The limits of `--simulate`, each only meaningful with it.
 #[derive(clap::Args, Clone, Debug)]
@@ -106,7 +107,12 @@ pub fn run(
         }
     }
 
-    if let Err(error) = report::write(format, color, &reports) {
+    // Nothing could be checked at all: the problems say why, and a summary of "0 files"
+    // would only bury them.
+    let nothing_checked = reports.is_empty() && !problems.is_empty();
+    if !(nothing_checked && format == Format::Human)
+        && let Err(error) = report::write(format, color, &reports)
+    {
         eprintln!("ludeme check: cannot write the report: {error}");
         return exit::FAILURE;
     }

@@ -15,7 +15,7 @@ use ludeme_analysis::{Analysis, SourceFile};
 use serde::Serialize;
 
 use crate::exit;
-use crate::project::{open_game, open_paths};
+use crate::project::{KnownGames, open_game, open_paths};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DistanceFormat {
@@ -39,7 +39,8 @@ pub struct DistanceArgs {
 pub struct NearestArgs {
     /// The game to place among the others.
     file: PathBuf,
-    /// The folder of known games (default: the folders under `[corpus]` in `ludeme.toml`).
+    /// The folder of known games (default: the game's project — the folder of its
+    /// `ludeme.toml`, else its own folder — and the folders under `[corpus]` there).
     #[arg(long)]
     corpus: Option<PathBuf>,
     /// How many games to list.
@@ -182,7 +183,11 @@ struct NeighbourReport {
 
 pub fn run_nearest(args: &NearestArgs) -> u8 {
     let shown = args.file.display();
-    let (analysis, target) = match open_game(&args.file, args.corpus.clone().map(|dir| vec![dir])) {
+    let known = match &args.corpus {
+        Some(folder) => KnownGames::Only(vec![folder.clone()]),
+        None => KnownGames::ProjectAndSettings,
+    };
+    let (analysis, target) = match open_game(&args.file, known) {
         Ok(opened) => opened,
         Err(message) => return fail(&format!("{shown}: {message}")),
     };
@@ -195,13 +200,9 @@ pub fn run_nearest(args: &NearestArgs) -> u8 {
         .into_iter()
         .chain(nearest.corpus)
         .collect();
-    if found.is_empty()
-        && analysis
-            .settings()
-            .is_ok_and(|s| s.corpus_folders.is_empty())
-    {
+    if found.is_empty() {
         return fail(&format!(
-            "{shown}: no known games to compare with: name a folder with --corpus, or list folders under [corpus] in ludeme.toml"
+            "{shown}: no other game is known: name a folder of games with --corpus, or list folders under [corpus] in ludeme.toml"
         ));
     }
     found.sort_by(|a, b| {

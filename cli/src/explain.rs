@@ -13,7 +13,7 @@ use ludeme_analysis::{DiagnosticDepth, Explanation, RootDatabase, Severity, Sour
 use serde_json::{Value, json};
 
 use crate::exit;
-use crate::project::open_game;
+use crate::project::{KnownGames, open_game};
 use crate::report::FileReport;
 
 /// Output formats of `ludeme explain`.
@@ -105,7 +105,7 @@ fn code_json(rule: &rules::Rule) -> Value {
 
 fn explain_file(path: &Path, format: ExplainFormat) -> u8 {
     let shown = path.display();
-    let (analysis, file) = match open_game(path, None) {
+    let (analysis, file) = match open_game(path, KnownGames::FromSettings) {
         Ok(opened) => opened,
         Err(message) => {
             eprintln!("ludeme explain: {shown}: {message}");

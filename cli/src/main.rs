@@ -6,6 +6,7 @@
 mod bench;
 mod check;
 mod distance;
+mod exit;
 mod explain;
 mod fmt;
 mod play;
@@ -17,6 +18,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::report::{ColorChoice, Format};
 
 #[derive(Parser)]
 #[command(name = "ludeme", version, about, long_about = None)]
@@ -95,7 +98,7 @@ enum Command {
     /// Play matches between players (mcts, alphabeta, random, ...) on a GDL game and report
     /// each player's wins, draws, losses and average goal.
     Play(play::PlayArgs),
-    /// Judge a game by self-play (seed 004): search players play it from random openings, and
+    /// Judge a game by self-play, as the Ludi paper does: search players play it from random openings, and
     /// the report gives completion, balance, length, drama and the other criteria, and whether
     /// the game is viable and why not.
     Probe(probe::ProbeArgs),
@@ -115,33 +118,6 @@ enum Command {
 pub enum BenchFormat {
     Human,
     Json,
-}
-
-/// Output formats of `ludeme check`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// Source snippets with the problem underlined.
-    Human,
-    /// A JSON array of diagnostics with 1-based lines and columns.
-    Json,
-    /// SARIF 2.1.0, for code-scanning dashboards.
-    Sarif,
-    /// GitHub Actions workflow commands (annotations on pull requests).
-    Github,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
-}
-
-/// The exit statuses of every command.
-pub mod exit {
-    pub const CLEAN: u8 = 0;
-    pub const PROBLEMS_FOUND: u8 = 1;
-    pub const FAILURE: u8 = 2;
 }
 
 /// Ends the process quietly when the reader of its output goes away (`ludeme bench … | head`),

@@ -16,7 +16,7 @@ use ludeme_analysis::play::{
 use serde::Serialize;
 
 use crate::exit;
-use crate::project::open_game;
+use crate::project::{KnownGames, open_game};
 
 /// The options of `ludeme play`.
 #[derive(Args, Debug)]
@@ -134,7 +134,7 @@ pub fn run(args: &PlayArgs) -> u8 {
             PLAYER_NAMES.join(", ")
         ));
     }
-    let game = match open_game(path, None).and_then(|(analysis, file)| {
+    let game = match open_game(path, KnownGames::FromSettings).and_then(|(analysis, file)| {
         analysis
             .playable(file, &EngineOptions::default())
             .unwrap_or_else(|_| Err("cancelled".to_owned()))

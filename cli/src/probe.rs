@@ -1,4 +1,5 @@
-//! `ludeme probe FILE`: the self-play viability probe (seed 004). Search players play N games
+//! `ludeme probe FILE`: the self-play viability probe of the Ludi paper (Browne & Maire, 2010).
+//! Search players play N games
 //! with random first moves; the report gives completion, drawishness, timeouts, balance,
 //! first-move advantage, length, branching, the quality criteria and the viability verdict.
 //! Ludi games are evaluated by their advisors; GDL and EGGG games are probed with a neutral
@@ -13,7 +14,7 @@ use ludeme_analysis::play::{EngineOptions, ProbeReport, ProbeSettings};
 use serde::Serialize;
 
 use crate::exit;
-use crate::project::open_game;
+use crate::project::{KnownGames, open_game};
 
 /// The options of `ludeme probe`.
 #[derive(Args, Debug)]
@@ -35,9 +36,10 @@ pub struct ProbeArgs {
     /// games, where only the search's depth tells good moves from bad.
     #[arg(long)]
     move_nodes: Option<u64>,
-    /// Stop playing new games after this many seconds.
-    #[arg(long, default_value_t = 300.0)]
-    time_limit: f64,
+    /// Stop playing new games after this many seconds (default: `[probe] seconds` of
+    /// `ludeme.toml`, else 60, as in the editor).
+    #[arg(long)]
+    time_limit: Option<f64>,
     #[arg(long, value_enum, default_value_t = ProbeFormat::Human)]
     format: ProbeFormat,
 }
@@ -80,14 +82,23 @@ fn fail(path: &Path, message: impl std::fmt::Display) -> u8 {
 
 pub fn run(args: &ProbeArgs) -> u8 {
     let path = &args.file;
-    if !(args.time_limit > 0.0 && args.time_limit.is_finite()) {
+    if let Some(seconds) = args.time_limit
+        && !(seconds > 0.0 && seconds.is_finite())
+    {
         return fail(path, "--time-limit must be a positive number of seconds");
     }
-    let (analysis, file) = match open_game(path, None) {
+    let (analysis, file) = match open_game(path, KnownGames::FromSettings) {
         Ok(opened) => opened,
         Err(message) => return fail(path, message),
     };
-    let time_limit = Duration::from_secs_f64(args.time_limit);
+    let seconds = match args.time_limit {
+        Some(seconds) => seconds,
+        None => match analysis.settings() {
+            Ok(settings) => settings.probe.seconds,
+            Err(_) => return fail(path, "cancelled"),
+        },
+    };
+    let time_limit = Duration::from_secs_f64(seconds);
     let options = EngineOptions {
         deadline: Some(Instant::now() + time_limit * 2),
         interpreter: false,

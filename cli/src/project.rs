@@ -40,21 +40,44 @@ pub fn open_paths(paths: &[PathBuf], settings: Config) -> (AnalysisHost, LoadedP
     (host, loaded)
 }
 
-/// One game for a command that works on a single game, with the snapshot to ask about it;
-/// `corpus` replaces the corpus folders of the settings when given. The error is the one-line
-/// reason, without the path.
-pub fn open_game(
-    path: &Path,
-    corpus: Option<Vec<PathBuf>>,
-) -> Result<(Analysis, SourceFile), String> {
+/// Which games a command compares a game with.
+pub enum KnownGames {
+    /// The corpus folders of the settings.
+    FromSettings,
+    /// The corpus folders of the settings and the game's project: the folder of its
+    /// `ludeme.toml`, or its own folder (as the editor knows its workspace's games).
+    ProjectAndSettings,
+    /// These folders only.
+    Only(Vec<PathBuf>),
+}
+
+/// One game for a command that works on a single game, with the snapshot to ask about it and
+/// the games it may be compared with. The error is the one-line reason, without the path.
+pub fn open_game(path: &Path, known: KnownGames) -> Result<(Analysis, SourceFile), String> {
     let paths = [path.to_path_buf()];
     // A broken settings file does not stop a command that only reads games: defaults apply,
     // and `ludeme check` reports the file's mistakes.
     let mut settings = settings_for(&paths, None)
         .map(|(settings, _)| settings)
         .unwrap_or_default();
-    if let Some(corpus) = corpus {
-        settings.corpus_folders = corpus;
+    match known {
+        KnownGames::FromSettings => {}
+        KnownGames::ProjectAndSettings => {
+            let project = settings
+                .path
+                .as_deref()
+                .and_then(Path::parent)
+                .or_else(|| path.parent())
+                .map(|folder| {
+                    if folder.as_os_str().is_empty() {
+                        PathBuf::from(".")
+                    } else {
+                        folder.to_path_buf()
+                    }
+                });
+            settings.corpus_folders.extend(project);
+        }
+        KnownGames::Only(folders) => settings.corpus_folders = folders,
     }
     let (host, loaded) = open_paths(&paths, settings);
     if let Some(problem) = loaded.problems.into_iter().find(|p| p.path == path) {

@@ -13,8 +13,9 @@ use ludeme_analysis::{self as analysis, DiagnosticDepth};
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity, Uri};
 
+use crate::convert::to_lsp_diagnostic;
 use crate::lock;
-use crate::server::{is_content_modified, run_query, to_lsp_diagnostic};
+use crate::scheduler::{is_content_modified, run_query};
 use crate::session::{Session, Snapshot};
 
 /// The most diagnostics published for one document. A generated or pasted file can have tens

@@ -237,7 +237,7 @@ impl LensJobs {
         // The blocking thread owns the snapshot from now on: a task not yet run holding it
         // would hold back the next edit's write, which waits (on a runtime thread) for every
         // snapshot to be dropped.
-        let work = tokio::task::spawn_blocking(move || compute(kind, snapshot));
+        let work = crate::scheduler::spawn_background(move || compute(kind, snapshot));
         let task = tokio::spawn(async move {
             let context = task_context;
             let outcome = crate::progress::with_progress(
@@ -294,7 +294,7 @@ impl LensJobs {
 /// less than [`QUICK_RESOLVE`]), else with a provisional title, the client asked to resolve
 /// again when the work is done.
 async fn resolve_memoised(context: &JobContext, kind: LensKind, snapshot: Snapshot) -> Resolved {
-    let mut work = tokio::task::spawn_blocking(move || compute(kind, snapshot));
+    let mut work = crate::scheduler::spawn_background(move || compute(kind, snapshot));
     let waited = if context.refresh {
         tokio::time::timeout(QUICK_RESOLVE, &mut work).await
     } else {

@@ -7,6 +7,7 @@
 
 mod background;
 pub mod config;
+mod convert;
 mod document;
 mod features;
 mod findings;
@@ -14,6 +15,7 @@ mod framing;
 mod lenses;
 mod panics;
 mod progress;
+mod scheduler;
 mod server;
 pub mod session;
 pub mod workspace;
@@ -44,7 +46,8 @@ where
         let builder = LspService::build(|connection| {
             client = Some(connection.clone());
             Backend::new(connection)
-        });
+        })
+        .custom_method("ludeme/diagnostics", Backend::document_diagnostics);
         // Debug builds answer `ludeme/debugPanic` (a request) and `ludeme/debugPanicNotification`
         // by panicking, so that tests can see a panic caught; release builds do not know them.
         #[cfg(debug_assertions)]

@@ -5,21 +5,20 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use ludeme_analysis as analysis;
 use ludeme_analysis::ide;
-use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
 use crate::config::ClientSettings;
-use crate::document::{Document, PositionEncoding};
+use crate::convert::{TOKEN_TYPES, encode_semantic_tokens, symbol_kind, to_lsp_symbol};
+use crate::document::PositionEncoding;
 use crate::features;
 use crate::findings;
 use crate::lenses::{self, LensJobs};
 use crate::lock;
+use crate::scheduler::{is_content_modified, run_cancellable, run_query};
 use crate::session::{Session, Snapshot};
 use crate::workspace::{self, ClientSupport, FileChange};
-
-/// JSON-RPC error code for a request whose document changed while it was being answered.
-const CONTENT_MODIFIED: i64 = -32801;
 
 pub struct Backend {
     client: Client,
@@ -234,171 +233,6 @@ impl Backend {
     }
 }
 
-/// Runs `query` on a snapshot off the async runtime. Salsa cancellation (a newer edit) and
-/// panics become JSON-RPC errors instead of taking the server down.
-pub(crate) async fn run_query<T: Send + 'static>(
-    snapshot: Snapshot,
-    query: impl FnOnce(&Snapshot) -> T + Send + std::panic::UnwindSafe + 'static,
-) -> Result<T> {
-    let task = tokio::task::spawn_blocking(move || {
-        let snapshot = std::panic::AssertUnwindSafe(snapshot);
-        salsa::Cancelled::catch(move || query(&snapshot))
-    });
-    outcome_of(task.await)
-}
-
-/// The answer of work run on a blocking thread under [`salsa::Cancelled::catch`]: its value,
-/// [`content_modified`] when a write cancelled it, or an internal error when it panicked.
-/// Every kind of `Cancelled` comes from a write: a query waiting on another thread's query sees
-/// `PropagatedPanic` when a write cancels that one, and a real panic reaches its own thread's
-/// join handle.
-fn outcome_of<T>(
-    finished: std::result::Result<std::result::Result<T, salsa::Cancelled>, tokio::task::JoinError>,
-) -> Result<T> {
-    match finished {
-        Ok(Ok(value)) => Ok(value),
-        Ok(Err(_cancelled_by_a_write)) => Err(content_modified()),
-        Err(join_error) => {
-            let mut error = Error::internal_error();
-            error.message = format!("the request failed inside the server: {join_error}").into();
-            Err(error)
-        }
-    }
-}
-
-/// Whether `error` is [`content_modified`]'s: a write cancelled the work.
-pub(crate) fn is_content_modified(error: &Error) -> bool {
-    error.code == ErrorCode::ServerError(CONTENT_MODIFIED)
-}
-
-/// The error of a request whose document changed while it was being answered.
-fn content_modified() -> Error {
-    Error {
-        code: ErrorCode::ServerError(CONTENT_MODIFIED),
-        message: "the document changed while the request was being answered".into(),
-        data: None,
-    }
-}
-
-pub(crate) fn to_lsp_diagnostic(
-    diagnostic: &analysis::Diagnostic,
-    document: &Document,
-    uri: &Uri,
-) -> Diagnostic {
-    let severity = match diagnostic.severity {
-        analysis::Severity::Error => DiagnosticSeverity::ERROR,
-        analysis::Severity::Warning => DiagnosticSeverity::WARNING,
-        analysis::Severity::Info => DiagnosticSeverity::INFORMATION,
-    };
-    let related: Vec<DiagnosticRelatedInformation> = diagnostic
-        .labels
-        .iter()
-        .map(|label| DiagnosticRelatedInformation {
-            location: Location::new(uri.clone(), document.range(label.range)),
-            message: label.message.clone(),
-        })
-        .collect();
-    Diagnostic {
-        range: document.range(diagnostic.range),
-        severity: Some(severity),
-        code: Some(NumberOrString::String(diagnostic.code.to_owned())),
-        source: Some("ludeme".to_owned()),
-        message: diagnostic.message.clone(),
-        related_information: (!related.is_empty()).then_some(related),
-        ..Diagnostic::default()
-    }
-}
-
-/// The protocol's kind of a symbol, for document and workspace symbols alike.
-fn symbol_kind(kind: analysis::SymbolKind) -> SymbolKind {
-    match kind {
-        analysis::SymbolKind::Game => SymbolKind::MODULE,
-        analysis::SymbolKind::Ludeme => SymbolKind::PROPERTY,
-        analysis::SymbolKind::Definition => SymbolKind::FUNCTION,
-        analysis::SymbolKind::Fact => SymbolKind::CONSTANT,
-        analysis::SymbolKind::Inheritance => SymbolKind::CLASS,
-        analysis::SymbolKind::Assertion => SymbolKind::EVENT,
-    }
-}
-
-fn to_lsp_symbol(symbol: &analysis::DocumentSymbol, document: &Document) -> DocumentSymbol {
-    let kind = symbol_kind(symbol.kind);
-    #[allow(deprecated)] // `deprecated` is a required field of the protocol type
-    DocumentSymbol {
-        name: if symbol.name.is_empty() {
-            "?".to_owned()
-        } else {
-            symbol.name.clone()
-        },
-        detail: symbol.detail.clone(),
-        kind,
-        tags: None,
-        deprecated: None,
-        range: document.range(symbol.range),
-        selection_range: document.range(symbol.selection_range),
-        children: (!symbol.children.is_empty()).then(|| {
-            symbol
-                .children
-                .iter()
-                .map(|child| to_lsp_symbol(child, document))
-                .collect()
-        }),
-    }
-}
-
-/// The semantic token types, in the order of [`token_type_index`].
-const TOKEN_TYPES: [SemanticTokenType; 6] = [
-    SemanticTokenType::KEYWORD,
-    SemanticTokenType::FUNCTION,
-    SemanticTokenType::TYPE,
-    SemanticTokenType::ENUM_MEMBER,
-    SemanticTokenType::VARIABLE,
-    SemanticTokenType::NUMBER,
-];
-
-fn token_type_index(kind: ide::TokenKind) -> u32 {
-    match kind {
-        ide::TokenKind::Keyword => 0,
-        ide::TokenKind::Function => 1,
-        ide::TokenKind::Type => 2,
-        ide::TokenKind::Constant => 3,
-        ide::TokenKind::Variable => 4,
-        ide::TokenKind::Number => 5,
-    }
-}
-
-/// The protocol's relative encoding of tokens (each token's line and start relative to the
-/// previous one). Tokens are single-line names, sorted by position.
-fn encode_semantic_tokens(
-    tokens: &[ide::SemanticToken],
-    document: &Document,
-) -> Vec<SemanticToken> {
-    let mut encoded = Vec::with_capacity(tokens.len());
-    let (mut previous_line, mut previous_start) = (0, 0);
-    for token in tokens {
-        let start = document.position(token.range.start);
-        let end = document.position(token.range.end);
-        if end.line != start.line {
-            continue;
-        }
-        let delta_line = start.line - previous_line;
-        let delta_start = if delta_line == 0 {
-            start.character - previous_start
-        } else {
-            start.character
-        };
-        encoded.push(SemanticToken {
-            delta_line,
-            delta_start,
-            length: end.character - start.character,
-            token_type: token_type_index(token.kind),
-            token_modifiers_bitset: u32::from(token.definition),
-        });
-        (previous_line, previous_start) = (start.line, start.character);
-    }
-    encoded
-}
-
 fn negotiate_encoding(params: &InitializeParams) -> PositionEncoding {
     let offered = params
         .capabilities
@@ -522,10 +356,9 @@ impl LanguageServer for Backend {
     ) -> Result<Option<WorkspaceSymbolResponse>> {
         let snapshot = self.session().workspace_snapshot();
         let query = params.query;
-        let task = tokio::task::spawn_blocking(move || {
-            salsa::Cancelled::catch(|| workspace::workspace_symbols(&snapshot, &query, symbol_kind))
-        });
-        outcome_of(task.await).map(|symbols| Some(WorkspaceSymbolResponse::Nested(symbols)))
+        run_cancellable(move || workspace::workspace_symbols(&snapshot, &query, symbol_kind))
+            .await
+            .map(|symbols| Some(WorkspaceSymbolResponse::Nested(symbols)))
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {

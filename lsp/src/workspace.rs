@@ -19,8 +19,8 @@ use tower_lsp_server::ls_types::{
 };
 
 use crate::config::{ClientSettings, Settings};
+use crate::convert::to_lsp_diagnostic;
 use crate::document::{Document, PositionEncoding};
-use crate::server::to_lsp_diagnostic;
 use crate::session::Session;
 
 /// The most symbols one `workspace/symbol` answer lists (editors show the first few anyway).

@@ -7,8 +7,8 @@ use codespan_reporting::term::termcolor::{self, StandardStream};
 use codespan_reporting::term::{self, Config};
 use ludeme_analysis::{Diagnostic, Severity};
 
+use super::ColorChoice;
 use super::FileReport;
-use crate::ColorChoice;
 
 pub fn write(reports: &[FileReport], color: ColorChoice) -> std::io::Result<()> {
     let choice = match color {

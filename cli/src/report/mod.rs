@@ -7,10 +7,29 @@ mod sarif;
 
 use std::path::PathBuf;
 
+use clap::ValueEnum;
 use codespan_reporting::files::{Files, SimpleFile};
 use ludeme_analysis::{Diagnostic, TextRange};
 
-use crate::{ColorChoice, Format};
+/// Output formats of `ludeme check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Source snippets with the problem underlined.
+    Human,
+    /// A JSON array of diagnostics with 1-based lines and columns.
+    Json,
+    /// SARIF 2.1.0, for code-scanning dashboards.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations on pull requests).
+    Github,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
 
 /// The diagnostics of one file, with the text they point into.
 pub struct FileReport {

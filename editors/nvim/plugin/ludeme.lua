@@ -26,12 +26,11 @@ for _, name in ipairs({ 'ludeme.showProbe', 'ludeme.showNearest', 'ludeme.showBe
 end
 
 vim.api.nvim_create_user_command('LudemeProbe', function(command)
-  local args = {
-    '--games',
-    tostring(vim.g.ludeme_probe_games or 100),
-    '--time-limit',
-    tostring(vim.g.ludeme_probe_seconds or 60),
-  }
+  local args = { '--games', tostring(vim.g.ludeme_probe_games or 100) }
+  -- Unset, the time limit is the project's: `[probe] seconds` of ludeme.toml, else 60.
+  if vim.g.ludeme_probe_seconds then
+    vim.list_extend(args, { '--time-limit', tostring(vim.g.ludeme_probe_seconds) })
+  end
   ludeme().run({ 'probe' }, vim.list_extend(args, command.fargs))
 end, { nargs = '*', desc = 'Judge this game by self-play (ludeme probe)' })
 
