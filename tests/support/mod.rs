@@ -1,9 +1,14 @@
-//! Helpers shared by the end-to-end tests.
+//! Helpers shared by the end-to-end tests: running the `ludeme` binary and reading what it
+//! reports. The helpers that need neither the binary nor the engine are in `games.rs`.
 #![allow(dead_code)] // each test binary uses a different part
 
+mod games;
 pub mod large_gdl;
 pub mod lsp_client;
 pub mod stdio_client;
+
+// Where the games are and the odds of random tic-tac-toe: shared with the analysis crate's tests.
+pub use games::*;
 
 use std::path::{Path, PathBuf};
 
@@ -50,51 +55,6 @@ pub fn line_and_code(diagnostic: &serde_json::Value) -> (usize, String) {
             diagnostic["code"].as_str().unwrap()
         ),
     )
-}
-
-/// The project root.
-pub fn project_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("cli/ has a parent")
-        .to_path_buf()
-}
-
-/// `../shared/corpus` beside the project root, the external corpus of real games. Tests over it
-/// say loudly when it is absent (a clone made elsewhere) and skip; CI always has it.
-pub fn shared_corpus() -> Option<PathBuf> {
-    let path = project_root().join("../shared/corpus");
-    if path.is_dir() {
-        Some(path)
-    } else {
-        eprintln!(
-            "\n*** SKIPPED: {} is absent; the tests over the external GDL corpus did not run ***\n",
-            path.display()
-        );
-        None
-    }
-}
-
-/// All files under `folder` with one of `extensions`, sorted.
-pub fn files_with_extensions(folder: &Path, extensions: &[&str]) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut pending = vec![folder.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).expect("readable folder") {
-            let path = entry.expect("readable entry").path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| extensions.contains(&e))
-            {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
 }
 
 /// Expected diagnostics written into a test file as comments: `<comment> error: CODE` (or
@@ -278,53 +238,4 @@ pub fn assert_fixtures_match_annotations(
         .collect();
     assert!(missing.is_empty(), "no fixture reports {missing:?}");
     outputs
-}
-
-/// Uniformly random tic-tac-toe, computed exactly by enumerating every game independently of
-/// any engine (each move chosen uniformly among the free cells): X wins 737/1260 ≈ 58.49 %,
-/// O wins 121/420 ≈ 28.81 %, draws 8/63 ≈ 12.70 %, and a game lasts 3203/420 ≈ 7.626 plies.
-pub mod random_tic_tac_toe {
-    use ludeme_engine::playout::PlayoutStats;
-
-    pub const X_WINS: f64 = 737.0 / 1260.0;
-    pub const O_WINS: f64 = 121.0 / 420.0;
-    pub const DRAWS: f64 = 8.0 / 63.0;
-    pub const PLIES: f64 = 3203.0 / 420.0;
-
-    /// The issues' acceptance bound: every share within half a percentage point, and the
-    /// average length within half a percent.
-    pub const ISSUE_BOUND: f64 = 0.005;
-
-    /// Asserts that `stats` of random tic-tac-toe (the first role moves first; 100 is a win,
-    /// 50 a draw) show the exact odds: each share within `share_tolerance(expected share)`,
-    /// the average length within `plies_tolerance` plies. Prints the figures either way.
-    pub fn assert_exact_odds(
-        stats: &PlayoutStats,
-        share_tolerance: impl Fn(f64) -> f64,
-        plies_tolerance: f64,
-    ) {
-        let plies = stats.average_plies();
-        eprintln!(
-            "{} random tic-tac-toe playouts: X {:.4}, O {:.4}, draw {:.4}, {plies:.4} plies",
-            stats.completed,
-            stats.frequency(0, 100),
-            stats.frequency(1, 100),
-            stats.frequency(0, 50),
-        );
-        for (observed, expected, what) in [
-            (stats.frequency(0, 100), X_WINS, "X wins"),
-            (stats.frequency(1, 100), O_WINS, "O wins"),
-            (stats.frequency(0, 50), DRAWS, "draws"),
-        ] {
-            let tolerance = share_tolerance(expected);
-            assert!(
-                (observed - expected).abs() <= tolerance,
-                "{what}: {observed:.4} vs {expected:.4} ± {tolerance:.4}"
-            );
-        }
-        assert!(
-            (plies - PLIES).abs() <= plies_tolerance,
-            "plies: {plies:.4} vs {PLIES:.4} ± {plies_tolerance:.4}"
-        );
-    }
 }

@@ -161,7 +161,7 @@ fn random_tic_tac_toe_has_the_known_odds() {
     // Four standard errors of a proportion p over n samples: a false alarm once in ~16,000 runs.
     // Game lengths run from 5 to 9 plies, so their standard deviation is at most 2.
     assert_exact_odds(
-        &stats,
+        &support::tic_tac_toe_odds(&stats),
         |p| 4.0 * (p * (1.0 - p) / n as f64).sqrt(),
         4.0 * 2.0 / (n as f64).sqrt(),
     );
