@@ -96,9 +96,17 @@ fn a_variation_checked_alone_finds_its_bases() {
     let pong = root.join("corpus/egg/pong.egg");
     assert_eq!(codes(&pong), ["egg/not-executable"]);
     // From a folder of its own, a variation of a corpus game finds the corpus through the
-    // project's root.
-    let dir = tempfile::tempdir_in(root.join("target")).unwrap();
-    let variation = dir.path().join("fast-pong.egg");
+    // nearest ancestor with a `corpus/egg`: a copy of the project's, in a temporary project
+    // (the system's temporary folder, never a path under the repository or its `target`).
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus/egg");
+    std::fs::create_dir_all(&corpus).unwrap();
+    for game in support::files_with_extensions(&root.join("corpus/egg"), &["egg"]) {
+        std::fs::copy(&game, corpus.join(game.file_name().unwrap())).unwrap();
+    }
+    let folder = dir.path().join("variations");
+    std::fs::create_dir(&folder).unwrap();
+    let variation = folder.join("fast-pong.egg");
     std::fs::write(&variation, "FastPong is like Pong\nspeed doubles\n").unwrap();
     assert_eq!(codes(&variation), ["egg/not-executable"]);
 }
