@@ -118,8 +118,6 @@ pub struct AnalysisHost {
     /// The project's lists as keys, so that a removed file leaves them.
     workspace: BTreeSet<FileKey>,
     corpus: BTreeSet<FileKey>,
-    /// The EGGG files last given to the `is like` look-up.
-    egg_files: Vec<SourceFile>,
 }
 
 impl Default for AnalysisHost {
@@ -132,7 +130,6 @@ impl Default for AnalysisHost {
             project,
             workspace: BTreeSet::new(),
             corpus: BTreeSet::new(),
-            egg_files: Vec::new(),
         }
     }
 }
@@ -209,8 +206,8 @@ impl AnalysisHost {
         }
     }
 
-    /// Gives the project its lists anew, and the `is like` look-up its EGGG files; inputs are
-    /// set only when they differ, so that unchanged lists keep what was computed among them.
+    /// Gives the project its lists anew; they are set only when they differ, so that unchanged
+    /// lists keep what was computed among them.
     /// Returns whether the project's lists changed.
     fn update_project_lists(&mut self) -> bool {
         let files_of = |keys: &BTreeSet<FileKey>, skip: Option<&BTreeSet<FileKey>>| {
@@ -221,12 +218,6 @@ impl AnalysisHost {
         };
         let workspace = files_of(&self.workspace, None);
         let corpus = files_of(&self.corpus, Some(&self.workspace));
-        let egg: Vec<SourceFile> = workspace
-            .iter()
-            .chain(&corpus)
-            .copied()
-            .filter(|file| file.syntax(&self.db) == Syntax::Egg)
-            .collect();
         let mut changed = false;
         if *self.project.workspace(&self.db) != workspace {
             self.project.set_workspace(&mut self.db).to(workspace);
@@ -235,10 +226,6 @@ impl AnalysisHost {
         if *self.project.corpus(&self.db) != corpus {
             self.project.set_corpus(&mut self.db).to(corpus);
             changed = true;
-        }
-        if crate::egg::EggWorkspace::try_get(&self.db).is_none() || self.egg_files != egg {
-            crate::egg::set_egg_workspace(&mut self.db, egg.clone());
-            self.egg_files = egg;
         }
         changed
     }

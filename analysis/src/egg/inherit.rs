@@ -33,7 +33,7 @@ pub struct Link {
 /// Why a lineage stops before a game with no `is like`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum LineageProblem {
-    /// The front end has not said which files exist ([`crate::egg::EggWorkspace`]), so no
+    /// The front end has not said which files exist (no [`crate::project::Project`]), so no
     /// base can be looked for; nothing is reported, since nothing is known to be wrong.
     NoWorkspace,
     /// `file` says it is like `base`, and no workspace file has that name.
@@ -63,7 +63,7 @@ pub fn egg_lineage(db: &dyn Db, file: SourceFile) -> Lineage {
     // A chain longer than the workspace has files must loop; the bound keeps the loop finite
     // whatever `resolve_base` returns.
     let workspace = egg_workspace(db);
-    let limit = workspace.map_or(0, |w| w.files(db).len()) + 1;
+    let limit = workspace.as_ref().map_or(0, Vec::len) + 1;
     let mut current = file;
     while links.len() <= limit {
         let Some((_, base, statement)) = egg_file(db, current).likes().next() else {
@@ -359,10 +359,14 @@ mod tests {
             egg_lineage(&db, a).problem,
             Some(LineageProblem::Cycle { file, back_to: 0, .. }) if file == b
         ));
-        assert!(matches!(
-            &egg_lineage(&db, lost).problem,
-            Some(LineageProblem::Unresolved { base, .. }) if base.text == "Nowhere"
-        ));
+        assert!(
+            matches!(
+                &egg_lineage(&db, lost).problem,
+                Some(LineageProblem::Unresolved { base, .. }) if base.text == "Nowhere"
+            ),
+            "{:?}",
+            egg_lineage(&db, lost)
+        );
     }
 
     #[test]

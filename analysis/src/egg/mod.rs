@@ -4,7 +4,7 @@
 //!
 //! Queries, from the bottom up:
 //! - [`egg_file`]: one file's statements, on their own;
-//! - [`workspace::resolve_base`] over the [`EggWorkspace`] input: which file a game name
+//! - [`workspace::resolve_base`] over the EGGG games of the [`crate::project::Project`] input: which file a game name
 //!   refers to (by file stem first, reading no file);
 //! - [`egg_lineage`]: a file and its bases; [`egg_game`]: the game with overrides applied;
 //! - [`egg_diagnostics`], [`egg_explanation`], [`egg_classification`];
@@ -30,7 +30,7 @@ pub use classify::{Classification, classify, egg_classification};
 pub use english::{EggExplanation, egg_explanation};
 pub use inherit::{Lineage, LineageProblem, egg_game, egg_lineage};
 pub use lower::{egg_file, lower};
-pub use workspace::{EggWorkspace, game_index, load_egg_workspace, set_egg_workspace};
+pub use workspace::{egg_files, game_index, load_egg_workspace, set_egg_workspace};
 
 use crate::rules::Rule;
 

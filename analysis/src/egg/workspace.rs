@@ -1,19 +1,18 @@
 //! Which EGGG files `X is like Y` may find `Y` in.
 //!
-//! A salsa query cannot look at the disk, so the front end says which files exist: the
-//! [`EggWorkspace`] singleton input lists them. Bases are found among them by game name, with
+//! A salsa query cannot look at the disk, so the front end says which files exist: the EGGG
+//! games of the [`Project`] input (its workspace and corpus games, [`egg_files`]). Bases are found among them by game name, with
 //! case and punctuation ignored ([`resolve_base`]): first by file stem, which needs no file
 //! read, then by the `game is NAME` or `NAME is like ...` of the files, which needs them parsed
 //! (the base's folder first). A game with no `is like`, or whose base is named after its file,
 //! reads no other file: an editor opening one game in a folder of many answers at once.
 //!
-//! - The CLI calls [`load_egg_workspace`] once with the files it analyses, before any query: it
-//!   reads those files, every `.egg` file beside them and the `corpus/egg` folder of the nearest
-//!   ancestor that has one (the project's own games), and sets the input.
-//! - The language server sets the input with [`set_egg_workspace`] when EGGG files are opened,
-//!   changed on disk, created or deleted; queries see the change like any other input's.
+//! The front ends set the project through the [`crate::AnalysisHost`] (the command line with the
+//! files it checks, the `.egg` files beside them and the nearest `corpus/egg`; the language server
+//! with the workspace's and corpus folders' games). [`set_egg_workspace`] and
+//! [`load_egg_workspace`] set it directly, for tests and tools that hold a bare database.
 //!
-//! Without the input no base is looked for, and nothing is reported about `is like`.
+//! Without a project no base is looked for, and nothing is reported about `is like`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,39 +22,45 @@ use salsa::{Database, Setter};
 
 use crate::egg::lower::egg_file;
 use crate::egg::words::game_key;
+use crate::project::{Project, project};
 use crate::{Db, RootDatabase, SourceFile, Syntax, decode_source};
 
-/// The EGGG files `is like` may resolve to.
-#[salsa::input(singleton, debug)]
-pub struct EggWorkspace {
-    #[returns(ref)]
-    pub files: Vec<SourceFile>,
-}
-
-/// Sets the workspace's files, creating the input on first use.
+/// Makes `files` the project's workspace games, creating the project on first use (with the
+/// default settings): for a bare database, as tests hold.
 pub fn set_egg_workspace(db: &mut RootDatabase, files: Vec<SourceFile>) {
-    match EggWorkspace::try_get(db) {
-        Some(workspace) => {
-            workspace.set_files(db).to(files);
+    match Project::try_get(db) {
+        Some(project) => {
+            project.set_workspace(db).to(files);
         }
         None => {
-            EggWorkspace::new(db, files);
-            // Creating an input starts no new revision; queries that found no workspace (see
-            // [`egg_workspace`]) run again only in a new one.
+            Project::new(db, files, Vec::new(), Arc::default());
+            // Creating an input starts no new revision; queries that found no project (see
+            // [`crate::project::project`]) run again only in a new one.
             db.synthetic_write(salsa::Durability::LOW);
         }
     }
 }
 
-/// The workspace input, when the front end has created it. Its absence is not an input salsa
-/// can record, so it is reported as an untracked read: the query asking runs again in every
-/// later revision, until the workspace exists and is read like any input.
-pub fn egg_workspace(db: &dyn Db) -> Option<EggWorkspace> {
-    let workspace = EggWorkspace::try_get(db);
-    if workspace.is_none() {
-        db.report_untracked_read();
-    }
-    workspace
+/// The EGGG games of the project (workspace first, then corpus), when there is a project.
+///
+/// Not a query of its own: a query that finds no project must itself depend on that absence
+/// (an untracked read, see [`crate::project::project`]) to run again once a project exists.
+pub fn egg_files(db: &dyn Db) -> Option<Vec<SourceFile>> {
+    let project = project(db)?;
+    Some(
+        project
+            .workspace(db)
+            .iter()
+            .chain(project.corpus(db))
+            .copied()
+            .filter(|file| file.syntax(db) == Syntax::Egg)
+            .collect(),
+    )
+}
+
+/// The EGGG files `is like` may resolve to ([`egg_files`]), when there is a project.
+pub fn egg_workspace(db: &dyn Db) -> Option<Vec<SourceFile>> {
+    egg_files(db)
 }
 
 /// Reads the EGGG files among `paths`, the `.egg` files in their folders and the `corpus/egg` of
@@ -175,7 +180,7 @@ pub fn game_index(db: &dyn Db) -> GameIndex {
         return GameIndex::default();
     };
     let mut entries = stem_index(db).entries.clone();
-    for &file in workspace.files(db) {
+    for &file in &workspace {
         if let Some(key) = declared_key(db, file) {
             entries.push((key.clone(), file));
         }
@@ -191,7 +196,6 @@ fn stem_index(db: &dyn Db) -> GameIndex {
         return GameIndex::default();
     };
     let entries = workspace
-        .files(db)
         .iter()
         .filter_map(|&file| {
             let stem = file.path(db).file_stem()?.to_str()?;
@@ -230,7 +234,6 @@ pub fn resolve_base(db: &dyn Db, from: SourceFile, base: &str) -> Option<SourceF
         return Some(found);
     }
     let mut unread: Vec<SourceFile> = workspace
-        .files(db)
         .iter()
         .copied()
         .filter(|&file| file != from)
@@ -314,7 +317,7 @@ mod tests {
                 &format!("Other{index} is like Game{index}\n"),
             ));
         }
-        EggWorkspace::new(db, files);
+        Project::new(db, files, Vec::new(), Arc::default());
         (side, tetris, plain)
     }
 
@@ -345,7 +348,7 @@ mod tests {
         let blocks = file(&db, "w/blocks.egg", "game is Tetris\n");
         let mut files = vec![side, blocks];
         files.extend((0..10).map(|i| file(&db, &format!("far/f{i}.egg"), "game is Tetris\n")));
-        EggWorkspace::new(&db, files);
+        Project::new(&db, files, Vec::new(), Arc::default());
         db.files_lowered();
         assert_eq!(resolve_base(&db, side, "Tetris"), Some(blocks));
         // `side.egg` need not be read; `blocks.egg` is, the other folder is not.

@@ -154,10 +154,7 @@ mod tests {
         assert!(message("notes.txt").starts_with("not a game file: the extension is none of"));
         let binary = load(&fs, "bin.kif").unwrap_err();
         assert!(binary.to_string().contains("binary data"));
-        assert_eq!(
-            binary.diagnostic().map(|d| d.code),
-            Some("syntax/binary-file")
-        );
+        assert_eq!(binary.diagnostic().map(|d| d.code), Some("file/binary"));
     }
 
     #[cfg(unix)]

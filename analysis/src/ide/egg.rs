@@ -213,8 +213,7 @@ fn game_name_sites(db: &dyn Db, file: SourceFile) -> Vec<TextRange> {
 
 /// The EGGG files `is like` looks among, and `file` itself when it is not one of them.
 fn workspace_files(db: &dyn Db, file: SourceFile) -> Vec<SourceFile> {
-    let mut files =
-        egg_workspace(db).map_or_else(Vec::new, |workspace| workspace.files(db).clone());
+    let mut files = egg_workspace(db).unwrap_or_default();
     if !files.contains(&file) {
         files.push(file);
     }
