@@ -8,11 +8,14 @@
 mod background;
 pub mod config;
 mod convert;
+mod client_options;
+mod display;
 mod document;
-mod features;
+mod editing;
 mod findings;
 mod framing;
 mod lenses;
+mod navigation;
 mod panics;
 mod progress;
 mod scheduler;

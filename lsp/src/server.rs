@@ -12,13 +12,13 @@ use tower_lsp_server::{Client, LanguageServer};
 use crate::config::ClientSettings;
 use crate::convert::{TOKEN_TYPES, encode_semantic_tokens, symbol_kind, to_lsp_symbol};
 use crate::document::PositionEncoding;
-use crate::features;
 use crate::findings;
 use crate::lenses::{self, LensJobs};
 use crate::lock;
 use crate::scheduler::{is_content_modified, run_cancellable, run_query};
 use crate::session::{Session, Snapshot};
 use crate::workspace::{self, ClientSupport, FileChange};
+use crate::{client_options, display, editing, navigation};
 
 pub struct Backend {
     client: Client,
@@ -27,8 +27,8 @@ pub struct Backend {
     lenses: Arc<LensJobs>,
     /// What the client announced it supports, set by `initialize`.
     support: Mutex<ClientSupport>,
-    /// Snippet support and the editor features' settings (`features.rs`).
-    editor: features::EditorOptions,
+    /// Snippet support and the editor features' settings (`client_options.rs`).
+    editor: client_options::EditorOptions,
     /// Every publication of diagnostics goes through it, in version order.
     publisher: findings::Publisher,
     /// How many workspace scans were started: a scan that finishes after a later one started
@@ -48,7 +48,7 @@ impl Backend {
             session,
             lenses: Arc::default(),
             support: Mutex::default(),
-            editor: features::EditorOptions::default(),
+            editor: client_options::EditorOptions::default(),
             scans_started: AtomicU64::default(),
             scan_landed: tokio::sync::watch::Sender::new(false),
         }
@@ -300,7 +300,7 @@ impl LanguageServer for Backend {
             ),
             ..ServerCapabilities::default()
         };
-        features::add_capabilities(&mut capabilities);
+        client_options::add_capabilities(&mut capabilities);
         Ok(InitializeResult {
             capabilities,
             server_info: Some(ServerInfo {
@@ -458,7 +458,7 @@ impl LanguageServer for Backend {
         let encoding = self.session().encoding;
         let locations = self
             .query(&position.text_document.uri, move |snapshot| {
-                features::goto_definition(snapshot, &uri, position.position, encoding)
+                navigation::goto_definition(snapshot, &uri, position.position, encoding)
             })
             .await?;
         Ok(locations
@@ -471,7 +471,7 @@ impl LanguageServer for Backend {
         let include_declaration = params.context.include_declaration;
         let encoding = self.session().encoding;
         self.query(&position.text_document.uri, move |snapshot| {
-            features::references(snapshot, position.position, include_declaration, encoding)
+            navigation::references(snapshot, position.position, include_declaration, encoding)
         })
         .await
     }
@@ -522,7 +522,7 @@ impl LanguageServer for Backend {
         let encoding = self.session().encoding;
         let answer = self
             .query(&position.text_document.uri, move |snapshot| {
-                features::rename(snapshot, position.position, &new_name, encoding)
+                navigation::rename(snapshot, position.position, &new_name, encoding)
             })
             .await?;
         match answer {
@@ -631,7 +631,7 @@ impl LanguageServer for Backend {
             .snippets
             .load(std::sync::atomic::Ordering::Relaxed);
         self.query(&position.text_document.uri, move |snapshot| {
-            features::completion(snapshot, position.position, snippets)
+            editing::completion(snapshot, position.position, snippets)
         })
         .await
     }
@@ -640,7 +640,7 @@ impl LanguageServer for Backend {
         let position = params.text_document_position_params;
         let help = self
             .query(&position.text_document.uri, move |snapshot| {
-                features::signature_help(snapshot, position.position)
+                editing::signature_help(snapshot, position.position)
             })
             .await?;
         Ok(help.flatten())
@@ -652,7 +652,7 @@ impl LanguageServer for Backend {
     ) -> Result<Option<Vec<SelectionRange>>> {
         let positions = params.positions;
         self.query(&params.text_document.uri, move |snapshot| {
-            features::selection_ranges(snapshot, &positions)
+            display::selection_ranges(snapshot, &positions)
         })
         .await
     }
@@ -664,7 +664,7 @@ impl LanguageServer for Backend {
         let range = params.range;
         let edits = self
             .query(&params.text_document.uri, move |snapshot| {
-                features::range_formatting(snapshot, range)
+                editing::range_formatting(snapshot, range)
             })
             .await?;
         Ok(edits.flatten())
@@ -675,20 +675,20 @@ impl LanguageServer for Backend {
         let range = params.range;
         let document_uri = uri.clone();
         self.query(&uri, move |snapshot| {
-            features::code_actions(snapshot, &document_uri, range)
+            editing::code_actions(snapshot, &document_uri, range)
         })
         .await
     }
 
     async fn code_action_resolve(&self, action: CodeAction) -> Result<CodeAction> {
-        let Some(uri) = features::action_uri(&action) else {
+        let Some(uri) = editing::action_uri(&action) else {
             return Ok(action);
         };
         let document_uri = uri.clone();
         let unresolved = action.clone();
         let resolved = self
             .query(&uri, move |snapshot| {
-                features::resolve_conversion(snapshot, &document_uri, action)
+                editing::resolve_conversion(snapshot, &document_uri, action)
             })
             .await?;
         Ok(resolved.unwrap_or(unresolved))
@@ -701,7 +701,7 @@ impl LanguageServer for Backend {
             .english_hints
             .load(std::sync::atomic::Ordering::Relaxed);
         self.query(&params.text_document.uri, move |snapshot| {
-            features::inlay_hints(snapshot, range, english)
+            display::inlay_hints(snapshot, range, english)
         })
         .await
     }
