@@ -68,8 +68,49 @@ Fix: check that the file is the one you meant; rename or remove binary files tha
 game extension.",
 };
 
+/// How deeply forms may nest: a form (a KIF list, an infix term, negation or group, a Ludi
+/// ludeme) standing more levels deep than this is refused with [`TOO_DEEP`] instead of being
+/// read. The deepest game of the corpora nests 27 levels (a list of 24 elements written as
+/// nested pairs), hand-written games a dozen; the limit bounds the recursion of every pass that
+/// walks what a file says (lowerings, checks, English, formatters, engines), so that none of them
+/// can run out of stack, even on the 2 MiB stack of a worker thread in a debug build.
+pub const MAX_NESTING_DEPTH: usize = 256;
+
+pub const TOO_DEEP: Rule = Rule {
+    code: "syntax/too-deep",
+    severity: Severity::Error,
+    summary: "a form nested more deeply than ludeme reads (256 levels)",
+    explanation: "\
+Forms may nest up to 256 levels: `(f (f (f ...)))`, `f(f(f(...)))`, `~~~~p`, Ludi ludemes
+inside ludemes. No written game comes near this (the deepest known game nests 27 levels), so
+such text is almost always generated, or a long run of opening brackets never closed. The
+first form past the limit is reported and left out, with everything inside it; the rest of the
+file is still read and checked. (EGGG values stop being read at 32 levels without a report.)
+
+Fix: flatten the structure, for instance write a long list as facts
+`(item 1 a) (item 2 b) ...` instead of nested pairs, or close the brackets that were left open.",
+};
+
+/// The diagnostic for the form at `range`, the first one nested deeper than
+/// [`MAX_NESTING_DEPTH`].
+pub fn too_deep(range: crate::TextRange) -> crate::Diagnostic {
+    crate::Diagnostic::new(
+        &TOO_DEEP,
+        range,
+        format!(
+            "this form is nested more than {MAX_NESTING_DEPTH} levels deep, deeper than ludeme reads: it is left out; flatten it or close the brackets left open"
+        ),
+    )
+}
+
 /// The rules of this module: syntax and file problems, common to every language.
-const COMMON: &[&Rule] = &[&SYNTAX_ERROR, &MISSING_TOKEN, &INVALID_UTF8, &BINARY_FILE];
+const COMMON: &[&Rule] = &[
+    &SYNTAX_ERROR,
+    &MISSING_TOKEN,
+    &TOO_DEEP,
+    &INVALID_UTF8,
+    &BINARY_FILE,
+];
 
 /// Every rule, in the order `ludeme explain` lists them.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
@@ -110,5 +151,17 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_long_form_of_too_deep_gives_the_limit() {
+        let limit = MAX_NESTING_DEPTH.to_string();
+        assert!(TOO_DEEP.summary.contains(&limit));
+        assert!(TOO_DEEP.explanation.contains(&format!("{limit} levels")));
+        assert!(
+            too_deep(crate::TextRange::empty(0))
+                .message
+                .contains(&limit)
+        );
     }
 }

@@ -8,15 +8,16 @@
 //! A file with syntax errors is not formatted, and neither is one whose formatted text does not
 //! read back as the same tree with the same tokens: formatting never loses text.
 
-use crate::syntax::parse_text;
-use crate::syntax::reads_the_same;
+use crate::syntax::{MAX_FORMATTED_TREE_DEPTH, nests_deeper_than, parse_text, reads_the_same};
 use crate::{Syntax, TextRange};
 
 /// The formatted text of a whole `.egg` file, or `None` when it has syntax errors.
 pub fn format_egg(text: &str) -> Option<String> {
     let parse = parse_text(Syntax::Egg, text, None);
     let root = parse.root();
-    if root.has_error() {
+    // A tree too deep to compare with the formatted text's (see [`reads_the_same`]) is not
+    // formatted: no need to build the text first.
+    if root.has_error() || nests_deeper_than(root, MAX_FORMATTED_TREE_DEPTH) {
         return None;
     }
     // Disjoint and sorted, so the one range that may hold an offset is found by bisection.

@@ -196,6 +196,9 @@ pub enum Finding {
     },
     /// A list that does not start with a name.
     NoHead { range: TextRange },
+    /// A list nested deeper than [`crate::rules::MAX_NESTING_DEPTH`], left out of the tree
+    /// (`range` is its `(`): `syntax/too-deep`.
+    TooDeep { range: TextRange },
 }
 
 /// The bound game and the findings.
@@ -378,15 +381,7 @@ impl Binder {
         // After an argument that fits nowhere, a "missing" report would only repeat it.
         let mut unplaced = false;
         for &item in items {
-            let assigned = (0..ludeme.params.len())
-                .filter(|&p| counts[p] < ludeme.params[p].max)
-                .find_map(
-                    |p| match self.matches(ludeme.params[p].accepts, item, same) {
-                        Match::No => None,
-                        found => Some((p, found)),
-                    },
-                );
-            let Some((param, found)) = assigned else {
+            let Some((param, found)) = self.assign(ludeme, &counts, item, same) else {
                 self.unplaced(node, item, &counts, &firsts, same);
                 unplaced = true;
                 continue;
@@ -397,8 +392,37 @@ impl Binder {
                 node.args.push(Arg { param, value });
             }
         }
-        for (param, spec) in ludeme.params.iter().enumerate() {
-            if counts[param] < spec.min && !unplaced && !self.syntax_error {
+        if !unplaced && !self.syntax_error {
+            self.missing(node, &counts);
+        }
+    }
+
+    /// The first parameter of `ludeme` with room left (`counts` are the arguments it has)
+    /// that `item` fits. Apart from [`Binder::bind_args`], which is on the recursion along the
+    /// nesting of lists, so that each level of it costs less stack.
+    #[inline(never)]
+    fn assign(
+        &self,
+        ludeme: &Ludeme,
+        counts: &[usize],
+        item: &Item,
+        same: Option<Kind>,
+    ) -> Option<(usize, Match)> {
+        (0..ludeme.params.len())
+            .filter(|&p| counts[p] < ludeme.params[p].max)
+            .find_map(
+                |p| match self.matches(ludeme.params[p].accepts, item, same) {
+                    Match::No => None,
+                    found => Some((p, found)),
+                },
+            )
+    }
+
+    /// Reports the parameters of `node` given fewer arguments than they need.
+    #[inline(never)]
+    fn missing(&mut self, node: &Node, counts: &[usize]) {
+        for (param, spec) in node.ludeme().params.iter().enumerate() {
+            if counts[param] < spec.min {
                 self.findings.push(Finding::Missing {
                     range: node.name_range,
                     parent: node.entry,
@@ -519,33 +543,41 @@ impl Binder {
                 };
                 Some(Value::Node(self.bind_list(entry, list, context)))
             }
-            (Match::Entry(entry), Item::Atom(atom)) => {
-                let ludeme = &LUDEMES[entry];
-                if ludeme.form == Form::List {
-                    self.findings.push(Finding::WrongForm {
-                        range: atom.range,
-                        entry,
-                    });
-                }
-                let mut word = Node {
-                    entry,
-                    range: atom.range,
-                    name_range: atom.range,
-                    context: None,
-                    args: Vec::new(),
-                };
-                // A list ludeme written as a word still needs its arguments.
-                if ludeme.form == Form::List {
-                    return Some(Value::Node(word));
-                }
-                self.bind_args(&mut word, &[]);
-                Some(Value::Node(word))
-            }
+            (Match::Entry(entry), Item::Atom(atom)) => Some(self.word_value(entry, atom)),
             (Match::Atom, Item::Atom(atom)) => self.atom_value(node, spec.accepts, atom),
             _ => None,
         }
     }
 
+    /// The ludeme `entry` written as the word `atom`. Apart from [`Binder::value`], which is
+    /// on the recursion along the nesting of lists, so that each level of it costs less stack.
+    #[inline(never)]
+    fn word_value(&mut self, entry: usize, atom: &Atom) -> Value {
+        let ludeme = &LUDEMES[entry];
+        if ludeme.form == Form::List {
+            self.findings.push(Finding::WrongForm {
+                range: atom.range,
+                entry,
+            });
+        }
+        let mut word = Node {
+            entry,
+            range: atom.range,
+            name_range: atom.range,
+            context: None,
+            args: Vec::new(),
+        };
+        // A list ludeme written as a word still needs its arguments.
+        if ludeme.form == Form::List {
+            return Value::Node(word);
+        }
+        self.bind_args(&mut word, &[]);
+        Value::Node(word)
+    }
+
+    /// The value of `atom` for a parameter that `accepts` it. Not inlined, as
+    /// [`Binder::word_value`].
+    #[inline(never)]
     fn atom_value(&mut self, node: &Node, accepts: &[Accepts], atom: &Atom) -> Option<Value> {
         let range = atom.range;
         let text = atom.text.clone();
@@ -609,7 +641,9 @@ impl Binder {
         None
     }
 
-    /// Reports an item no parameter of `node` could take.
+    /// Reports an item no parameter of `node` could take. Not inlined, as
+    /// [`Binder::word_value`].
+    #[inline(never)]
     fn unplaced(
         &mut self,
         node: &Node,

@@ -213,10 +213,11 @@ pub fn render(node: &Node) -> String {
 /// The rendering of the arguments bound to `param` of `node`, or `None` when there are none.
 fn param_text(node: &Node, param: &str) -> Option<String> {
     let spec = node.ludeme().param(param)?;
-    let parts: Vec<String> = node
-        .values(param)
-        .map(|value| render_value(node.ludeme(), value))
-        .collect();
+    // A loop, not an iterator chain: rendering recurses along the nesting of ludemes.
+    let mut parts = Vec::new();
+    for value in node.values(param) {
+        parts.push(render_value(node.ludeme(), value));
+    }
     if parts.is_empty() {
         return None;
     }

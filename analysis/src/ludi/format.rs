@@ -7,7 +7,7 @@
 //! A file with syntax errors is not formatted, and neither is one whose formatted text does not
 //! read back as the same tree with the same comments: formatting never loses text.
 
-use crate::syntax::{parse_text, reads_the_same};
+use crate::syntax::{MAX_FORMATTED_TREE_DEPTH, nests_deeper_than, parse_text, reads_the_same};
 use crate::{Syntax, TextRange};
 
 /// The width a ludeme must fit in (indentation included) to stay on one line.
@@ -17,7 +17,9 @@ pub const LINE_WIDTH: usize = 100;
 pub fn format_ludi(text: &str) -> Option<String> {
     let parse = parse_text(Syntax::Ludi, text, None);
     let root = parse.root();
-    if root.has_error() {
+    // The reading and printing below recurse along the nesting; a file too deep to read
+    // (`syntax/too-deep`) is not formatted either.
+    if root.has_error() || nests_deeper_than(root, MAX_FORMATTED_TREE_DEPTH) {
         return None;
     }
     let forms = read_children(root, text);
@@ -34,7 +36,7 @@ pub fn format_ludi(text: &str) -> Option<String> {
 pub fn format_ludi_range(text: &str, range: TextRange) -> Option<(TextRange, String)> {
     let parse = parse_text(Syntax::Ludi, text, None);
     let root = parse.root();
-    if root.has_error() {
+    if root.has_error() || nests_deeper_than(root, MAX_FORMATTED_TREE_DEPTH) {
         return None;
     }
     let forms = read_children(root, text);
@@ -170,8 +172,12 @@ fn flat(node: &Node) -> Option<String> {
         NodeKind::Atom(text) => Some(text.clone()),
         NodeKind::Comment(_) => None,
         NodeKind::List(items) => {
-            let parts: Option<Vec<String>> = items.iter().map(flat).collect();
-            Some(format!("({})", parts?.join(" ")))
+            // A loop, not an iterator chain: this recursion follows the nesting.
+            let mut parts = Vec::with_capacity(items.len());
+            for item in items {
+                parts.push(flat(item)?);
+            }
+            Some(format!("({})", parts.join(" ")))
         }
     }
 }
@@ -201,6 +207,7 @@ mod tests {
         }
         let parse = parse_text(Syntax::Ludi, text, None);
         tree::read(parse.root(), text)
+            .0
             .iter()
             .map(describe)
             .collect()

@@ -1,7 +1,7 @@
 //! Lowering, as tracked queries: the tree-sitter tree → the written ludeme tree → the tree bound
 //! to the schema (with its findings) → the typed game model with defaults filled in.
 
-use crate::ludi::bind::{self, Bound};
+use crate::ludi::bind::{self, Bound, Finding};
 use crate::ludi::model::{self, Game};
 use crate::ludi::tree;
 use crate::{Db, SourceFile, Syntax, parse};
@@ -14,8 +14,14 @@ pub fn ludi_tree(db: &dyn Db, file: SourceFile) -> Bound {
         return Bound::default();
     }
     let root = parse(db, file).root();
-    let items = tree::read(root, file.text(db));
-    bind::bind(&items, root.has_error())
+    let (items, too_deep) = tree::read(root, file.text(db));
+    // A list left out for its depth leaves its parent short of a part, as a syntax error may:
+    // the structure is not judged then either.
+    let mut bound = bind::bind(&items, root.has_error() || !too_deep.is_empty());
+    bound
+        .findings
+        .extend(too_deep.into_iter().map(|range| Finding::TooDeep { range }));
+    bound
 }
 
 /// The typed model of the game in `file`, with defaults filled in; `None` when the file has no

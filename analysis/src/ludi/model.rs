@@ -627,18 +627,35 @@ fn occupant(node: &Node, param: &str) -> Option<Occupant> {
     })
 }
 
+/// The ludemes bound to `param`, each built by `build`; `None` if one cannot be. A plain loop,
+/// not an iterator chain: conditions recurse through here along the nesting of the file, and
+/// each level should cost little stack (the reader bounds the nesting, see
+/// [`crate::rules::MAX_NESTING_DEPTH`]).
 fn children<T>(node: &Node, param: &str, build: fn(&Node) -> Option<T>) -> Option<Vec<T>> {
-    node.values(param)
-        .filter_map(Value::node)
-        .map(build)
-        .collect()
+    let mut built = Vec::new();
+    for value in node.values(param) {
+        if let Value::Node(child) = value {
+            built.push(build(child)?);
+        }
+    }
+    Some(built)
 }
 
+/// A condition: the connectives, which recurse, here; the rest in [`simple_condition`], so
+/// that a level of recursion costs little stack.
 fn condition(node: &Node) -> Option<Condition> {
+    match node.name() {
+        "and" => Some(Condition::And(children(node, "conditions", condition)?)),
+        "or" => Some(Condition::Or(children(node, "conditions", condition)?)),
+        "not" => Some(Condition::Not(Box::new(condition(
+            node.child("condition")?,
+        )?))),
+        _ => simple_condition(node),
+    }
+}
+
+fn simple_condition(node: &Node) -> Option<Condition> {
     Some(match node.name() {
-        "and" => Condition::And(children(node, "conditions", condition)?),
-        "or" => Condition::Or(children(node, "conditions", condition)?),
-        "not" => Condition::Not(Box::new(condition(node.child("condition")?)?)),
         "empty" => Condition::Empty(cell_ref(node, "cell")?),
         "owner" => Condition::Owner(cell_ref(node, "cell")?),
         "enemy" => Condition::Enemy(cell_ref(node, "cell")?),
@@ -669,12 +686,29 @@ fn condition(node: &Node) -> Option<Condition> {
     })
 }
 
+/// A number: arithmetic, which recurses, here; the rest in [`simple_number`], so that a level
+/// of recursion costs little stack.
 fn number(value: &Value) -> Option<Number> {
     let node = match value {
         Value::Integer { value, .. } => return Some(Number::Constant(*value)),
         Value::Node(node) => node,
         _ => return None,
     };
+    let operation = match node.name() {
+        "+" => Arithmetic::Add,
+        "-" => Arithmetic::Subtract,
+        "*" => Arithmetic::Multiply,
+        "/" => Arithmetic::Divide,
+        _ => return simple_number(node),
+    };
+    let mut terms = Vec::new();
+    for term in node.values("terms") {
+        terms.push(number(term)?);
+    }
+    Some(Number::Arithmetic(operation, terms))
+}
+
+fn simple_number(node: &Node) -> Option<Number> {
     Some(match node.name() {
         "num-between" => Number::Between(occupant(node, "content")?),
         "group-size" => Number::GroupSize(cell_ref(node, "cell")?),
@@ -686,19 +720,7 @@ fn number(value: &Value) -> Option<Number> {
         "distance" => Number::Distance,
         "piece-state" => Number::PieceState,
         "height" => Number::Height(cell_ref(node, "cell")?),
-        op => {
-            let operation = match op {
-                "+" => Arithmetic::Add,
-                "-" => Arithmetic::Subtract,
-                "*" => Arithmetic::Multiply,
-                "/" => Arithmetic::Divide,
-                _ => return None,
-            };
-            Number::Arithmetic(
-                operation,
-                node.values("terms").map(number).collect::<Option<_>>()?,
-            )
-        }
+        _ => return None,
     })
 }
 
@@ -749,11 +771,29 @@ fn piece(node: &Node) -> Option<Named> {
     node.value("piece").and_then(named)
 }
 
+/// An end condition: the connectives, which recurse, here; the rest in
+/// [`simple_end_condition`], so that a level of recursion costs little stack.
 fn end_condition(node: &Node) -> Option<EndCondition> {
+    match node.name() {
+        "and" => Some(EndCondition::And(children(
+            node,
+            "conditions",
+            end_condition,
+        )?)),
+        "or" => Some(EndCondition::Or(children(
+            node,
+            "conditions",
+            end_condition,
+        )?)),
+        "not" => Some(EndCondition::Not(Box::new(end_condition(
+            node.child("condition")?,
+        )?))),
+        _ => simple_end_condition(node),
+    }
+}
+
+fn simple_end_condition(node: &Node) -> Option<EndCondition> {
     Some(match node.name() {
-        "and" => EndCondition::And(children(node, "conditions", end_condition)?),
-        "or" => EndCondition::Or(children(node, "conditions", end_condition)?),
-        "not" => EndCondition::Not(Box::new(end_condition(node.child("condition")?)?)),
         "connect" => EndCondition::Connect {
             targets: node
                 .values("targets")

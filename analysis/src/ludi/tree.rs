@@ -3,6 +3,7 @@
 //! stray parenthesis still gets its ludemes checked.
 
 use crate::TextRange;
+use crate::rules::MAX_NESTING_DEPTH;
 
 /// One item of a list: a nested list or an atom.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -78,19 +79,30 @@ impl Atom {
     }
 }
 
-/// The top-level forms of a file.
-pub fn read(root: tree_sitter::Node<'_>, text: &str) -> Vec<Item> {
+/// The top-level forms of a file, and the lists left out for standing deeper than
+/// [`MAX_NESTING_DEPTH`] (each the range of its `(`): the tree read never nests deeper, so
+/// that every pass over it (binding, model, checks, English, engine) has bounded recursion.
+pub fn read(root: tree_sitter::Node<'_>, text: &str) -> (Vec<Item>, Vec<TextRange>) {
+    let mut too_deep = Vec::new();
     let mut cursor = root.walk();
-    root.named_children(&mut cursor)
-        .filter_map(|node| read_item(node, text))
-        .collect()
+    let items = root
+        .named_children(&mut cursor)
+        .filter_map(|node| read_item(node, text, 1, &mut too_deep))
+        .collect();
+    (items, too_deep)
 }
 
 fn range(node: tree_sitter::Node<'_>) -> TextRange {
     TextRange::new(node.start_byte(), node.end_byte())
 }
 
-fn read_item(node: tree_sitter::Node<'_>, text: &str) -> Option<Item> {
+/// The item `node`, standing `depth` levels deep (a top-level form is at level 1).
+fn read_item(
+    node: tree_sitter::Node<'_>,
+    text: &str,
+    depth: usize,
+    too_deep: &mut Vec<TextRange>,
+) -> Option<Item> {
     if node.is_error() || node.is_missing() || node.kind() == "comment" {
         return None;
     }
@@ -116,6 +128,10 @@ fn read_item(node: tree_sitter::Node<'_>, text: &str) -> Option<Item> {
         "float" => atom(AtomKind::Float),
         "cell" => atom(AtomKind::Cell),
         "string" => atom(AtomKind::String),
+        "list" if depth > MAX_NESTING_DEPTH => {
+            too_deep.push(TextRange::new(node.start_byte(), node.start_byte() + 1));
+            None
+        }
         "list" => {
             let head_node = node.child_by_field_name("head");
             let mut cursor = node.walk();
@@ -123,10 +139,10 @@ fn read_item(node: tree_sitter::Node<'_>, text: &str) -> Option<Item> {
             let mut items = Vec::new();
             for child in node.named_children(&mut cursor) {
                 if head_node.is_some_and(|h| h.id() == child.id()) {
-                    if let Some(Item::Atom(atom)) = read_item(child, text) {
+                    if let Some(Item::Atom(atom)) = read_item(child, text, depth + 1, too_deep) {
                         head = Some(atom);
                     }
-                } else if let Some(item) = read_item(child, text) {
+                } else if let Some(item) = read_item(child, text, depth + 1, too_deep) {
                     items.push(item);
                 }
             }

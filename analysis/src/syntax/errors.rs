@@ -18,29 +18,74 @@ pub fn syntax_diagnostics_of(parse: &Parse, text: &str) -> Vec<Diagnostic> {
     diagnostics
 }
 
-fn collect(node: Node<'_>, text: &str, out: &mut Vec<Diagnostic>) {
-    if node.is_missing() {
-        out.push(missing_token(node, text));
-    } else if node.is_error() {
-        out.push(unexpected_input(node, text));
-        // Missing tokens inside the skipped text are part of the same mistake.
-    } else if node.has_error() {
-        let mut cursor = node.walk();
-        for child in node.children(&mut cursor) {
-            collect(child, text, out);
+/// The children of one node met so far by [`collect`]'s walk.
+struct Siblings<'t> {
+    /// The node's first child: the `(` a missing `)` among them closes.
+    first: Node<'t>,
+    /// The children visited so far, from the last one that is not an extra (a comment).
+    since_last_token: Vec<Node<'t>>,
+}
+
+/// Walks the tree with one cursor, without recursion (a file may nest as deep as its author
+/// likes) and without asking nodes for their parent or siblings (which tree-sitter finds by
+/// descending from the root, in time, and for missing nodes in C stack, proportional to the
+/// depth): what a missing token's message needs of its neighbours is kept on the way down.
+fn collect(root: Node<'_>, text: &str, out: &mut Vec<Diagnostic>) {
+    let mut cursor = root.walk();
+    let mut levels: Vec<Siblings<'_>> = Vec::new();
+    loop {
+        let node = cursor.node();
+        let mut descend = false;
+        if node.is_missing() {
+            let (opener, previous) = match levels.last() {
+                Some(level) => (Some(level.first), level.since_last_token.as_slice()),
+                None => (None, &[][..]),
+            };
+            out.push(missing_token(node, opener, previous, text));
+        } else if node.is_error() {
+            out.push(unexpected_input(node, text));
+            // Missing tokens inside the skipped text are part of the same mistake.
+        } else {
+            descend = node.has_error();
+        }
+        if let Some(level) = levels.last_mut() {
+            if !node.is_extra() {
+                level.since_last_token.clear();
+            }
+            level.since_last_token.push(node);
+        }
+        if descend && cursor.goto_first_child() {
+            levels.push(Siblings {
+                first: cursor.node(),
+                since_last_token: Vec::new(),
+            });
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return;
+            }
+            levels.pop();
         }
     }
 }
 
-fn missing_token(node: Node<'_>, text: &str) -> Diagnostic {
+/// The diagnostic of the missing token `node`, the first child of its parent being `opener`
+/// and its previous siblings back to the last one that is not an extra being `previous`.
+fn missing_token(
+    node: Node<'_>,
+    opener: Option<Node<'_>>,
+    previous: &[Node<'_>],
+    text: &str,
+) -> Diagnostic {
     let token = node.kind();
-    let at = insertion_point(node, text);
+    let at = insertion_point(node, previous, text);
     let mut diagnostic = Diagnostic::new(
         &rules::MISSING_TOKEN,
         TextRange::empty(at),
         format!("missing `{token}`: insert it here"),
     );
-    if let Some(opener) = node.parent().and_then(|parent| parent.child(0))
+    if let Some(opener) = opener
         && let Some(open) = matching_opener(token)
         && opener.kind() == open
     {
@@ -56,11 +101,11 @@ fn missing_token(node: Node<'_>, text: &str) -> Diagnostic {
 
 /// Where a missing token belongs: right after the last real token before it when only blank
 /// space and comments lie in between. Tree-sitter puts the missing node after them, but a
-/// designer reads `(size 3 3 ; board size` as missing its `)` before the comment.
-fn insertion_point(missing: Node<'_>, text: &str) -> usize {
+/// designer reads `(size 3 3 ; board size` as missing its `)` before the comment. `previous`
+/// are the siblings before it, from the last real token on.
+fn insertion_point(missing: Node<'_>, previous: &[Node<'_>], text: &str) -> usize {
     let mut gap_end = missing.start_byte();
-    let mut previous = missing.prev_sibling();
-    while let Some(node) = previous {
+    for node in previous.iter().rev() {
         let between = text.get(node.end_byte()..gap_end).unwrap_or("x");
         if !between.trim().is_empty() {
             break;
@@ -69,7 +114,6 @@ fn insertion_point(missing: Node<'_>, text: &str) -> usize {
             return node.end_byte();
         }
         gap_end = node.start_byte();
-        previous = node.prev_sibling();
     }
     missing.start_byte()
 }

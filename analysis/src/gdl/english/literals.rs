@@ -185,34 +185,46 @@ pub fn literal(literal: &Literal, vocabulary: &Vocabulary) -> Phrase {
 
 /// `(or (distinct a1 b1) (distinct a2 b2))` says the pairs differ: "(A1, A2) is not (B1, B2)".
 /// Other disjunctions read "either A or B".
+///
+/// Disjunctions nest as deep as the file does (up to [`crate::rules::MAX_NESTING_DEPTH`]), so
+/// the recursion is a plain loop and the `distinct` case a function of its own: a level costs
+/// little stack.
 fn or(disjuncts: &[Literal], vocabulary: &Vocabulary) -> Phrase {
-    let distincts: Option<Vec<(&Term, &Term)>> = disjuncts
+    if let Some(phrase) = distinct_pairs(disjuncts) {
+        return phrase;
+    }
+    let mut options = Vec::with_capacity(disjuncts.len());
+    for disjunct in disjuncts {
+        options.push(literal(disjunct, vocabulary));
+    }
+    match <[Phrase; 1]>::try_from(options) {
+        Ok([only]) => only,
+        Err(options) => Phrase::new(PhraseKind::Either(options), None),
+    }
+}
+
+/// "(A1, A2) is not (B1, B2)" for two or more `distinct` disjuncts and nothing else.
+fn distinct_pairs(disjuncts: &[Literal]) -> Option<Phrase> {
+    let pairs: Vec<(&Term, &Term)> = disjuncts
         .iter()
         .map(|disjunct| match disjunct {
             Literal::Distinct { left, right, .. } => Some((left, right)),
             _ => None,
         })
-        .collect();
-    if let Some(pairs) = distincts
-        && pairs.len() > 1
-    {
-        let lefts: Vec<String> = pairs.iter().map(|(left, _)| terms::term(left)).collect();
-        let rights: Vec<String> = pairs.iter().map(|(_, right)| terms::term(right)).collect();
-        return Phrase::is(
+        .collect::<Option<_>>()?;
+    if pairs.len() < 2 {
+        return None;
+    }
+    let lefts: Vec<String> = pairs.iter().map(|(left, _)| terms::term(left)).collect();
+    let rights: Vec<String> = pairs.iter().map(|(_, right)| terms::term(right)).collect();
+    Some(
+        Phrase::is(
             format!("({})", lefts.join(", ")),
             format!("({})", rights.join(", ")),
             Some("distinct".to_owned()),
         )
-        .negate();
-    }
-    let options: Vec<Phrase> = disjuncts
-        .iter()
-        .map(|disjunct| literal(disjunct, vocabulary))
-        .collect();
-    match <[Phrase; 1]>::try_from(options) {
-        Ok([only]) => only,
-        Err(options) => Phrase::new(PhraseKind::Either(options), None),
-    }
+        .negate(),
+    )
 }
 
 /// A conjunction of conditions, grouped, as its list items.

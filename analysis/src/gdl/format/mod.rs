@@ -308,13 +308,17 @@ fn normalise_rule(rule: &Rule, names: Option<NameMap>, converting: bool) -> Rule
             Literal::Or { disjuncts, .. } if converting && disjuncts.len() == 1 => {
                 literal(&disjuncts[0], symbol, converting)
             }
-            Literal::Or { disjuncts, .. } => Literal::Or {
-                disjuncts: disjuncts
-                    .iter()
-                    .map(|d| literal(d, symbol, converting))
-                    .collect(),
-                range,
-            },
+            Literal::Or { disjuncts, .. } => {
+                // A loop, not an iterator chain: this recursion follows the nesting.
+                let mut normalised = Vec::with_capacity(disjuncts.len());
+                for disjunct in disjuncts {
+                    normalised.push(literal(disjunct, symbol, converting));
+                }
+                Literal::Or {
+                    disjuncts: normalised,
+                    range,
+                }
+            }
         }
     }
     Rule {

@@ -81,7 +81,7 @@ impl<'f> KifLowering<'_, 'f> {
 
     fn top_level(&mut self, node: FormId) -> Option<Rule> {
         if self.kind(node) != FormKind::Rule {
-            let head = self.sentence(node)?;
+            let head = self.sentence(node, 1)?;
             return Some(Rule {
                 head,
                 body: Vec::new(),
@@ -100,10 +100,10 @@ impl<'f> KifLowering<'_, 'f> {
             );
             return None;
         };
-        let head = self.sentence(head_node)?;
+        let head = self.sentence(head_node, 2)?;
         let body = body_nodes
             .iter()
-            .filter_map(|&literal| self.literal(literal))
+            .filter_map(|&literal| self.literal(literal, 2))
             .collect();
         Some(Rule {
             head,
@@ -114,8 +114,22 @@ impl<'f> KifLowering<'_, 'f> {
         })
     }
 
+    /// Whether `node`, standing `depth` levels deep, is too deep to read (then reported, and
+    /// left out by the caller): see [`Lowerer::too_deep`]. Only lists and rules count: a
+    /// symbol holds nothing deeper.
+    fn too_deep(&mut self, node: FormId, depth: usize) -> bool {
+        if !matches!(self.kind(node), FormKind::List | FormKind::Rule) {
+            return false;
+        }
+        let range = self.range(node);
+        self.common.too_deep(range, depth)
+    }
+
     /// A sentence: a relation constant, or a list starting with one.
-    fn sentence(&mut self, node: FormId) -> Option<Sentence> {
+    fn sentence(&mut self, node: FormId, depth: usize) -> Option<Sentence> {
+        if self.too_deep(node, depth) {
+            return None;
+        }
         let kind = self.kind(node);
         if self.forms.is_atom(node) {
             return Some(Compound {
@@ -127,7 +141,7 @@ impl<'f> KifLowering<'_, 'f> {
         }
         if kind == FormKind::List {
             let (head, arguments) = self.split_list(node);
-            return self.list_sentence(node, head, arguments);
+            return self.list_sentence(node, head, arguments, depth);
         }
         if kind == FormKind::Variable {
             let message = format!(
@@ -147,34 +161,52 @@ impl<'f> KifLowering<'_, 'f> {
         node: FormId,
         head: Option<FormId>,
         arguments: &[FormId],
+        depth: usize,
     ) -> Option<Sentence> {
         match head {
-            Some(head) => self.compound(node, head, arguments),
+            Some(head) => self.compound(node, head, arguments, depth),
             None => {
-                let message = format!(
-                    "`{}` is not a sentence: a sentence starts with a relation name",
-                    self.quote(node)
-                );
-                self.report(&NOT_A_SENTENCE, node, message);
+                self.not_a_sentence(node);
                 None
             }
         }
     }
 
-    fn compound(&mut self, node: FormId, head: FormId, arguments: &[FormId]) -> Option<Compound> {
-        let args: Option<Vec<Term>> = arguments
-            .iter()
-            .map(|&argument| self.term(argument))
-            .collect();
+    #[inline(never)]
+    fn not_a_sentence(&mut self, node: FormId) {
+        let message = format!(
+            "`{}` is not a sentence: a sentence starts with a relation name",
+            self.quote(node)
+        );
+        self.report(&NOT_A_SENTENCE, node, message);
+    }
+
+    /// The compound `node` at level `depth`, its arguments one level deeper. A plain loop, not
+    /// an iterator chain: this recursion follows the nesting of terms, and each level should
+    /// cost little stack.
+    fn compound(
+        &mut self,
+        node: FormId,
+        head: FormId,
+        arguments: &[FormId],
+        depth: usize,
+    ) -> Option<Compound> {
+        let mut args = Vec::with_capacity(arguments.len());
+        for &argument in arguments {
+            args.push(self.term(argument, depth + 1)?);
+        }
         Some(Compound {
             name: self.symbol(head),
-            args: args?,
+            args,
             range: self.range(node),
             empty_parentheses: arguments.is_empty(),
         })
     }
 
-    fn term(&mut self, node: FormId) -> Option<Term> {
+    fn term(&mut self, node: FormId, depth: usize) -> Option<Term> {
+        if self.too_deep(node, depth) {
+            return None;
+        }
         let kind = self.kind(node);
         if self.forms.is_atom(node) {
             return Some(Term::Constant(self.symbol(node)));
@@ -184,13 +216,11 @@ impl<'f> KifLowering<'_, 'f> {
         }
         if kind == FormKind::List {
             return match self.split_list(node) {
-                (Some(head), arguments) => self.compound(node, head, arguments).map(Term::Function),
+                (Some(head), arguments) => self
+                    .compound(node, head, arguments, depth)
+                    .map(Term::Function),
                 (None, _) => {
-                    let message = format!(
-                        "`{}` is not a term: a function term starts with a function name",
-                        self.quote(node)
-                    );
-                    self.report(&NOT_A_TERM, node, message);
+                    self.not_a_term(node);
                     None
                 }
             };
@@ -201,78 +231,106 @@ impl<'f> KifLowering<'_, 'f> {
         None
     }
 
-    fn literal(&mut self, node: FormId) -> Option<Literal> {
+    #[inline(never)]
+    fn not_a_term(&mut self, node: FormId) {
+        let message = format!(
+            "`{}` is not a term: a function term starts with a function name",
+            self.quote(node)
+        );
+        self.report(&NOT_A_TERM, node, message);
+    }
+
+    /// A body literal at level `depth`. The recursion along negations and disjunctions runs
+    /// through this dispatch and one small function per connective, and what only a mistake
+    /// needs (messages) is in functions of its own: in a debug build, where every temporary
+    /// has its own stack slot, a level then costs a few hundred bytes of stack, not kilobytes.
+    fn literal(&mut self, node: FormId, depth: usize) -> Option<Literal> {
+        if self.too_deep(node, depth) {
+            return None;
+        }
         if self.kind(node) != FormKind::List {
-            return self.sentence(node).map(Literal::Sentence);
+            return self.sentence(node, depth).map(Literal::Sentence);
         }
         let (head, arguments) = self.split_list(node);
-        // Connectives are recognised in any case (`NOT`, `Distinct`), as GDL symbols are
-        // case-insensitive and the reference validator accepts them.
-        let connective = head
-            .map(|head| self.text_at(self.range(head)))
-            .and_then(|name| {
-                ["not", "distinct", "or"]
-                    .into_iter()
-                    .find(|connective| name.eq_ignore_ascii_case(connective))
-            });
-        match connective {
-            Some("not") => {
-                let [inner_node] = arguments[..] else {
-                    return self.connective_arity(
-                        node,
-                        "not",
-                        "exactly one literal",
-                        arguments.len(),
-                    );
-                };
-                let inner = self.literal(inner_node)?;
-                if !matches!(inner, Literal::Sentence(_)) {
-                    let message = format!(
-                        "GDL negates single sentences only, not `{}`; rewrite the condition over sentences",
-                        self.quote(inner_node)
-                    );
-                    self.report(&NEGATED_NON_SENTENCE, node, message);
-                }
-                Some(Literal::Not {
-                    inner: Box::new(inner),
-                    range: self.range(node),
-                })
-            }
-            Some("distinct") => {
-                let [left, right] = arguments[..] else {
-                    return self.connective_arity(
-                        node,
-                        "distinct",
-                        "exactly two terms",
-                        arguments.len(),
-                    );
-                };
-                let (left, right) = (self.term(left)?, self.term(right)?);
-                Some(Literal::Distinct {
-                    left,
-                    right,
-                    range: self.range(node),
-                })
-            }
-            Some(_) => {
-                if arguments.is_empty() {
-                    return self.connective_arity(node, "or", "at least one literal", 0);
-                }
-                let disjuncts: Option<Vec<Literal>> = arguments
-                    .iter()
-                    .map(|&argument| self.literal(argument))
-                    .collect();
-                Some(Literal::Or {
-                    disjuncts: disjuncts?,
-                    range: self.range(node),
-                })
-            }
+        match head.and_then(|head| self.connective(head)) {
+            Some(Connective::Not) => self.negation(node, arguments, depth),
+            Some(Connective::Distinct) => self.distinct(node, arguments, depth),
+            Some(Connective::Or) => self.disjunction(node, arguments, depth),
             None => self
-                .list_sentence(node, head, arguments)
+                .list_sentence(node, head, arguments, depth)
                 .map(Literal::Sentence),
         }
     }
 
+    /// The connective `head` names. Connectives are recognised in any case (`NOT`,
+    /// `Distinct`), as GDL symbols are case-insensitive and the reference validator accepts
+    /// them.
+    fn connective(&self, head: FormId) -> Option<Connective> {
+        let name = self.text_at(self.range(head));
+        [
+            ("not", Connective::Not),
+            ("distinct", Connective::Distinct),
+            ("or", Connective::Or),
+        ]
+        .into_iter()
+        .find(|(connective, _)| name.eq_ignore_ascii_case(connective))
+        .map(|(_, connective)| connective)
+    }
+
+    /// `(not literal)` at level `depth`.
+    fn negation(&mut self, node: FormId, arguments: &[FormId], depth: usize) -> Option<Literal> {
+        let [inner_node] = arguments[..] else {
+            return self.connective_arity(node, "not", "exactly one literal", arguments.len());
+        };
+        let inner = self.literal(inner_node, depth + 1)?;
+        if !matches!(inner, Literal::Sentence(_)) {
+            self.negated_non_sentence(node, inner_node);
+        }
+        Some(Literal::Not {
+            inner: Box::new(inner),
+            range: self.range(node),
+        })
+    }
+
+    #[inline(never)]
+    fn negated_non_sentence(&mut self, node: FormId, inner: FormId) {
+        let message = format!(
+            "GDL negates single sentences only, not `{}`; rewrite the condition over sentences",
+            self.quote(inner)
+        );
+        self.report(&NEGATED_NON_SENTENCE, node, message);
+    }
+
+    /// `(distinct term term)` at level `depth`.
+    fn distinct(&mut self, node: FormId, arguments: &[FormId], depth: usize) -> Option<Literal> {
+        let [left, right] = arguments[..] else {
+            return self.connective_arity(node, "distinct", "exactly two terms", arguments.len());
+        };
+        let left = self.term(left, depth + 1)?;
+        let right = self.term(right, depth + 1)?;
+        Some(Literal::Distinct {
+            left,
+            right,
+            range: self.range(node),
+        })
+    }
+
+    /// `(or literal ...)` at level `depth`.
+    fn disjunction(&mut self, node: FormId, arguments: &[FormId], depth: usize) -> Option<Literal> {
+        if arguments.is_empty() {
+            return self.connective_arity(node, "or", "at least one literal", 0);
+        }
+        let mut disjuncts = Vec::with_capacity(arguments.len());
+        for &argument in arguments {
+            disjuncts.push(self.literal(argument, depth + 1)?);
+        }
+        Some(Literal::Or {
+            disjuncts,
+            range: self.range(node),
+        })
+    }
+
+    #[inline(never)]
     fn connective_arity(
         &mut self,
         node: FormId,
@@ -291,4 +349,12 @@ impl<'f> KifLowering<'_, 'f> {
                 .to_owned(),
         );
     }
+}
+
+/// The connectives a body literal may start with.
+#[derive(Clone, Copy)]
+enum Connective {
+    Not,
+    Distinct,
+    Or,
 }

@@ -3,12 +3,17 @@
 //! Structural problems that leave no rule to build (a variable where a sentence must stand, a
 //! rule without a head, `not` with two arguments) are reported here; everything that can be
 //! expressed in the model is lowered as written and judged by the checks.
+//!
+//! Both lowerings count how deep they are (a top-level form is at level 1) and leave out, with a
+//! `syntax/too-deep` diagnostic, any form deeper than [`MAX_NESTING_DEPTH`]: the model never
+//! nests deeper than that, so the checks, the English, the formatter and the engines, which walk
+//! it recursively, have bounded stack use whatever the file holds.
 
 mod infix;
 mod kif;
 
 use crate::gdl::model::{Name, Rule, RuleSet, Symbol};
-use crate::rules::Rule as DiagnosticRule;
+use crate::rules::{MAX_NESTING_DEPTH, Rule as DiagnosticRule};
 use crate::syntax::kif_forms::Forms;
 use crate::{Db, Diagnostic, Severity, SourceFile, Syntax, TextRange, kif_forms_read, parse};
 
@@ -341,6 +346,24 @@ impl<'t> Lowerer<'t> {
 
     fn report(&mut self, rule: &DiagnosticRule, node: tree_sitter::Node<'_>, message: String) {
         self.report_at(rule, Self::range(node), message);
+    }
+
+    /// Whether the form at `range`, standing `depth` levels deep (a top-level form is at level
+    /// 1), is deeper than [`MAX_NESTING_DEPTH`]. If so it is reported, and the caller leaves it
+    /// out, so that the model, and every pass that walks it, stays within the limit. The
+    /// diagnostic covers the form's first character (its `(` or the first letter of its name),
+    /// not the whole form, which may run to the end of the file.
+    fn too_deep(&mut self, range: TextRange, depth: usize) -> bool {
+        if depth <= MAX_NESTING_DEPTH {
+            return false;
+        }
+        let first = self.text_at(range).chars().next().map_or(0, char::len_utf8);
+        self.item_had_problem = true;
+        self.diagnostics.push(crate::rules::too_deep(TextRange::new(
+            range.start,
+            range.start + first,
+        )));
+        true
     }
 
     /// Marks a lowered top-level rule incomplete if a part of it had a problem, and starts

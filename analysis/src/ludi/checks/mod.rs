@@ -36,7 +36,17 @@ const CHECKS: &[Check] = &[
     tiling_shape::check,
     cell_off_board::check,
     impossible_condition::check,
+    too_deep,
 ];
+
+/// `syntax/too-deep` (a rule common to every language, see [`crate::rules::TOO_DEEP`]): the
+/// lists the reader left out for their depth.
+fn too_deep(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    out.extend(context.findings().filter_map(|finding| match finding {
+        crate::ludi::bind::Finding::TooDeep { range } => Some(crate::rules::too_deep(*range)),
+        _ => None,
+    }));
+}
 
 /// The rules the checks report.
 pub const RULES: &[&Rule] = &[
