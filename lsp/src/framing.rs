@@ -6,6 +6,11 @@
 //! would stop the whole server. Here a bad message costs one error response, and the session
 //! goes on. Responses of the server and the guard's own errors go through one writer task, so
 //! their frames never interleave.
+//!
+//! A frame whose header gives no readable length (`Content-Length: abc`, a misspelt
+//! `Content-Lenght`, no header at all) leaves its body, of unknown length, in the stream: the
+//! guard answers it with a parse error, then skips to the next `Content-Length` header and
+//! reads on from there, so that every later well-formed message is served.
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
@@ -15,28 +20,62 @@ use tokio::sync::mpsc;
 /// message skipped, rather than the server reserving the memory.
 const MAX_MESSAGE_BYTES: usize = 256 << 20;
 
+/// The longest header line read at once; a longer run of bytes without a line end is read in
+/// pieces of this size (each an unknown header, ignored).
+const MAX_HEADER_LINE_BYTES: u64 = 64 << 10;
+
+/// The header that gives the length of a message, in lower case (header names are compared
+/// without regard to case).
+const CONTENT_LENGTH: &str = "content-length";
+
 /// One incoming message, or what was wrong with it.
 enum Incoming {
     Message(Vec<u8>),
-    /// A message whose body could not be used; the frame itself was read whole.
-    Malformed(String),
+    /// A message that could not be used.
+    Malformed(BadFrame),
     /// The client closed the stream (or it broke beyond resynchronising).
     End,
 }
 
+/// Why a frame could not be used, and whether the reader still knows where the next one
+/// starts.
+struct BadFrame {
+    why: String,
+    /// The frame had no readable length, so where its body ends is unknown: the next frame is
+    /// looked for by its `Content-Length` header ([`skip_to_content_length`]).
+    lost: bool,
+}
+
+impl BadFrame {
+    fn skipped(why: String) -> Self {
+        Self { why, lost: false }
+    }
+}
+
 /// Reads one frame: `Content-Length` headers, a blank line, the body. `None` at the end of the
 /// stream; an error when the frame cannot be used (it has been skipped whole when possible).
+///
+/// With `resync`, the previous frame had no readable length, and its body (of unknown length)
+/// may still be in the stream: everything up to the next `Content-Length` header is skipped.
+/// And a `Content-Length` header is recognised anywhere on a header line, so that one run
+/// together with the tail of a broken message before it (`...}Content-Length: 52`) still
+/// starts the next frame.
 async fn read_frame<R: AsyncRead + Unpin>(
     reader: &mut BufReader<R>,
-) -> Option<Result<Vec<u8>, String>> {
+    resync: bool,
+) -> Option<Result<Vec<u8>, BadFrame>> {
     let mut length: Option<usize> = None;
     let mut saw_header = false;
-    loop {
-        let mut line = String::new();
-        match reader.read_line(&mut line).await {
-            Ok(0) | Err(_) => return None,
-            Ok(_) => {}
+    if resync {
+        if !skip_to_content_length(reader).await {
+            return None;
         }
+        // The rest of the header line, after the colon.
+        length = parse_length(&read_header_line(reader).await?);
+        saw_header = true;
+    }
+    loop {
+        let line = read_header_line(reader).await?;
         let line = line.trim_end_matches(['\r', '\n']);
         if line.is_empty() {
             if saw_header {
@@ -45,38 +84,105 @@ async fn read_frame<R: AsyncRead + Unpin>(
             continue; // stray blank lines between messages
         }
         saw_header = true;
-        if let Some((name, value)) = line.split_once(':')
-            && name.trim().eq_ignore_ascii_case("content-length")
-        {
-            length = value.trim().parse().ok();
+        if let Some(value) = content_length_value(line) {
+            length = parse_length(value);
         }
     }
     let Some(length) = length else {
-        return Some(Err(
-            "the message has no valid Content-Length header".to_owned()
-        ));
+        return Some(Err(BadFrame {
+            why: "the message has no valid Content-Length header".to_owned(),
+            lost: true,
+        }));
     };
     if length > MAX_MESSAGE_BYTES {
         let mut rest = reader.take(length as u64);
         let _ = tokio::io::copy(&mut rest, &mut tokio::io::sink()).await;
-        return Some(Err(format!(
+        return Some(Err(BadFrame::skipped(format!(
             "the message is {length} bytes, more than the {MAX_MESSAGE_BYTES} accepted"
-        )));
+        ))));
     }
     let mut body = vec![0; length];
     reader.read_exact(&mut body).await.ok()?;
     Some(Ok(body))
 }
 
-/// Reads one message from the client and checks that it is a JSON object.
-async fn read_message<R: AsyncRead + Unpin>(reader: &mut BufReader<R>) -> Incoming {
-    match read_frame(reader).await {
+/// One header line, line end included (bytes that are not UTF-8 replaced: a header line is
+/// only read for a `Content-Length`); `None` at the end of the stream.
+async fn read_header_line<R: AsyncRead + Unpin>(reader: &mut BufReader<R>) -> Option<String> {
+    let mut line = Vec::new();
+    match reader
+        .take(MAX_HEADER_LINE_BYTES)
+        .read_until(b'\n', &mut line)
+        .await
+    {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(String::from_utf8_lossy(&line).into_owned()),
+    }
+}
+
+/// The value of the last `Content-Length` header on `line` (in any case, spaces allowed before
+/// the colon), wherever on the line it starts.
+fn content_length_value(line: &str) -> Option<&str> {
+    // Lower-casing ASCII letters keeps every byte offset.
+    let at = line.to_ascii_lowercase().rfind(CONTENT_LENGTH)?;
+    line[at + CONTENT_LENGTH.len()..]
+        .trim_start()
+        .strip_prefix(':')
+}
+
+fn parse_length(value: &str) -> Option<usize> {
+    value.trim().parse().ok()
+}
+
+/// Skips the stream up to and including the next `Content-Length` header's name and colon (in
+/// any case); `false` when the stream ends first.
+async fn skip_to_content_length<R: AsyncRead + Unpin>(reader: &mut BufReader<R>) -> bool {
+    let wanted = b"content-length:";
+    // How much of `wanted` the bytes just skipped end with. The name has no proper prefix that
+    // is also a suffix of what came before a mismatch, so a mismatch restarts the match (at
+    // this byte, if it is the name's first).
+    let mut matched = 0;
+    loop {
+        let buffer = match reader.fill_buf().await {
+            Ok([]) | Err(_) => return false,
+            Ok(buffer) => buffer,
+        };
+        let mut used = 0;
+        let mut found = false;
+        for &byte in buffer {
+            used += 1;
+            let byte = byte.to_ascii_lowercase();
+            if byte == wanted[matched] {
+                matched += 1;
+            } else {
+                matched = usize::from(byte == wanted[0]);
+            }
+            if matched == wanted.len() {
+                found = true;
+                break;
+            }
+        }
+        reader.consume(used);
+        if found {
+            return true;
+        }
+    }
+}
+
+/// Reads one message from the client and checks that it is a JSON object; `resync` as for
+/// [`read_frame`].
+async fn read_message<R: AsyncRead + Unpin>(reader: &mut BufReader<R>, resync: bool) -> Incoming {
+    match read_frame(reader, resync).await {
         None => Incoming::End,
-        Some(Err(why)) => Incoming::Malformed(why),
+        Some(Err(bad)) => Incoming::Malformed(bad),
         Some(Ok(body)) => match serde_json::from_slice::<Value>(&body) {
             Ok(Value::Object(_)) => Incoming::Message(body),
-            Ok(_) => Incoming::Malformed("a JSON-RPC message is a JSON object".to_owned()),
-            Err(error) => Incoming::Malformed(format!("the message is not JSON: {error}")),
+            Ok(_) => Incoming::Malformed(BadFrame::skipped(
+                "a JSON-RPC message is a JSON object".to_owned(),
+            )),
+            Err(error) => Incoming::Malformed(BadFrame::skipped(format!(
+                "the message is not JSON: {error}"
+            ))),
         },
     }
 }
@@ -109,15 +215,19 @@ where
 
     let read_client = async move {
         let mut reader = BufReader::new(input);
+        // Whether the last frame had no readable length, so that the next is looked for.
+        let mut resync = false;
         loop {
-            match read_message(&mut reader).await {
+            match read_message(&mut reader, resync).await {
                 Incoming::Message(body) => {
+                    resync = false;
                     if to_server.write_all(&frame(&body)).await.is_err() {
                         break;
                     }
                 }
-                Incoming::Malformed(why) => {
-                    let _ = errors.send(parse_error(&why));
+                Incoming::Malformed(bad) => {
+                    resync = bad.lost;
+                    let _ = errors.send(parse_error(&bad.why));
                 }
                 Incoming::End => break,
             }
@@ -142,7 +252,7 @@ where
                 Some(error) = error_frames.recv() => Some(error),
                 ready = reader.fill_buf() => match ready {
                     Ok([]) | Err(_) => None,
-                    Ok(_) => match read_frame(&mut reader).await {
+                    Ok(_) => match read_frame(&mut reader, false).await {
                         Some(Ok(body)) => Some(frame(&body)),
                         _ => None,
                     },
@@ -167,5 +277,136 @@ where
         _ = &mut session => {}
         // The client hung up: let the server finish what it has.
         _ = &mut read_client => { session.await; }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::AsyncReadExt;
+
+    /// A stand-in for the protocol library: answers every request (a message with an `id`) with
+    /// its id, until its input ends.
+    async fn echo(input: tokio::io::DuplexStream, mut output: tokio::io::DuplexStream) {
+        let mut reader = BufReader::new(input);
+        while let Some(Ok(body)) = read_frame(&mut reader, false).await {
+            let message: Value = serde_json::from_slice(&body).expect("the guard forwards JSON");
+            if let Some(id) = message.get("id") {
+                let response = json!({"jsonrpc": "2.0", "id": id, "result": "answered"});
+                if output
+                    .write_all(&frame(response.to_string().as_bytes()))
+                    .await
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Everything the guard writes back when the client sends `bytes` and closes its stream.
+    async fn replies(bytes: Vec<u8>) -> Vec<Value> {
+        let (mut client, server) = tokio::io::duplex(1 << 16);
+        let (server_read, server_write) = tokio::io::split(server);
+        let guard = tokio::spawn(guarded(server_read, server_write, echo));
+        client.write_all(&bytes).await.unwrap();
+        client.shutdown().await.unwrap();
+        let mut output = Vec::new();
+        client.read_to_end(&mut output).await.unwrap();
+        guard.await.unwrap();
+        let mut reader = BufReader::new(output.as_slice());
+        let mut replies = Vec::new();
+        while let Some(Ok(body)) = read_frame(&mut reader, false).await {
+            replies.push(serde_json::from_slice(&body).unwrap());
+        }
+        replies
+    }
+
+    fn request(id: i64) -> String {
+        json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover", "params": {}})
+            .to_string()
+    }
+
+    fn framed(id: i64) -> String {
+        let body = request(id);
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    }
+
+    /// The ids answered, and the number of parse errors.
+    fn answered(replies: &[Value]) -> (Vec<i64>, usize) {
+        let ids = replies
+            .iter()
+            .filter_map(|reply| reply["id"].as_i64())
+            .collect();
+        let errors = replies
+            .iter()
+            .filter(|reply| reply["error"]["code"] == -32700)
+            .count();
+        (ids, errors)
+    }
+
+    #[tokio::test]
+    async fn every_well_formed_request_after_a_malformed_header_is_answered() {
+        let body = request(1);
+        let length = body.len();
+        let malformed = [
+            format!("Content-Length: abc\r\n\r\n{body}"),
+            format!("Content-Lenght: {length}\r\n\r\n{body}"),
+            format!("Content-Length: -{length}\r\n\r\n{body}"),
+            format!("Content-Type: application/json\r\n\r\n{body}"),
+            // No body at all.
+            "Content-Length: abc\r\n\r\n".to_owned(),
+            // A body of several lines, blank ones among them.
+            "Content-Lenght: 40\r\n\r\n{\r\n\r\n  \"id\": 1,\n\n  \"method\": \"x\"\n}\n"
+                .to_owned(),
+            // A header of bytes that are not UTF-8.
+            "Content-Length: \u{fffd}\r\n\r\n".to_owned(),
+            // A length too short: the body's tail runs into the next header.
+            format!("Content-Length: 5\r\n\r\n{body}"),
+        ];
+        for bad in malformed {
+            let mut bytes = bad.clone().into_bytes();
+            for id in 2..=4 {
+                bytes.extend_from_slice(framed(id).as_bytes());
+            }
+            let replies = replies(bytes).await;
+            let (ids, errors) = answered(&replies);
+            assert_eq!(ids, [2, 3, 4], "after {bad:?}: {replies:?}");
+            assert_eq!(errors, 1, "after {bad:?}: {replies:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn bytes_that_are_not_utf8_in_a_header_do_not_end_the_session() {
+        let mut bytes = b"X-Junk: \xff\xfe\r\n".to_vec();
+        bytes.extend_from_slice(framed(1).as_bytes());
+        bytes.extend_from_slice(b"\xff\xff\xff\r\n\r\n");
+        bytes.extend_from_slice(framed(2).as_bytes());
+        let replies = replies(bytes).await;
+        assert_eq!(answered(&replies), (vec![1, 2], 1), "{replies:?}");
+    }
+
+    #[tokio::test]
+    async fn headers_are_read_in_any_case_and_with_other_headers() {
+        let body = request(1);
+        let bytes = format!(
+            "content-length: {}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{body}{}",
+            body.len(),
+            framed(2)
+        );
+        let replies = replies(bytes.into_bytes()).await;
+        assert_eq!(answered(&replies), (vec![1, 2], 0), "{replies:?}");
+    }
+
+    #[test]
+    fn a_content_length_header_is_found_anywhere_on_its_line() {
+        assert_eq!(content_length_value("Content-Length: 52"), Some(" 52"));
+        assert_eq!(content_length_value("CONTENT-LENGTH : 7"), Some(" 7"));
+        assert_eq!(
+            content_length_value("{\"id\": 1}Content-Length: 9"),
+            Some(" 9")
+        );
+        assert_eq!(content_length_value("Content-Lenght: 52"), None);
+        assert_eq!(content_length_value("Content-Type: x"), None);
     }
 }

@@ -6,9 +6,9 @@
 //! off the protocol thread, and an edit cancels the queries still running for older text.
 
 mod background;
+mod client_options;
 pub mod config;
 mod convert;
-mod client_options;
 mod display;
 mod document;
 mod editing;
@@ -68,10 +68,20 @@ where
     .await;
 }
 
+/// The stack of each thread of the server's runtime: its workers and the blocking threads
+/// (`spawn_blocking`) that run the analyses. The analyses recurse along the nesting of a file,
+/// which the readers bound at [`ludeme_analysis::rules::MAX_NESTING_DEPTH`] levels; at that
+/// depth every pass needs under 512 KiB in a debug build (a test of the analysis crate checks
+/// it on 1 MiB) and under 256 KiB in a release build. Tokio's default, 2 MiB, would do; this
+/// gives the margin of the main thread's usual 8 MiB, as address space reserved rather than
+/// memory used.
+pub const THREAD_STACK_BYTES: usize = 8 << 20;
+
 /// Runs the server on standard input and output (`ludeme lsp`).
 pub fn run_stdio() -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .thread_stack_size(THREAD_STACK_BYTES)
         .build()?;
     runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
     // Reading standard input blocks a thread that cannot be interrupted; after `exit` the
