@@ -38,11 +38,19 @@ fn succeeds(args: &[&str]) -> String {
 fn bench_plays_random_tic_tac_toe_in_every_language() {
     for (game, engine) in [(KIF, "grounded"), (LUDI, "ludi"), (EGG, "eggg")] {
         let report: serde_json::Value = serde_json::from_str(&succeeds(&[
-            "bench", game, "--seconds", "0.3", "--format", "json",
+            "bench",
+            game,
+            "--seconds",
+            "0.3",
+            "--format",
+            "json",
         ]))
         .expect("a JSON report");
         assert_eq!(report["engine"], engine, "{game}: {report}");
-        assert!(report["playouts"].as_u64().unwrap() > 100, "{game}: {report}");
+        assert!(
+            report["playouts"].as_u64().unwrap() > 100,
+            "{game}: {report}"
+        );
         // Uniformly random tic-tac-toe lasts 3203/420 ≈ 7.63 plies (see support).
         let plies = report["avg_plies"].as_f64().unwrap();
         assert!((plies - 7.626).abs() < 0.3, "{game}: {plies} plies");
@@ -84,7 +92,11 @@ fn probe_judges_every_language() {
 fn explain_reads_every_language_back() {
     assert!(succeeds(&["explain", KIF]).contains("xplayer"));
     assert!(succeeds(&["explain", LUDI]).contains("3×3"));
-    assert!(succeeds(&["explain", EGG]).to_lowercase().contains("tic-tac-toe"));
+    assert!(
+        succeeds(&["explain", EGG])
+            .to_lowercase()
+            .contains("tic-tac-toe")
+    );
 }
 
 #[test]
@@ -122,7 +134,11 @@ fn an_unplayable_game_gets_one_line_saying_why() {
         let output = ludeme(&[command, UNPLAYABLE_EGG]);
         assert_eq!(output.status.code(), Some(2), "{command}");
         let message = stderr(&output);
-        assert_eq!(message.trim_end().lines().count(), 1, "{command}: {message}");
+        assert_eq!(
+            message.trim_end().lines().count(),
+            1,
+            "{command}: {message}"
+        );
         assert!(
             message.starts_with(&format!("ludeme {command}: {UNPLAYABLE_EGG}: "))
                 && message.contains("rotate or shift"),

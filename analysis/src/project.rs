@@ -11,7 +11,7 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::config::Config;
-use crate::distance::{Neighbour, duplicate_diagnostic, ludeme_tree, nearest};
+use crate::distance::{Neighbour, build_ludeme_tree, duplicate_diagnostic, nearest};
 use crate::{Db, Diagnostic, SourceFile, Syntax};
 
 /// The known games and the settings.
@@ -110,17 +110,26 @@ pub fn nearest_known_games(
 
 /// `distance/duplicate` for `file`, when a known game of its language is the same game.
 ///
-/// Only the games with the same [`duplicate_key`] can be at distance 0, so only they are
-/// compared: one pass over the known games instead of a distance to each of them (which, for
-/// every file of a large project, would be quadratic).
+/// Only games with the same [`rough_key`] and then the same [`duplicate_key`] can be at
+/// distance 0, so only they are compared: one pass over the known games instead of a distance
+/// to each (which, for every file of a large project, would be quadratic), and ludeme trees
+/// built only for the few games a rough key does not tell apart.
 #[salsa::tracked(returns(ref))]
 pub fn duplicate_of_known_game(db: &dyn Db, file: SourceFile) -> Option<Diagnostic> {
-    let key = duplicate_key(db, file)?;
-    let candidates: Vec<SourceFile> = known_games_by_duplicate_key(db)
-        .get(&key)?
+    let rough = rough_key(db, file)?;
+    let alike: Vec<SourceFile> = known_games_by_rough_key(db)
+        .get(&rough)?
         .iter()
         .copied()
         .filter(|&candidate| candidate != file)
+        .collect();
+    if alike.is_empty() {
+        return None;
+    }
+    let key = duplicate_key(db, file)?;
+    let candidates: Vec<SourceFile> = alike
+        .into_iter()
+        .filter(|&candidate| duplicate_key(db, candidate) == Some(key))
         .collect();
     if candidates.is_empty() {
         return None;
@@ -129,18 +138,42 @@ pub fn duplicate_of_known_game(db: &dyn Db, file: SourceFile) -> Option<Diagnost
     duplicate_diagnostic(db, file, nearest.first()?)
 }
 
-/// The known games (workspace and corpus) by [`duplicate_key`].
+/// The known games (workspace and corpus) by [`rough_key`].
 #[salsa::tracked(returns(ref))]
-fn known_games_by_duplicate_key(db: &dyn Db) -> FxHashMap<u64, Vec<SourceFile>> {
+fn known_games_by_rough_key(db: &dyn Db) -> FxHashMap<u64, Vec<SourceFile>> {
     let mut by_key: FxHashMap<u64, Vec<SourceFile>> = FxHashMap::default();
     if let Some(project) = project(db) {
         for &file in project.workspace(db).iter().chain(project.corpus(db)) {
-            if let Some(key) = duplicate_key(db, file) {
+            if let Some(key) = rough_key(db, file) {
                 by_key.entry(key).or_default().push(file);
             }
         }
     }
     by_key
+}
+
+/// A key that games at distance 0 share, cheap where it matters: for GDL, the names of the
+/// relations the rules define, read off the rules the checks lowered already (equal rule sets
+/// define the same relations; the ludeme tree keeps names as written); for Ludi and EGGG,
+/// whose projects are small, the [`duplicate_key`] itself.
+#[salsa::tracked(returns(copy))]
+fn rough_key(db: &dyn Db, file: SourceFile) -> Option<u64> {
+    match file.syntax(db) {
+        Syntax::GdlKif | Syntax::GdlInfix => {
+            let rules = &crate::gdl::gdl_rules(db, file).rules.rules;
+            if rules.is_empty() {
+                return None;
+            }
+            let mut defined: Vec<&str> = rules.iter().map(|rule| &*rule.head.name.name).collect();
+            defined.sort_unstable();
+            defined.dedup();
+            let mut hasher = FxHasher::default();
+            language(file.syntax(db)).hash(&mut hasher);
+            defined.hash(&mut hasher);
+            Some(hasher.finish())
+        }
+        Syntax::Ludi | Syntax::Egg => duplicate_key(db, file),
+    }
 }
 
 /// What two games at distance 0 share: their language and the order-blind hashes of the parts
@@ -150,7 +183,7 @@ fn known_games_by_duplicate_key(db: &dyn Db) -> FxHashMap<u64, Vec<SourceFile>> 
 /// game with no parts.
 #[salsa::tracked(returns(copy))]
 fn duplicate_key(db: &dyn Db, file: SourceFile) -> Option<u64> {
-    let tree = ludeme_tree(db, file);
+    let tree = build_ludeme_tree(db, file);
     let root = tree.nodes().first()?;
     if root.children.is_empty() {
         return None;

@@ -26,6 +26,12 @@ use crate::{Db, SourceFile, Syntax, parse};
 /// The ludeme tree of the game in `file`, in any of the three languages.
 #[salsa::tracked(returns(ref))]
 pub fn ludeme_tree(db: &dyn Db, file: SourceFile) -> LudemeTree {
+    build_ludeme_tree(db, file)
+}
+
+/// [`ludeme_tree`] without keeping it: for a question answered from the tree at once (the
+/// duplicate key of every known game), so that hundreds of trees are not held in memory.
+pub(crate) fn build_ludeme_tree(db: &dyn Db, file: SourceFile) -> LudemeTree {
     match file.syntax(db) {
         Syntax::GdlKif | Syntax::GdlInfix => gdl::tree(&crate::gdl::gdl_rules(db, file).rules),
         Syntax::Ludi => ludi::tree(crate::ludi::ludi_tree(db, file).game.as_ref()),
