@@ -313,3 +313,110 @@ fn a_closed_output_pipe_ends_the_run_without_a_panic() {
     let stderr = stderr(&output);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// A path that cannot be read stops nothing and prints no tally of zero files before its
+/// message: the message is the one line on standard error, and the exit status says I/O failure.
+#[test]
+fn a_missing_path_gives_its_message_and_no_empty_tally() {
+    let output = ludeme(&["check", "no/such/game.kif"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(!stdout(&output).contains("checked 0 files"), "{output:?}");
+    assert!(
+        stderr(&output).contains("no/such/game.kif: cannot read it"),
+        "{output:?}"
+    );
+}
+
+/// The help speaks to a user, not to the project's history: no seed numbers.
+#[test]
+fn help_texts_name_no_seed() {
+    let commands = [
+        "check", "explain", "fmt", "bench", "play", "probe", "distance", "nearest", "cluster",
+    ];
+    let top = stdout(&ludeme(&["--help"]));
+    assert!(!top.to_lowercase().contains("seed 0"), "{top}");
+    for command in commands {
+        let help = stdout(&ludeme(&[command, "--help"]));
+        assert!(!help.to_lowercase().contains("seed 0"), "{command}: {help}");
+    }
+}
+
+/// One default time limit for the probe, the editor's: 60 s, as the README's `ludeme.toml`
+/// example says.
+#[test]
+fn the_probe_time_limit_defaults_to_the_editors() {
+    let help = stdout(&ludeme(&["probe", "--help"]));
+    assert!(help.contains("else 60, as in the editor"), "{help}");
+    let readme = std::fs::read_to_string(support::project_root().join("README.md")).unwrap();
+    assert!(
+        readme.contains("seconds = 60.0     # time limit of one probe"),
+        "the README's ludeme.toml example gives the default"
+    );
+}
+
+/// `fmt --check` shows what would change, as a unified diff, not only which files.
+#[test]
+fn fmt_check_shows_the_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game.kif");
+    std::fs::write(&game, "(role x)\n(init   (a))\n").unwrap();
+    let output = ludeme(&["fmt", "--check", game.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let shown = stdout(&output);
+    assert!(
+        shown.contains("-(init   (a))") && shown.contains("+(init (a))"),
+        "{shown}"
+    );
+}
+
+/// A named pipe or a link to a device among the paths is refused at once, unopened (a read
+/// would block or never end), and the other files are still checked and reported.
+#[cfg(unix)]
+#[test]
+fn special_files_are_refused_at_once_and_the_others_checked() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.kif");
+    if !std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|status| status.success())
+    {
+        return; // no mkfifo here: nothing to test
+    }
+    let zero = dir.path().join("zero.kif");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let good = dir.path().join("good.kif");
+    std::fs::copy(
+        support::project_root().join("corpus/gdl/ticTacToe.kif"),
+        &good,
+    )
+    .unwrap();
+    let paths = [&fifo, &zero, &good].map(|path| path.to_str().unwrap().to_owned());
+    let started = Instant::now();
+    let output = ludeme(&["check", "--color", "never", &paths[0], &paths[1], &paths[2]]);
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "it ended at once"
+    );
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let errors = stderr(&output);
+    assert!(
+        errors.contains("pipe.kif: a named pipe (FIFO), not a regular file"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("zero.kif: a character device, not a regular file"),
+        "{errors}"
+    );
+    assert!(stdout(&output).contains("checked 1 file"), "{output:?}");
+    // A command on one game refuses the pipe the same way.
+    for command in ["bench", "explain", "fmt", "probe"] {
+        let output = ludeme(&[command, &paths[0]]);
+        assert_eq!(output.status.code(), Some(2), "{command}: {output:?}");
+        assert!(
+            stderr(&output).contains("a named pipe (FIFO), not a regular file"),
+            "{command}: {output:?}"
+        );
+    }
+}

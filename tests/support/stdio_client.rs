@@ -186,6 +186,11 @@ impl StdioClient {
         }
     }
 
+    /// The server's process id (to read its memory from `/proc`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Whether the server process is still running.
     pub fn is_running(&mut self) -> bool {
         self.child.try_wait().ok().flatten().is_none()
