@@ -420,3 +420,31 @@ fn special_files_are_refused_at_once_and_the_others_checked() {
         );
     }
 }
+
+/// `[files] max-megabytes` of ludeme.toml bounds what is read: a larger game is refused with a
+/// message saying how to raise the limit, and the smaller ones are checked.
+#[test]
+fn the_file_size_limit_comes_from_the_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("ludeme.toml"),
+        "[files]\nmax-megabytes = 0.001\n",
+    )
+    .unwrap();
+    let small = dir.path().join("small.kif");
+    std::fs::write(&small, "(role x)\n(init (a))\n(<= terminal (true (a)))\n").unwrap();
+    let large = dir.path().join("large.kif");
+    std::fs::copy(
+        support::project_root().join("corpus/gdl/ticTacToe.kif"),
+        &large,
+    )
+    .unwrap();
+    let output = ludeme(&["check", "--color", "never", dir.path().to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let errors = stderr(&output);
+    assert!(
+        errors.contains("large.kif: ") && errors.contains("raise `max-megabytes` under `[files]`"),
+        "{errors}"
+    );
+    assert!(stdout(&output).contains("checked 1 file"), "{output:?}");
+}

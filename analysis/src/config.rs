@@ -13,6 +13,9 @@
 //!
 //! [corpus]
 //! folders = ["../shared/corpus"]   # where nearest games are also looked for
+//!
+//! [files]
+//! max-megabytes = 64   # larger game files are refused with a message, never read
 //! ```
 //!
 //! The file is parsed here only; mistakes in it are diagnostics with a position in the file
@@ -59,6 +62,9 @@ Example of a valid file:
     [corpus]
     folders = [\"../shared/corpus\"]
 
+    [files]
+    max-megabytes = 64
+
 While the file has an error, the settings it holds are not applied: the defaults are used.",
 };
 
@@ -99,6 +105,23 @@ pub struct Config {
     /// Folders searched for nearest games, absolute or relative to the config file's folder
     /// (resolved here).
     pub corpus_folders: Vec<PathBuf>,
+    pub files: FileLimits,
+}
+
+/// `[files]`: what a game file may be.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FileLimits {
+    /// Larger files are refused unread (`max-megabytes`; the default
+    /// [`crate::files::DEFAULT_MAX_FILE_BYTES`]).
+    pub max_bytes: u64,
+}
+
+impl Default for FileLimits {
+    fn default() -> Self {
+        Self {
+            max_bytes: crate::files::DEFAULT_MAX_FILE_BYTES,
+        }
+    }
 }
 
 /// The budgets of the background work in the editor (probe lens, bench lens).
@@ -185,6 +208,8 @@ struct RawConfig {
     probe: RawProbe,
     #[serde(default)]
     corpus: RawCorpus,
+    #[serde(default)]
+    files: RawFiles,
 }
 
 #[derive(Deserialize, Default)]
@@ -211,6 +236,13 @@ struct RawProbe {
 struct RawCorpus {
     #[serde(default)]
     folders: Vec<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawFiles {
+    /// A TOML integer or float.
+    max_megabytes: Option<Spanned<toml::Value>>,
 }
 
 impl<'de> Deserialize<'de> for Severity {
@@ -324,6 +356,23 @@ pub fn parse_config(path: &Path, text: &str) -> (Config, Vec<Diagnostic>) {
     if let Some(enabled) = raw.probe.enabled {
         config.probe.enabled = enabled;
     }
+    if let Some(megabytes) = &raw.files.max_megabytes {
+        let value = match megabytes.get_ref() {
+            toml::Value::Integer(whole) => *whole as f64,
+            toml::Value::Float(value) => *value,
+            _ => f64::NAN,
+        };
+        // Up to a terabyte: beyond, the number is a mistake, and bytes must fit a u64.
+        if value > 0.0 && value <= 1e6 {
+            config.files.max_bytes = (value * 1024.0 * 1024.0) as u64;
+        } else {
+            diagnostics.push(Diagnostic::new(
+                &INVALID_CONFIG,
+                span_of(megabytes),
+                "files.max-megabytes must be a positive number of megabytes (at most 1000000)",
+            ));
+        }
+    }
     let base = path.parent().unwrap_or(Path::new(""));
     config.corpus_folders = raw
         .corpus
@@ -369,6 +418,24 @@ mod tests {
 
     fn parse(text: &str) -> (Config, Vec<Diagnostic>) {
         parse_config(Path::new("/project/ludeme.toml"), text)
+    }
+
+    #[test]
+    fn the_file_size_limit_is_set_in_megabytes() {
+        let (config, diagnostics) = parse("[files]\nmax-megabytes = 2\n");
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(config.files.max_bytes, 2 << 20);
+        let (config, _) = parse("[files]\nmax-megabytes = 0.5\n");
+        assert_eq!(config.files.max_bytes, 1 << 19);
+        assert_eq!(
+            Config::default().files.max_bytes,
+            crate::files::DEFAULT_MAX_FILE_BYTES
+        );
+        let text = "[files]\nmax-megabytes = -3\n";
+        let (config, diagnostics) = parse(text);
+        assert_eq!(config.files, FileLimits::default());
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+        assert_eq!(located(text, &diagnostics[0]), ("config/invalid", "-3"));
     }
 
     fn located<'a>(text: &'a str, diagnostic: &Diagnostic) -> (&'static str, &'a str) {

@@ -20,8 +20,7 @@ use salsa::{Database, Setter};
 use crate::analysis::Analysis;
 use crate::config::Config;
 use crate::files::{
-    DEFAULT_MAX_FILE_BYTES, FileSystem, InputProblem, LoadFailure, LoadedGame, collect_game_files,
-    load_game,
+    FileSystem, InputProblem, LoadFailure, LoadedGame, collect_game_files, load_game,
 };
 use crate::project::Project;
 use crate::syntax::EditedTree;
@@ -276,7 +275,7 @@ impl AnalysisHost {
         let mut workspace = Vec::new();
         let mut loaded_keys = BTreeSet::new();
         for path in found {
-            match load_game(fs, &path, DEFAULT_MAX_FILE_BYTES) {
+            match load_game(fs, &path, settings.files.max_bytes) {
                 Ok(game) => {
                     loaded_keys.insert(game.path.clone());
                     workspace.push(game.path.clone());
@@ -300,7 +299,7 @@ impl AnalysisHost {
             if !is_new(&path) {
                 continue;
             }
-            if let Ok(game) = load_game(fs, &path, DEFAULT_MAX_FILE_BYTES) {
+            if let Ok(game) = load_game(fs, &path, settings.files.max_bytes) {
                 workspace.push(game.path.clone());
                 change.set_loaded(game);
             }
@@ -319,7 +318,7 @@ impl AnalysisHost {
             if !is_new(&path) {
                 continue;
             }
-            if let Ok(game) = load_game(fs, &path, DEFAULT_MAX_FILE_BYTES) {
+            if let Ok(game) = load_game(fs, &path, settings.files.max_bytes) {
                 corpus.push(game.path.clone());
                 change.set_loaded(game);
             }

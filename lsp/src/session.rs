@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use ludeme_analysis::files::{DEFAULT_MAX_FILE_BYTES, OsFileSystem, load_game};
+use ludeme_analysis::files::{OsFileSystem, load_game};
 use ludeme_analysis::{
     Analysis, AnalysisHost, Change, EditedTree, RootDatabase, SourceFile, Syntax, kif_forms_read,
     parse,
@@ -200,7 +200,7 @@ impl Session {
     /// Reads `key` from disk into the host when it is not open. Returns `false` when it cannot be
     /// read as a game file (it is then forgotten).
     pub(crate) fn reload_from_disk(&mut self, key: &Path) -> bool {
-        match load_game(&OsFileSystem, key, DEFAULT_MAX_FILE_BYTES) {
+        match load_game(&OsFileSystem, key, self.settings.file.files.max_bytes) {
             Ok(game) => {
                 let file = self.set_known_text(key, game.syntax, game.text, None);
                 self.disk_files.insert(key.to_path_buf(), file);

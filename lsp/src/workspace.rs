@@ -9,9 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ludeme_analysis::config::{CONFIG_FILE_NAME, Config, find_config, load_config};
-use ludeme_analysis::files::{
-    DEFAULT_MAX_FILE_BYTES, OsFileSystem, collect_game_files, is_game_file, load_game,
-};
+use ludeme_analysis::files::{OsFileSystem, collect_game_files, is_game_file, load_game};
 use ludeme_analysis::{Analysis, GAME_FILE_EXTENSIONS, SourceFile, Syntax, document_symbols};
 use tower_lsp_server::ls_types::{
     Diagnostic, DidChangeWatchedFilesRegistrationOptions, FileChangeType, FileSystemWatcher,
@@ -45,7 +43,8 @@ pub fn scan(roots: &[PathBuf], client: ClientSettings) -> Scan {
         // An unreadable settings file is as good as none; the watcher reloads it when it changes.
         Some(Err(_)) | None => (Config::default(), Vec::new(), String::new()),
     };
-    let workspace = read_all(&game_files_under(roots));
+    let max_bytes = file.files.max_bytes;
+    let workspace = read_all(&game_files_under(roots), max_bytes);
     let workspace_paths: BTreeSet<PathBuf> = workspace
         .iter()
         .map(|(path, _, _)| canonical(path))
@@ -56,7 +55,7 @@ pub fn scan(roots: &[PathBuf], client: ClientSettings) -> Scan {
         .into_iter()
         .filter(|path| !workspace_paths.contains(&canonical(path)))
         .collect();
-    let corpus = read_all(&corpus_paths);
+    let corpus = read_all(&corpus_paths, max_bytes);
     Scan {
         settings: Settings {
             file,
@@ -168,11 +167,12 @@ fn game_files_under(folders: &[PathBuf]) -> Vec<PathBuf> {
     collect_game_files(&existing).0
 }
 
-/// The games of `paths` that can be read (the others are simply not known).
-fn read_all(paths: &[PathBuf]) -> Vec<(PathBuf, Syntax, Arc<str>)> {
+/// The games of `paths` that can be read, of at most `max_bytes` (the others are simply not
+/// known).
+fn read_all(paths: &[PathBuf], max_bytes: u64) -> Vec<(PathBuf, Syntax, Arc<str>)> {
     paths
         .iter()
-        .filter_map(|path| load_game(&OsFileSystem, path, DEFAULT_MAX_FILE_BYTES).ok())
+        .filter_map(|path| load_game(&OsFileSystem, path, max_bytes).ok())
         .map(|game| (game.path, game.syntax, game.text))
         .collect()
 }

@@ -63,7 +63,8 @@ impl fmt::Display for LoadFailure {
             }
             LoadFailure::TooLarge { bytes, limit } => write!(
                 f,
-                "{bytes} bytes, more than the {limit} bytes a game file may have: it is not read"
+                "{bytes} bytes, more than the {limit} bytes a game file may have: it is not read \
+                 (raise `max-megabytes` under `[files]` in ludeme.toml to read it)"
             ),
             LoadFailure::NotGameFile => write!(
                 f,
