@@ -653,6 +653,7 @@ fn stratify(
         .map(|targets| targets.iter().map(|&(target, _)| target).collect())
         .collect();
     let components = crate::graph::strongly_connected_components(&successors);
+    let components = merge_independent_rules(components, &edges, &reads_input, rules);
     // Tarjan emits components in reverse topological order of the "depends on" edges, i.e. a
     // component comes after every component it depends on: exactly the evaluation order.
     let mut component_of = vec![0; rules.len()];
@@ -721,6 +722,41 @@ fn stratify(
         dependencies.insert(*key, set);
     }
     Ok((strata, dependencies))
+}
+
+/// Rules that read no rule (facts above all) are components of one rule each: a game with a
+/// million `init` facts would have a million strata, each evaluated and indexed apart (tens of
+/// gigabytes before the first state). They depend on nothing, so those of one relation (and
+/// of the same dynamic-ness) make one stratum, placed first; the other components keep their
+/// order, which still puts every component after those it depends on.
+fn merge_independent_rules(
+    components: Vec<Vec<usize>>,
+    edges: &[Vec<(usize, bool)>],
+    reads_input: &[bool],
+    rules: &[CompiledRule],
+) -> Vec<Vec<usize>> {
+    let mut group_of: HashMap<(RelKey, bool), usize> = HashMap::new();
+    let mut merged: Vec<Vec<usize>> = Vec::new();
+    let mut others = Vec::new();
+    for members in components {
+        match members[..] {
+            [rule] if edges[rule].is_empty() => {
+                let group = *group_of
+                    .entry((rules[rule].head.key(), reads_input[rule]))
+                    .or_insert_with(|| {
+                        merged.push(Vec::new());
+                        merged.len() - 1
+                    });
+                merged[group].push(rule);
+            }
+            _ => others.push(members),
+        }
+    }
+    for group in &mut merged {
+        group.sort_unstable();
+    }
+    merged.extend(others);
+    merged
 }
 
 /// A term of one of the two atoms being unified: (side, term).

@@ -41,6 +41,38 @@ pub(super) fn trail(line: &mut String, comment: Option<&Comment>, marker: char) 
     }
 }
 
+impl Comment {
+    /// The comment spanning `range` of `text`.
+    fn at(text: &str, range: TextRange) -> Comment {
+        let raw = text.get(range.start..range.end).unwrap_or_default();
+        let markers = raw.chars().take_while(|&c| c == ';' || c == '%').count();
+        Comment {
+            range,
+            markers,
+            body: raw[markers..].trim_end().to_owned(),
+        }
+    }
+}
+
+/// Every comment of a KIF text that [`crate::syntax::kif_forms::read_kif`] accepts, in source
+/// order: there every `;` starts a comment running to the end of the line, as the grammar reads
+/// it (no string or symbol holds a `;`).
+pub(super) fn collect_from_clean_kif(text: &str) -> Vec<Comment> {
+    let bytes = text.as_bytes();
+    let mut comments = Vec::new();
+    let mut at = 0;
+    while let Some(offset) = bytes[at..].iter().position(|&byte| byte == b';') {
+        let start = at + offset;
+        let end = bytes[start..]
+            .iter()
+            .position(|&byte| byte == b'\n' || byte == b'\r')
+            .map_or(bytes.len(), |length| start + length);
+        comments.push(Comment::at(text, TextRange::new(start, end)));
+        at = end;
+    }
+    comments
+}
+
 /// Every comment of the tree, in source order.
 pub(super) fn collect(root: Node<'_>, text: &str) -> Vec<Comment> {
     let mut comments = Vec::new();
@@ -49,13 +81,10 @@ pub(super) fn collect(root: Node<'_>, text: &str) -> Vec<Comment> {
     loop {
         let node = cursor.node();
         if descend && node.kind() == "comment" {
-            let raw = text.get(node.byte_range()).unwrap_or_default();
-            let markers = raw.chars().take_while(|&c| c == ';' || c == '%').count();
-            comments.push(Comment {
-                range: TextRange::new(node.start_byte(), node.end_byte()),
-                markers,
-                body: raw[markers..].trim_end().to_owned(),
-            });
+            comments.push(Comment::at(
+                text,
+                TextRange::new(node.start_byte(), node.end_byte()),
+            ));
         }
         if descend && cursor.goto_first_child() {
             continue;
@@ -270,4 +299,21 @@ fn attach(
         after.insert(0, comment);
     }
     (before, attached, after)
+}
+
+#[cfg(test)]
+mod reading_tests {
+    use super::*;
+    use crate::Syntax;
+
+    /// The comments read off a clean KIF text are the syntax tree's, in every place one can be.
+    #[test]
+    fn comments_read_off_clean_kif_are_the_trees() {
+        let text = ";; header\n; second line\n(role x) ; trailing\n\n(<= (legal x (a)) ; head\n    ; own line\n    (true (b))) ; after\n;last without newline";
+        assert!(crate::kif_forms::read_kif(text).is_some());
+        let parse = crate::parse_text(Syntax::GdlKif, text, None);
+        let from_tree = collect(parse.root(), text);
+        assert_eq!(from_tree.len(), 7);
+        assert_eq!(collect_from_clean_kif(text), from_tree);
+    }
 }

@@ -133,14 +133,7 @@ pub fn gdl_formatted(
     if !is_gdl(source) || !is_gdl(target) {
         return Err(FormatError::NotGdl);
     }
-    let tree = parse(db, file);
-    let syntax_errors = syntax_diagnostics(db, file)
-        .iter()
-        .filter(|diagnostic| diagnostic.severity == Severity::Error)
-        .count();
-    if syntax_errors > 0 || tree.root().has_error() {
-        return Err(FormatError::SyntaxErrors(syntax_errors.max(1)));
-    }
+    let comments = comments_of(db, file)?;
     let lowered = gdl_rules(db, file);
     if !lowered.diagnostics.is_empty() {
         return Err(FormatError::LoweringErrors(lowered.diagnostics.len()));
@@ -150,10 +143,29 @@ pub fn gdl_formatted(
         .check(&lowered.rules)
         .map_err(FormatError::Unconvertible)?;
     let text = file.text(db);
-    let comments = comments::collect(tree.root(), text);
     let comment_count = comments.len();
     let layout = comments::layout(&lowered.rules, comments, text);
     Ok((print(&layout, target, names), comment_count))
+}
+
+/// Every comment of `file`, in source order, or the count of its syntax errors. A KIF file the
+/// fast reader accepts has its comments read off the text (there a `;` always starts one), so
+/// that formatting a large clean file builds no syntax tree: tree-sitter's tree of a 20 MB file
+/// alone takes more than a gigabyte.
+fn comments_of(db: &dyn Db, file: SourceFile) -> Result<Vec<Comment>, FormatError> {
+    let text = file.text(db);
+    if crate::syntax::kif_forms_read(db, file).is_some() {
+        return Ok(comments::collect_from_clean_kif(text));
+    }
+    let tree = parse(db, file);
+    let syntax_errors = syntax_diagnostics(db, file)
+        .iter()
+        .filter(|diagnostic| diagnostic.severity == Severity::Error)
+        .count();
+    if syntax_errors > 0 || tree.root().has_error() {
+        return Err(FormatError::SyntaxErrors(syntax_errors.max(1)));
+    }
+    Ok(comments::collect(tree.root(), text))
 }
 
 /// [`format_gdl`] for a text outside any database (tools and tests).
@@ -223,10 +235,9 @@ fn verify(
 ) -> Result<(), FormatError> {
     let db = RootDatabase::default();
     let file = SourceFile::new(&db, PathBuf::new(), target, Arc::from(output), None);
-    let tree = parse(&db, file);
-    if tree.root().has_error() {
+    let Ok(comments_after) = comments_of(&db, file) else {
         return Err(FormatError::Unstable("it has syntax errors".to_owned()));
-    }
+    };
     let lowered = gdl_rules(&db, file);
     if !lowered.diagnostics.is_empty() {
         return Err(FormatError::Unstable(format!(
@@ -235,17 +246,7 @@ fn verify(
         )));
     }
     let converting = names != NameMap::Identity;
-    let expected: Vec<Rule> = source
-        .rules
-        .iter()
-        .map(|rule| normalise_rule(rule, Some(names), converting))
-        .collect();
-    let actual: Vec<Rule> = lowered
-        .rules
-        .rules
-        .iter()
-        .map(|rule| normalise_rule(rule, None, converting))
-        .collect();
+    let (expected, actual) = (&source.rules, &lowered.rules.rules);
     if expected.len() != actual.len() {
         return Err(FormatError::Unstable(format!(
             "{} rules instead of {}",
@@ -253,10 +254,15 @@ fn verify(
             expected.len()
         )));
     }
-    if let Some(index) = (0..expected.len()).find(|&index| expected[index] != actual[index]) {
+    // Rule by rule, so that a large file is not held twice more in normalised copies.
+    let differs = |index: usize| {
+        normalise_rule(&expected[index], Some(names), converting)
+            != normalise_rule(&actual[index], None, converting)
+    };
+    if let Some(index) = (0..expected.len()).find(|&index| differs(index)) {
         return Err(FormatError::Unstable(format!("rule {} differs", index + 1)));
     }
-    let comments_after = comments::collect(tree.root(), output).len();
+    let comments_after = comments_after.len();
     if comments_after != comment_count {
         return Err(FormatError::Unstable(format!(
             "{comments_after} comments instead of {comment_count}"
