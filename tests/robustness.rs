@@ -419,3 +419,61 @@ async fn the_server_answers_every_request_after_a_malformed_header() {
     }
     client.shutdown().await;
 }
+
+/// The largest resident memory of any finished child of this test process (Linux: `ru_maxrss`
+/// of `RUSAGE_CHILDREN`, in kilobytes), in bytes.
+#[cfg(target_os = "linux")]
+fn children_peak_memory() -> u64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    usage.ru_maxrss as u64 * 1024
+}
+
+/// A GDL game of tic-tac-toe plus 50,000 `init` facts (the million is measured in
+/// BENCHMARKS.md): every command that reads, plays or prints it ends within its budget, plus
+/// a margin, with a report or a message, under 2 GB. A million such facts once made `bench`
+/// and `check --simulate` grow past 8 GB and `explain` never end.
+#[test]
+fn a_game_with_many_init_facts_ends_every_command_within_its_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text =
+        std::fs::read_to_string(support::project_root().join("corpus/gdl/ticTacToe.kif")).unwrap();
+    for fact in 0..50_000 {
+        text.push_str(&format!("(init (fact {fact}))\n"));
+    }
+    let file = dir.path().join("many-facts.kif");
+    std::fs::write(&file, text).unwrap();
+    let margin = Duration::from_secs(3);
+    // (the command, its budget): `bench --seconds S` sets up within 2S + 1 s and plays S s; a
+    // probe stops starting games at its time limit; explain and fmt have no time budget of
+    // their own, and must simply be quick.
+    let commands: [(&[&str], u64); 5] = [
+        (&["check", "--simulate", "--simulate-seconds", "2"], 2),
+        (&["bench", "--seconds", "1"], 4),
+        (&["probe", "--time-limit", "3", "--games", "4"], 3),
+        (&["explain"], 5),
+        (&["fmt", "--stdout"], 5),
+    ];
+    for (args, seconds) in commands {
+        let output = run_on(args, &file, Duration::from_secs(seconds) + margin);
+        assert!(
+            !output.stdout.is_empty() || !output.stderr.is_empty(),
+            "{args:?} says nothing"
+        );
+    }
+    let explained = run_on(&["explain"], &file, Duration::from_secs(60));
+    assert!(
+        String::from_utf8_lossy(&explained.stdout).contains("each fact (0..49999) holds"),
+        "the facts are read as one range"
+    );
+    #[cfg(target_os = "linux")]
+    assert!(
+        children_peak_memory() < 2 << 30,
+        "{} bytes",
+        children_peak_memory()
+    );
+}

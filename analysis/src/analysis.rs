@@ -227,6 +227,7 @@ pub struct Checked {
 }
 
 fn check(db: &dyn Db, file: SourceFile, depth: &DiagnosticDepth) -> Checked {
+    let started = std::time::Instant::now();
     let mut found = crate::file_diagnostics(db, file);
     let mut headline = None;
     if let DiagnosticDepth::Full { simulation } = depth {
@@ -236,7 +237,7 @@ fn check(db: &dyn Db, file: SourceFile, depth: &DiagnosticDepth) -> Checked {
             let simulation = if *options == SimulationOptions::editor() {
                 crate::gdl::simulate::editor_simulation(db, file).clone()
             } else {
-                crate::gdl::simulate::simulate(db, file, options)
+                crate::gdl::simulate::simulate_from(db, file, options, started)
             };
             headline = Some(simulation.headline());
             found.extend(simulation.diagnostics);

@@ -59,23 +59,25 @@ pub fn run(path: &Path, seconds: f64, seed: u64, json: bool, interpreter: bool) 
         Err(message) => return fail(message),
     };
     let duration = Duration::from_secs_f64(seconds);
-    // Setting the game up may take up to twice the time asked for (and never more than the
-    // engine's own limits); a GDL game that does not ground by half of that falls back to the
-    // interpreter, and a runaway question (one that never ends) stops at its end.
-    let slack = duration * 2 + Duration::from_secs(1);
+    // The whole command's budget, from before the game is read: setting it up (reading,
+    // checking, grounding) may take up to twice the time asked for plus a second, then the
+    // playouts take the time asked for. A GDL game that does not ground by half of the setup
+    // time falls back to the interpreter, and a question that never ends stops at the budget's
+    // end.
+    let setup = duration * 2 + Duration::from_secs(1);
     let options = EngineOptions {
-        deadline: Some(started + slack * 2),
+        deadline: Some(started + setup + duration),
         interpreter,
     };
     let game = match analysis.playable(file, &options) {
         Ok(Ok(game)) => game,
-        Ok(Err(message)) => return fail(message),
+        Ok(Err(message)) => return fail(with_budget_hint(message, seconds)),
         Err(_) => return fail("cancelled".to_owned()),
     };
     let setup_seconds = started.elapsed().as_secs_f64();
     let figures = match game.random_playouts(duration, seed) {
         Ok(figures) => figures,
-        Err(message) => return fail(message),
+        Err(message) => return fail(with_budget_hint(message, seconds)),
     };
     let report = report(path, &game, setup_seconds, figures);
     if json {
@@ -87,6 +89,19 @@ pub fn run(path: &Path, seconds: f64, seed: u64, json: bool, interpreter: bool) 
         print_human(&report);
     }
     exit::CLEAN
+}
+
+/// `message`, and when an engine's budget stopped the work, which budget and how to raise it.
+fn with_budget_hint(message: String, seconds: f64) -> String {
+    if message.starts_with("budget exhausted") && message.contains("time limit") {
+        format!(
+            "{message} (bench's budget: {:.0} s to read and set up the game, then {seconds} s of \
+             play, from --seconds {seconds}; a larger --seconds allows more)",
+            2.0 * seconds + 1.0
+        )
+    } else {
+        message
+    }
 }
 
 fn report(path: &Path, game: &PlayableGame, setup_seconds: f64, figures: PlayoutFigures) -> Report {

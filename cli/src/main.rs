@@ -83,7 +83,9 @@ enum Command {
     /// how often each role gets each goal value.
     Bench {
         file: PathBuf,
-        /// How long to play.
+        /// How long to play. Reading and setting up the game (grounding it) may take up to
+        /// twice this plus a second before; the command ends within three times this plus a
+        /// second.
         #[arg(long, default_value_t = 10.0)]
         seconds: f64,
         /// The random seed, for repeatable runs.

@@ -100,7 +100,8 @@ impl Counter<'_> {
         self.facts += 1;
         if self.facts > self.budget.max_facts {
             return Err(GdlError::Budget(format!(
-                "more than {} facts derived in one query",
+                "more than {} facts derived in one query (the interpreter's bound on the memory \
+                 of one question about a state)",
                 self.budget.max_facts
             )));
         }

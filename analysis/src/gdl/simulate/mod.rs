@@ -186,6 +186,19 @@ pub const RULES: &[&Rule] = &[
 /// bounded by the options' time and the engine's step budget, and gives way to a newer revision
 /// of the database (salsa cancellation) between plies.
 pub fn simulate(db: &dyn Db, file: SourceFile, options: &SimulationOptions) -> Simulation {
+    simulate_from(db, file, options, std::time::Instant::now())
+}
+
+/// [`simulate`] with its time counted from `started` (the start of the file's check), so that
+/// reading, lowering and checking a large game spend the simulation's time too: `check
+/// --simulate` then ends within `--simulate-seconds` of the file's start, plus what cannot be
+/// interrupted.
+pub fn simulate_from(
+    db: &dyn Db,
+    file: SourceFile,
+    options: &SimulationOptions,
+    started: std::time::Instant,
+) -> Simulation {
     if !matches!(file.syntax(db), Syntax::GdlKif | Syntax::GdlInfix) {
         return Simulation::skipped("only GDL games are simulated");
     }
@@ -201,7 +214,7 @@ pub fn simulate(db: &dyn Db, file: SourceFile, options: &SimulationOptions) -> S
     }
     let rules = &super::gdl_rules(db, file).rules;
     let anchors = anchors::Anchors::new(rules);
-    let observed = match run::play(db, file, rules, options) {
+    let observed = match run::play(db, file, rules, options, started) {
         Ok(observed) => observed,
         Err(refusal) => {
             // The engine refused the game although the static checks passed (or ran out of

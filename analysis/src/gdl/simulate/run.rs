@@ -117,8 +117,8 @@ pub fn play(
     file: SourceFile,
     rules: &RuleSet,
     options: &SimulationOptions,
+    started: Instant,
 ) -> Result<Observed, Refusal> {
-    let started = Instant::now();
     let budget = Budget {
         max_steps: options.max_steps,
         deadline: started.checked_add(options.duration()),
@@ -129,6 +129,13 @@ pub fn play(
         error,
         out_of_time: deadline.is_some_and(|deadline| Instant::now() >= deadline),
     };
+    if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+        // Reading and checking the game took the whole time: building an engine for it would
+        // take longer still.
+        return Err(refusal(GdlError::Budget(
+            "the time limit passed before the engine was built".to_owned(),
+        )));
+    }
     let engine = simulation_engine(db, file, budget.clone(), started, options).map_err(refusal)?;
     let declared = declarations(rules, budget).map_err(refusal)?;
     let roles = engine.roles().to_vec();
