@@ -160,11 +160,24 @@ fn known_games_by_rough_key(db: &dyn Db) -> FxHashMap<u64, Vec<SourceFile>> {
 fn rough_key(db: &dyn Db, file: SourceFile) -> Option<u64> {
     match file.syntax(db) {
         Syntax::GdlKif | Syntax::GdlInfix => {
-            let rules = &crate::gdl::gdl_rules(db, file).rules.rules;
-            if rules.is_empty() {
+            // From the forms the checks lowered one by one when the file was read so: the
+            // file's whole rule set, merged, is a copy of every rule that `check` never needs.
+            let mut defined: Vec<&str> = match crate::gdl::gdl_forms(db, file) {
+                Some(forms) => forms
+                    .iter()
+                    .flat_map(|&form| crate::gdl::lower_form(db, form).rules.rules.iter())
+                    .map(|rule| &*rule.head.name.name)
+                    .collect(),
+                None => crate::gdl::gdl_rules(db, file)
+                    .rules
+                    .rules
+                    .iter()
+                    .map(|rule| &*rule.head.name.name)
+                    .collect(),
+            };
+            if defined.is_empty() {
                 return None;
             }
-            let mut defined: Vec<&str> = rules.iter().map(|rule| &*rule.head.name.name).collect();
             defined.sort_unstable();
             defined.dedup();
             let mut hasher = FxHasher::default();

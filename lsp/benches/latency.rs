@@ -6,7 +6,7 @@
 //!
 //! `cargo bench -p ludeme-lsp --bench latency`. The benchmark runs the server in a child
 //! process: itself, re-executed with `LUDEME_LSP_BENCH_SERVE=1`, which then serves exactly as
-//! `ludeme lsp` does (`ludeme_lsp::run_stdio`). With `LUDEME_LSP_BENCH_PHASES=1` it times
+//! `ludeme lsp` does (`ludeme_lsp::run_stdio`). With `LUDEME_LSP_BENCH_PHASES=LINES` it times
 //! instead, in process, each step of the same edits on an analysis host (see [`phases`]).
 
 #[path = "../../tests/support/large_gdl.rs"]
@@ -38,11 +38,15 @@ fn main() {
     }
     // `cargo bench` passes `--bench`; a filter argument selecting nothing of ours skips.
     let root = project_root();
-    let text = large_gdl::large_gdl(&root, 3_000);
-    if std::env::var_os(PHASES).is_some() {
-        phases(&text);
+    if let Some(lines) = std::env::var_os(PHASES) {
+        // `LUDEME_LSP_BENCH_PHASES=LINES`: the phases on a game of that many lines (default
+        // 3,000), with fewer samples for a large one.
+        let lines = lines.to_str().and_then(|n| n.parse().ok()).unwrap_or(3_000);
+        let samples = if lines > 50_000 { 10 } else { SAMPLES };
+        phases(&large_gdl::large_gdl(&root, lines), samples);
         return;
     }
+    let text = large_gdl::large_gdl(&root, 3_000);
     let mut command = Command::new(std::env::current_exe().expect("the benchmark's own path"));
     command.env(SERVE, "1").current_dir(&root);
     let mut client = StdioClient::spawn(command);
@@ -203,7 +207,7 @@ fn report(what: &str, latencies: &[Duration]) {
 /// Where an edit's time goes inside the server, phase by phase, on one thread: the same edits
 /// as [`edit_latencies`] applied to an [`ludeme_lsp::Document`] and the analysis host, each
 /// phase forced in the order the server meets them. Medians over the measured samples.
-fn phases(text: &str) {
+fn phases(text: &str, measured: usize) {
     use ludeme_analysis::{AnalysisHost, Change, EditedTree, Syntax};
     use std::sync::Arc;
     use tower_lsp_server::ls_types::{Position, Range};
@@ -230,7 +234,8 @@ fn phases(text: &str) {
         "parse",
     ];
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); names.len()];
-    for sample in 0..WARM_UP + SAMPLES {
+    let warm_up = WARM_UP.min(measured);
+    for sample in 0..warm_up + measured {
         let inserting = sample % 2 == 0;
         let end = if inserting { column } else { column + 1 };
         let range = Range::new(Position::new(line, column), Position::new(line, end));
@@ -262,13 +267,13 @@ fn phases(text: &str) {
         marks.push(Instant::now());
         let _ = ludeme_analysis::parse(host.db(), file);
         marks.push(Instant::now());
-        if sample >= WARM_UP {
+        if sample >= warm_up {
             for (phase, pair) in marks.windows(2).enumerate() {
                 times[phase].push(pair[1] - pair[0]);
             }
         }
     }
-    println!("analysis phases of one edit, in process, {SAMPLES} samples (p50 / p99):");
+    println!("analysis phases of one edit, in process, {measured} samples (p50 / p99):");
     for (name, mut samples) in names.iter().zip(times) {
         samples.sort();
         let at = |p: f64| samples[((samples.len() - 1) as f64 * p).round() as usize];
