@@ -152,34 +152,35 @@ fn known_games_by_rough_key(db: &dyn Db) -> FxHashMap<u64, Vec<SourceFile>> {
     by_key
 }
 
-/// A key that games at distance 0 share, cheap where it matters: for GDL, the names of the
-/// relations the rules define, read off the rules the checks lowered already (equal rule sets
-/// define the same relations; the ludeme tree keeps names as written); for Ludi and EGGG,
-/// whose projects are small, the [`duplicate_key`] itself.
+/// A key that games at distance 0 share, cheap where it matters: for GDL, how many facts and
+/// how many rules define each relation, read off the rules the checks lowered already (every
+/// rule is a part of the ludeme tree under its root, a fact labelled by its relation and a rule
+/// holding its head, and names are kept as written, so games whose parts are the same up to
+/// order count the same); for Ludi and EGGG, whose projects are small, the [`duplicate_key`]
+/// itself.
 #[salsa::tracked(returns(copy))]
 fn rough_key(db: &dyn Db, file: SourceFile) -> Option<u64> {
     match file.syntax(db) {
         Syntax::GdlKif | Syntax::GdlInfix => {
             // From the forms the checks lowered one by one when the file was read so: the
             // file's whole rule set, merged, is a copy of every rule that `check` never needs.
-            let mut defined: Vec<&str> = match crate::gdl::gdl_forms(db, file) {
+            let mut defined: Vec<(&str, bool)> = match crate::gdl::gdl_forms(db, file) {
                 Some(forms) => forms
                     .iter()
                     .flat_map(|&form| crate::gdl::lower_form(db, form).rules.rules.iter())
-                    .map(|rule| &*rule.head.name.name)
+                    .map(tree_part)
                     .collect(),
                 None => crate::gdl::gdl_rules(db, file)
                     .rules
                     .rules
                     .iter()
-                    .map(|rule| &*rule.head.name.name)
+                    .map(tree_part)
                     .collect(),
             };
             if defined.is_empty() {
                 return None;
             }
             defined.sort_unstable();
-            defined.dedup();
             let mut hasher = FxHasher::default();
             language(file.syntax(db)).hash(&mut hasher);
             defined.hash(&mut hasher);
@@ -187,6 +188,12 @@ fn rough_key(db: &dyn Db, file: SourceFile) -> Option<u64> {
         }
         Syntax::Ludi | Syntax::Egg => duplicate_key(db, file),
     }
+}
+
+/// The relation a rule defines and whether it is a fact: what its part of the ludeme tree is
+/// labelled by.
+fn tree_part(rule: &crate::gdl::model::Rule) -> (&str, bool) {
+    (&rule.head.name.name, rule.is_fact())
 }
 
 /// What two games at distance 0 share: their language and the order-blind hashes of the parts
