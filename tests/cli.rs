@@ -448,3 +448,43 @@ fn the_file_size_limit_comes_from_the_settings() {
     );
     assert!(stdout(&output).contains("checked 1 file"), "{output:?}");
 }
+
+/// `check` reports a game that duplicates another of the games checked, as the editor does:
+/// the same rules in another order with other variable names; a variant with one rule more is
+/// not a duplicate; and the finding turned off in ludeme.toml is not reported.
+#[test]
+fn check_reports_duplicate_games_as_the_editor_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let original =
+        std::fs::read_to_string(support::project_root().join("corpus/gdl/ticTacToe.kif")).unwrap();
+    let mut copy: Vec<&str> = original.split("\n\n").collect();
+    copy.reverse();
+    let copy = copy
+        .join("\n\n")
+        .replace("?m", "?col")
+        .replace("?n", "?row");
+    let variant = format!("{original}\n(<= (goal xplayer 25) (true (control nobody)))\n");
+    std::fs::write(dir.path().join("original.kif"), &original).unwrap();
+    std::fs::write(dir.path().join("copy.kif"), &copy).unwrap();
+    std::fs::write(dir.path().join("variant.kif"), &variant).unwrap();
+    let folder = dir.path().to_str().unwrap();
+    let (_, diagnostics, stderr) = json_check(&[folder]);
+    let duplicates: Vec<&str> = diagnostics
+        .iter()
+        .filter(|d| d["code"] == "distance/duplicate")
+        .map(|d| d["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(duplicates.len(), 2, "{duplicates:?} {stderr}");
+    assert!(duplicates.iter().all(|file| !file.ends_with("variant.kif")));
+    std::fs::write(
+        dir.path().join("ludeme.toml"),
+        "[rules]\ndisable = [\"distance/duplicate\"]\n",
+    )
+    .unwrap();
+    let (_, diagnostics, _) = json_check(&[folder]);
+    assert!(
+        diagnostics
+            .iter()
+            .all(|d| d["code"] != "distance/duplicate")
+    );
+}
