@@ -27,7 +27,8 @@ pub type Cancellable<T> = Result<T, Cancelled>;
 #[derive(Clone, Debug, PartialEq)]
 pub enum DiagnosticDepth {
     /// What reading the file finds: syntax, lowering and the static checks. Fast enough for
-    /// every keystroke.
+    /// every keystroke: in a GDL file of megabytes the checks over the whole rule set are left
+    /// to [`DiagnosticDepth::Full`] (see [`crate::quick_file_diagnostics`]).
     Static,
     /// Also a known game the file duplicates (`distance/duplicate`) and, with options, what
     /// random play finds (GDL games).
@@ -115,6 +116,12 @@ impl Analysis {
     /// [`Analysis::diagnostics`], with the one-line summary of random play when it ran.
     pub fn check(&self, file: SourceFile, depth: &DiagnosticDepth) -> Cancellable<Checked> {
         self.with_db(|db| check(db, file, depth))
+    }
+
+    /// Whether the static diagnostics of `file` leave checks to the full ones (a large GDL
+    /// file: [`crate::quick_file_diagnostics`]).
+    pub fn defers_whole_file_checks(&self, file: SourceFile) -> Cancellable<bool> {
+        self.with_db(|db| crate::is_large_gdl(db, file))
     }
 
     /// Whether `diagnostics` holds an error.
@@ -228,7 +235,10 @@ pub struct Checked {
 
 fn check(db: &dyn Db, file: SourceFile, depth: &DiagnosticDepth) -> Checked {
     let started = std::time::Instant::now();
-    let mut found = crate::file_diagnostics(db, file);
+    let mut found = match depth {
+        DiagnosticDepth::Static => crate::quick_file_diagnostics(db, file),
+        DiagnosticDepth::Full { .. } => crate::file_diagnostics(db, file),
+    };
     let mut headline = None;
     if let DiagnosticDepth::Full { simulation } = depth {
         if let Some(options) = simulation

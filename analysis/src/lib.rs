@@ -45,9 +45,38 @@ pub use syntax::{
 /// This is the one entry point the CLI and the language server share; later layers (lowering,
 /// checks, simulation) add their diagnostics here.
 pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
+    diagnostics_of(db, file, true)
+}
+
+/// The size beyond which a GDL file's quick diagnostics ([`quick_file_diagnostics`]) leave out
+/// the checks over the whole rule set, which take seconds on a file of megabytes.
+pub const LARGE_FILE_BYTES: usize = 2 << 20;
+
+/// What an editor shows at each keystroke: [`file_diagnostics`], except that a GDL file larger
+/// than [`LARGE_FILE_BYTES`] read form by form gets only its syntax, lowering and per-rule
+/// findings, which an edit computes again for the forms it touched alone. The checks over the
+/// whole rule set (unused relations, arities, recursion, stratification, ...) come with the
+/// full diagnostics.
+pub fn quick_file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
+    diagnostics_of(db, file, !is_large_gdl(db, file))
+}
+
+/// Whether [`quick_file_diagnostics`] leaves the whole-rule-set checks of `file` out.
+pub fn is_large_gdl(db: &dyn Db, file: SourceFile) -> bool {
+    matches!(file.syntax(db), Syntax::GdlKif | Syntax::GdlInfix)
+        && file.text(db).len() > LARGE_FILE_BYTES
+        && gdl::gdl_forms(db, file).is_some()
+}
+
+fn diagnostics_of(db: &dyn Db, file: SourceFile, whole_rule_set: bool) -> Vec<Diagnostic> {
     let mut diagnostics = syntax_diagnostics(db, file).clone();
     if matches!(file.syntax(db), Syntax::GdlKif | Syntax::GdlInfix) {
-        diagnostics.extend(gdl::gdl_diagnostics(db, file).iter().cloned());
+        let gdl = if whole_rule_set {
+            gdl::gdl_diagnostics(db, file)
+        } else {
+            gdl::gdl_form_diagnostics(db, file)
+        };
+        diagnostics.extend(gdl.iter().cloned());
     }
     if file.syntax(db) == Syntax::Ludi {
         diagnostics.extend(ludi::ludi_diagnostics(db, file).iter().cloned());

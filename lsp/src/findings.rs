@@ -41,21 +41,43 @@ pub fn background_work_allowed(snapshot: &Snapshot) -> bool {
     snapshot.file.text(snapshot.db()).len() <= MAX_BACKGROUND_BYTES
 }
 
-/// The first round: what reading the document finds, as the protocol publishes it.
+/// The first round: what reading the document finds, as the protocol publishes it. In a GDL
+/// document of megabytes the checks over the whole rule set are left to the second round, and
+/// a note at the top says so until it lands.
 pub fn static_diagnostics(snapshot: &Snapshot) -> Vec<Diagnostic> {
-    published(snapshot, &DiagnosticDepth::Static)
+    let mut diagnostics = published(snapshot, &DiagnosticDepth::Static);
+    if defers_whole_file_checks(snapshot) {
+        diagnostics.push(Diagnostic {
+            severity: Some(DiagnosticSeverity::INFORMATION),
+            source: Some("ludeme".to_owned()),
+            message: format!(
+                "this file is larger than {} MB: the checks over its whole rule set run once \
+                 typing pauses",
+                analysis::LARGE_FILE_BYTES >> 20
+            ),
+            ..Diagnostic::default()
+        });
+    }
+    diagnostics
+}
+
+/// Whether the document's first round leaves checks to the second. Called under
+/// [`salsa::Cancelled::catch`] (see [`run_query`]): a cancellation unwinds from here.
+fn defers_whole_file_checks(snapshot: &Snapshot) -> bool {
+    snapshot
+        .analysis
+        .defers_whole_file_checks(snapshot.file)
+        .unwrap_or_else(|cancelled| ludeme_analysis::resume_cancelled(cancelled))
 }
 
 /// The second round: everything `ludeme check` reports for the document (a duplicate of a
-/// known game included), and what random play finds within the editor's small budget.
+/// known game included), and what random play finds within the editor's small budget (not in
+/// a document too large for background play: [`background_work_allowed`]).
 pub fn full_diagnostics(snapshot: &Snapshot) -> Vec<Diagnostic> {
+    let play =
+        snapshot.settings.client.random_play.unwrap_or(true) && background_work_allowed(snapshot);
     let depth = DiagnosticDepth::Full {
-        simulation: snapshot
-            .settings
-            .client
-            .random_play
-            .unwrap_or(true)
-            .then(SimulationOptions::editor),
+        simulation: play.then(SimulationOptions::editor),
     };
     published(snapshot, &depth)
 }
@@ -237,7 +259,12 @@ pub async fn publish_slow_findings(
         else {
             return;
         };
-        if !background_work_allowed(&snapshot) {
+        // Outside any query: a cancelled answer counts as no (the next edit starts again).
+        let deferred = snapshot
+            .analysis
+            .defers_whole_file_checks(snapshot.file)
+            .unwrap_or(false);
+        if !background_work_allowed(&snapshot) && !deferred {
             return;
         }
         let computed = run_query(snapshot, full_diagnostics).await;

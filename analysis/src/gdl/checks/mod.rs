@@ -109,12 +109,24 @@ fn ranked_lowering(diagnostics: &[Diagnostic]) -> impl Iterator<Item = Ranked> +
 /// then placed in the file. Any other file is checked whole, with the same checks.
 #[salsa::tracked(returns(ref))]
 pub fn gdl_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
+    gdl_diagnostics_of(db, file, true)
+}
+
+/// [`gdl_diagnostics`] without the whole-rule-set checks when the file is read form by form:
+/// an edit then checks again only the forms it touched (see [`crate::quick_file_diagnostics`]).
+#[salsa::tracked(returns(ref))]
+pub fn gdl_form_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
+    gdl_diagnostics_of(db, file, false)
+}
+
+fn gdl_diagnostics_of(db: &dyn Db, file: SourceFile, whole_rule_set: bool) -> Vec<Diagnostic> {
     let mut ranked: Vec<Ranked> = match gdl_forms(db, file) {
         Some(forms) => {
+            let whole = whole_rule_set.then(|| rule_set_diagnostics(db, file));
             let mut ranked: Vec<Ranked> = forms
                 .iter()
                 .flat_map(|&form| form_diagnostics(db, form).iter().cloned())
-                .chain(rule_set_diagnostics(db, file).iter().cloned())
+                .chain(whole.into_iter().flatten().cloned())
                 .collect();
             let offsets = FormOffsets::of(db, file);
             for (_, diagnostic) in &mut ranked {

@@ -66,12 +66,13 @@ pub fn gdl_rules(db: &dyn Db, file: SourceFile) -> Lowered {
     }
 }
 
-/// One top-level form of a KIF file: its text and its place among the file's forms. Interned,
-/// so that an edit inside one rule leaves every other form the same salsa value, and their
-/// lowering and per-rule checks are not done again.
+/// One unit of a KIF file read form by form: a top-level form, or in a large file a run of
+/// [`FORMS_PER_UNIT_OF_A_LARGE_FILE`] of them; its text and its place among the file's units.
+/// Interned, so that an edit inside one rule leaves every other unit the same salsa value, and
+/// their lowering and per-rule checks are not done again.
 #[salsa::interned(debug)]
 pub struct GdlForm<'db> {
-    /// The form's position among the top-level forms of its file (0 for the first).
+    /// The unit's position among the units of its file (0 for the first).
     #[returns(copy)]
     pub index: u32,
     #[returns(ref)]
@@ -89,33 +90,45 @@ const _: () = assert!(
     "form coordinates need 64-bit offsets"
 );
 
-/// The largest text read form by form. Each form costs a few salsa queries of its own, which a
-/// game of the corpus (a few hundred kilobytes at most) never notices; a generated file of
-/// megabytes has hundreds of thousands of forms, and is lowered and checked whole, as before.
+/// The largest text read one top-level form per unit. Each unit costs a few salsa queries of
+/// its own, which a game of the corpus (a few hundred kilobytes at most) never notices; a
+/// generated file of megabytes has hundreds of thousands of forms, and is read in runs of
+/// [`FORMS_PER_UNIT_OF_A_LARGE_FILE`] forms, so that an edit still lowers and checks again a
+/// few dozen forms, not the whole file.
 pub const MAX_FORM_BY_FORM_BYTES: usize = 1 << 20;
 
-/// The top-level forms of `file` when it is a KIF file the fast reader accepts (see
-/// [`crate::kif_forms::read_kif`]) of at most [`MAX_FORM_BY_FORM_BYTES`]; `None` for any other
-/// file. The list is equal from one text to the next when only the blank space or comments
-/// between forms changed.
+/// The top-level forms in one unit of a file larger than [`MAX_FORM_BY_FORM_BYTES`].
+pub const FORMS_PER_UNIT_OF_A_LARGE_FILE: usize = 64;
+
+/// The spans of the units of a file of `text_len` bytes whose top-level forms are `forms`.
+fn unit_spans(forms: &Forms, text_len: usize) -> impl Iterator<Item = TextRange> + '_ {
+    let per_unit = if text_len <= MAX_FORM_BY_FORM_BYTES {
+        1
+    } else {
+        FORMS_PER_UNIT_OF_A_LARGE_FILE
+    };
+    forms.top_level().chunks(per_unit).map(|unit| {
+        let first = forms.get(unit[0]).range;
+        let last = forms.get(unit[unit.len() - 1]).range;
+        TextRange::new(first.start, last.end)
+    })
+}
+
+/// The units of `file` (see [`GdlForm`]) when it is a KIF file the fast reader accepts (see
+/// [`crate::kif_forms::read_kif`]); `None` for any other file. The list is equal from one text
+/// to the next when only the blank space or comments between units changed.
 #[salsa::tracked(returns(ref))]
 pub fn gdl_forms(db: &dyn Db, file: SourceFile) -> Option<Vec<GdlForm<'_>>> {
-    if file.syntax(db) != Syntax::GdlKif || file.text(db).len() > MAX_FORM_BY_FORM_BYTES {
+    if file.syntax(db) != Syntax::GdlKif {
         return None;
     }
     let forms = kif_forms_read(db, file).as_ref()?;
     let text = file.text(db);
-    let list = forms
-        .top_level()
-        .iter()
+    let list = unit_spans(forms, text.len())
         .enumerate()
-        .map(|(index, &form)| {
+        .map(|(index, span)| {
             let index = u32::try_from(index).expect("fewer than 2^32 forms in a file");
-            GdlForm::new(
-                db,
-                index,
-                &text[std::ops::Range::from(forms.get(form).range)],
-            )
+            GdlForm::new(db, index, &text[std::ops::Range::from(span)])
         })
         .collect();
     Some(list)
@@ -155,10 +168,8 @@ impl FormOffsets {
     /// The start of every top-level form of `file` (none for a file without [`gdl_forms`]).
     pub fn of(db: &dyn Db, file: SourceFile) -> Self {
         let starts = match kif_forms_read(db, file) {
-            Some(forms) => forms
-                .top_level()
-                .iter()
-                .map(|&form| forms.get(form).range.start)
+            Some(forms) => unit_spans(forms, file.text(db).len())
+                .map(|span| span.start)
                 .collect(),
             None => Vec::new(),
         };
