@@ -16,7 +16,7 @@ mod large_gdl;
 #[allow(dead_code)] // the tests use more of the client than the benchmark
 mod stdio_client;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -112,7 +112,7 @@ fn main() {
 }
 
 /// The large game of at least `bytes` bytes.
-fn text_of_about(root: &PathBuf, bytes: usize) -> String {
+fn text_of_about(root: &Path, bytes: usize) -> String {
     // The generator counts lines; one copy of tic-tac-toe tells how long a line is.
     let sample = large_gdl::large_gdl(root, 1_000);
     let bytes_per_line = sample.len() / sample.lines().count().max(1);
