@@ -1158,3 +1158,34 @@ async fn inlay_hints_show_defaults_and_english_only_when_asked() {
     );
     client.shutdown().await;
 }
+
+/// Completion in a 3,000-line game (22 copies of tic-tac-toe renamed apart) after two letters:
+/// a short list, not every name of the file, the file's own names that start with what was
+/// typed, shortest first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn completion_after_two_letters_in_a_large_game_is_short_and_ranked() {
+    let uri = "file:///workspace/large.kif";
+    let mut text = support::large_gdl::large_gdl(&support::project_root(), 3_000);
+    assert!(text.lines().count() >= 3_000);
+    text.push_str("(<= (goal xplayer_0 100) (li))\n");
+    let mut client = LspClient::start();
+    client.initialize().await;
+    open(&mut client, uri, "gdl", &text).await;
+    client.diagnostics_for(uri, 1).await;
+    let typed = position_of(&text, "(li))", 0);
+    let completion = client
+        .request("textDocument/completion", at(uri, (typed.0, typed.1 + 3)))
+        .await;
+    let labels = completion_labels(&completion);
+    assert!(labels.len() < 50, "{} items: {labels:?}", labels.len());
+    assert_eq!(
+        labels.first().map(String::as_str),
+        Some("line_0"),
+        "{labels:?}"
+    );
+    assert!(
+        labels.iter().all(|label| label.starts_with("li")),
+        "{labels:?}"
+    );
+    client.shutdown().await;
+}
