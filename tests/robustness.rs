@@ -190,12 +190,15 @@ fn unclosed(extension: &str, count: usize) -> String {
 }
 
 /// Runs `ludeme ARGS FILE`; the command must end (within `budget`) with status 0, 1 or 2,
-/// never by a signal.
+/// never by a signal, and (on Linux) with a peak resident memory under [`MEMORY_BOUND`].
 fn run_on(args: &[&str], file: &std::path::Path, budget: Duration) -> Output {
     let started = Instant::now();
     let mut all = args.to_vec();
     all.push(file.to_str().unwrap());
-    let output = support::ludeme(&all);
+    let (output, peak) = run_measured(&all);
+    if let Some(peak) = peak {
+        assert!(peak < MEMORY_BOUND, "ludeme {all:?} took {peak} bytes");
+    }
     let status = output.status.code();
     assert!(
         matches!(status, Some(0..=2)),
@@ -206,6 +209,60 @@ fn run_on(args: &[&str], file: &std::path::Path, budget: Duration) -> Output {
     let took = started.elapsed();
     assert!(took < budget, "ludeme {all:?} took {took:?}");
     output
+}
+
+/// The most memory one command may hold on the hostile inputs of these tests: the issue's
+/// 1 GB for deep nesting (its 2 GB for a game of a million facts; the CI size here takes a
+/// fraction of either).
+const MEMORY_BOUND: u64 = 1 << 30;
+
+/// `ludeme ARGS` from the project's root: its output and, on Linux, its own peak resident
+/// memory (`wait4`'s `ru_maxrss`, in kilobytes), in bytes.
+// On Linux the child is waited for by `wait4`, which clippy does not know.
+#[allow(clippy::zombie_processes)]
+fn run_measured(args: &[&str]) -> (Output, Option<u64>) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ludeme"))
+        .args(args)
+        .current_dir(support::project_root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the ludeme binary runs");
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let reading_out = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut bytes).map(|_| bytes)
+    });
+    let reading_err = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut stderr, &mut bytes).map(|_| bytes)
+    });
+    #[cfg(target_os = "linux")]
+    let (status, peak) = {
+        use std::os::unix::process::ExitStatusExt;
+        let mut raw_status = 0;
+        // SAFETY: wait4 writes the status and the usage it is given; the pid is our child's,
+        // not yet waited for.
+        let usage = unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            let pid = child.id() as libc::pid_t;
+            assert_eq!(libc::wait4(pid, &mut raw_status, 0, &mut usage), pid);
+            usage
+        };
+        (
+            std::process::ExitStatus::from_raw(raw_status),
+            Some(usage.ru_maxrss as u64 * 1024),
+        )
+    };
+    #[cfg(not(target_os = "linux"))]
+    let (status, peak) = (child.wait().expect("the child ends"), None);
+    let output = Output {
+        status,
+        stdout: reading_out.join().unwrap().unwrap(),
+        stderr: reading_err.join().unwrap().unwrap(),
+    };
+    (output, peak)
 }
 
 /// `check`, `explain` and `fmt --stdout` on each syntax's deeply nested game and unclosed
@@ -310,17 +367,30 @@ fn the_language_server_answers_beside_deeply_nested_documents() {
     client.initialize(serde_json::json!({"capabilities": {}}));
     let normal_text =
         std::fs::read_to_string(support::project_root().join("corpus/gdl/ticTacToe.kif")).unwrap();
-    let documents = [
-        ("file:///w/deep.kif", deeply_nested("kif", 100_000)),
-        ("file:///w/unclosed.kif", unclosed("kif", 100_000)),
-        ("file:///w/deep.ludi", deeply_nested("ludi", 100_000)),
-        ("file:///w/normal.kif", normal_text),
-    ];
+    // The million in release builds (CI's release suite); a debug build's parsers take
+    // minutes at that size.
+    let size = if cfg!(debug_assertions) {
+        100_000
+    } else {
+        1_000_000
+    };
+    let mut documents: Vec<(String, String)> = Vec::new();
+    for extension in EXTENSIONS {
+        documents.push((
+            format!("file:///w/deep.{extension}"),
+            deeply_nested(extension, size),
+        ));
+        documents.push((
+            format!("file:///w/unclosed.{extension}"),
+            unclosed(extension, size),
+        ));
+    }
+    documents.push(("file:///w/normal.kif".to_owned(), normal_text));
     for (uri, text) in &documents {
-        let language = if uri.ends_with(".ludi") {
-            "ludi"
-        } else {
-            "gdl"
+        let language = match uri.rsplit('.').next() {
+            Some("ludi") => "ludi",
+            Some("egg") => "egg",
+            _ => "gdl",
         };
         client.open(uri, language, text);
     }
@@ -329,7 +399,8 @@ fn the_language_server_answers_beside_deeply_nested_documents() {
         let too_deep = diagnostics
             .iter()
             .any(|diagnostic| diagnostic["code"] == "syntax/too-deep");
-        if uri.contains("/deep.") {
+        // EGGG values stop being read at 32 levels without a report.
+        if uri.contains("/deep.") && !uri.ends_with(".egg") {
             assert!(too_deep, "{uri}: {diagnostics:?}");
         }
         if uri.contains("/normal.") {
@@ -377,7 +448,7 @@ fn the_language_server_answers_beside_deeply_nested_documents() {
         "{diagnostics:?}"
     );
     // The first `role` of the normal game.
-    let normal_text = &documents[3].1;
+    let normal_text = &documents.last().expect("the normal game").1;
     let role = normal_text.find("(role ").expect("a role") + 1;
     let line = normal_text[..role].matches('\n').count();
     let character = role - normal_text[..role].rfind('\n').map_or(0, |at| at + 1);
@@ -420,22 +491,9 @@ async fn the_server_answers_every_request_after_a_malformed_header() {
     client.shutdown().await;
 }
 
-/// The largest resident memory of any finished child of this test process (Linux: `ru_maxrss`
-/// of `RUSAGE_CHILDREN`, in kilobytes), in bytes.
-#[cfg(target_os = "linux")]
-fn children_peak_memory() -> u64 {
-    // SAFETY: getrusage only writes the struct it is given.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
-        usage
-    };
-    usage.ru_maxrss as u64 * 1024
-}
-
 /// A GDL game of tic-tac-toe plus 50,000 `init` facts (the million is measured in
 /// BENCHMARKS.md): every command that reads, plays or prints it ends within its budget, plus
-/// a margin, with a report or a message, under 2 GB. A million such facts once made `bench`
+/// a margin, with a report or a message, under [`MEMORY_BOUND`]. A million such facts once made `bench`
 /// and `check --simulate` grow past 8 GB and `explain` never end.
 #[test]
 fn a_game_with_many_init_facts_ends_every_command_within_its_budget() {
@@ -469,11 +527,5 @@ fn a_game_with_many_init_facts_ends_every_command_within_its_budget() {
     assert!(
         String::from_utf8_lossy(&explained.stdout).contains("each fact (0..49999) holds"),
         "the facts are read as one range"
-    );
-    #[cfg(target_os = "linux")]
-    assert!(
-        children_peak_memory() < 2 << 30,
-        "{} bytes",
-        children_peak_memory()
     );
 }
