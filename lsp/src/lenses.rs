@@ -193,7 +193,7 @@ impl LensJobs {
         lock(&self.jobs)
     }
 
-    /// The lens's command for the document's current version and [`Surroundings`]: the result
+    /// The lens's command for the document's current version and the budgets in force: the result
     /// when the work is done, else a provisional label (and the work started, unless it already
     /// runs). A client that cannot be asked to refresh its lenses would keep the provisional
     /// label for good: it waits for the work instead (bounded by the budgets).
