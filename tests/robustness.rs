@@ -505,14 +505,16 @@ fn a_game_with_many_init_facts_ends_every_command_within_its_budget() {
     }
     let file = dir.path().join("many-facts.kif");
     std::fs::write(&file, text).unwrap();
-    let margin = Duration::from_secs(3);
+    // The margin is 2 s, measured in release (BENCHMARKS.md); an unoptimised build
+    // beside the other tests of this binary needs more for what cannot be interrupted.
+    let margin = Duration::from_secs(if cfg!(debug_assertions) { 8 } else { 2 });
     // (the command, its budget): `bench --seconds S` sets up within 2S + 1 s and plays S s; a
-    // probe stops starting games at its time limit; explain and fmt have no time budget of
-    // their own, and must simply be quick.
+    // probe starts no game after its time limit and stops the one under way by twice it;
+    // explain and fmt have no time budget of their own, and must simply be quick.
     let commands: [(&[&str], u64); 5] = [
         (&["check", "--simulate", "--simulate-seconds", "2"], 2),
         (&["bench", "--seconds", "1"], 4),
-        (&["probe", "--time-limit", "3", "--games", "4"], 3),
+        (&["probe", "--time-limit", "3", "--games", "4"], 6),
         (&["explain"], 5),
         (&["fmt", "--stdout"], 5),
     ];

@@ -36,7 +36,8 @@ pub struct ProbeArgs {
     /// games, where only the search's depth tells good moves from bad.
     #[arg(long)]
     move_nodes: Option<u64>,
-    /// Stop playing new games after this many seconds (default: `[probe] seconds` of
+    /// Start no new game this many seconds after the command starts, reading and setting up
+    /// the game included; a game under way stops by twice this (default: `[probe] seconds` of
     /// `ludeme.toml`, else 60, as in the editor).
     #[arg(long)]
     time_limit: Option<f64>,
@@ -87,6 +88,9 @@ pub fn run(args: &ProbeArgs) -> u8 {
     {
         return fail(path, "--time-limit must be a positive number of seconds");
     }
+    // The time limit counts from here, before the game is read: reading, setting up and
+    // playing share it.
+    let started = Instant::now();
     let (analysis, file) = match open_game(path, KnownGames::FromSettings) {
         Ok(opened) => opened,
         Err(message) => return fail(path, message),
@@ -99,8 +103,10 @@ pub fn run(args: &ProbeArgs) -> u8 {
         },
     };
     let time_limit = Duration::from_secs_f64(seconds);
+    // No new game starts once the time limit has passed; a game under way, and a question of
+    // the engine that never ends, stop at twice the limit.
     let options = EngineOptions {
-        deadline: Some(Instant::now() + time_limit * 2),
+        deadline: Some(started + time_limit * 2),
         interpreter: false,
     };
     let game = match analysis.playable(file, &options) {
@@ -115,7 +121,7 @@ pub fn run(args: &ProbeArgs) -> u8 {
         nodes_per_move: args
             .move_nodes
             .unwrap_or_else(|| game.default_probe_nodes()),
-        time_limit: Some(time_limit),
+        time_limit: Some(time_limit.saturating_sub(started.elapsed())),
         ..ProbeSettings::default()
     };
     let report = game.probe(&settings);
