@@ -56,7 +56,18 @@ pub fn format_egg_range(text: &str, range: TextRange) -> Option<(TextRange, Stri
     if parse_text(Syntax::Egg, text, None).root().has_error() {
         return None;
     }
-    let line_start = |offset: usize| text[..offset].rfind('\n').map_or(0, |at| at + 1);
+    // A range from outside (an editor, a fuzzer) may end inside a character or past the text:
+    // each end moves back to the character it falls in.
+    let floor = |offset: usize| {
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        offset
+    };
+    let range = TextRange::new(floor(range.start), floor(range.end.max(range.start)));
+    // Of the line holding `offset` (which may fall inside a character: `end - 1` below).
+    let line_start = |offset: usize| text[..floor(offset)].rfind('\n').map_or(0, |at| at + 1);
     let line_end = |offset: usize| {
         text[offset..]
             .find('\n')
@@ -106,7 +117,8 @@ fn verbatim_ranges(root: tree_sitter::Node<'_>) -> Vec<TextRange> {
 }
 
 /// Appends `content` (one line, starting at byte `offset` of the file) with its indentation
-/// kept, its runs of spaces outside verbatim text made one, and its trailing spaces removed.
+/// kept, its runs of blank space outside verbatim text made one space, and its trailing blank
+/// space removed.
 fn normalise_line(
     content: &str,
     offset: usize,
@@ -118,12 +130,13 @@ fn normalise_line(
     let mut chars = content[indent..].char_indices().peekable();
     while let Some((at, c)) = chars.next() {
         let position = offset + indent + at;
-        if !matches!(c, ' ' | '\t') || inside_verbatim(position) {
+        // A carriage return not before a newline is blank space to the grammar, as a tab.
+        if !matches!(c, ' ' | '\t' | '\r') || inside_verbatim(position) {
             output.push(c);
             continue;
         }
         while chars
-            .next_if(|&(_, next)| matches!(next, ' ' | '\t'))
+            .next_if(|&(_, next)| matches!(next, ' ' | '\t' | '\r'))
             .is_some()
         {}
         if chars.peek().is_some() {
