@@ -20,6 +20,8 @@ fn every_fuzz_regression_input_runs_cleanly() {
             "format" => ludeme_analysis::fuzzing::format_input,
             "ide" => ludeme_analysis::fuzzing::ide_input,
             "distance" => ludeme_analysis::fuzzing::distance_input,
+            "check" => ludeme_analysis::fuzzing::check_input,
+            "engine" => ludeme_analysis::fuzzing::engine_input,
             _ => continue,
         };
         let outcome = std::panic::catch_unwind(|| run(&bytes));

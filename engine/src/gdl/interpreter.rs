@@ -243,7 +243,9 @@ impl Interpreter {
         ))
     }
 
-    /// Every goal value of each role (a well-formed game gives exactly one in terminal states).
+    /// Every goal value of each role, ascending and distinct as numbers (`00` and `0` are one
+    /// reward, as in the grounded reasoner); a well-formed game gives exactly one in terminal
+    /// states.
     pub fn try_goal_values(&self, state: &GdlState) -> Result<Vec<Vec<Reward>>, GdlError> {
         let store = self.state_model(state)?;
         let key = (self.program.keywords.goal, 2);
@@ -263,6 +265,7 @@ impl Interpreter {
                 }
             }
             role_values.sort_unstable();
+            role_values.dedup();
             values.push(role_values);
         }
         Ok(values)
