@@ -17,6 +17,7 @@ pub mod gdl;
 mod host;
 pub mod ide;
 pub mod ludi;
+pub mod picture;
 pub mod play;
 pub mod project;
 pub mod rules;

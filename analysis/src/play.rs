@@ -1,6 +1,6 @@
 //! Playing a game, whatever its language: the engine of a file ([`PlayableGame`], built by
-//! [`crate::Analysis::playable`]), random playouts for bench figures, the self-play probe and
-//! matches between named players.
+//! [`crate::Analysis::playable`]), random playouts for bench figures, the self-play probe,
+//! matches between named players, and positions reached by named moves with their pictures.
 //!
 //! This is the only place that chooses an engine by language; the front ends ask for a
 //! playable game and call its methods, which are written once over the engines' one
@@ -11,16 +11,21 @@ use std::time::{Duration, Instant};
 
 use ludeme_engine::Game;
 use ludeme_engine::egg::EggEngine;
+use ludeme_engine::egg::EggState;
 use ludeme_engine::gdl::grounded::GroundingLimits;
-use ludeme_engine::gdl::{Budget, Engine, Reasoner};
-use ludeme_engine::ludi::LudiGame;
+use ludeme_engine::gdl::{Budget, Engine, Reasoner, ReasonerState};
 use ludeme_engine::ludi::advisors::Advisors;
+use ludeme_engine::ludi::{LudiGame, LudiState};
+use ludeme_engine::notation::replay;
+use ludeme_engine::picture::Depict;
 use ludeme_engine::players::{Player, RandomPlayer, play_match, player_by_name};
 use ludeme_engine::playout::{PlayoutStats, random_playout};
 use ludeme_engine::probe::{NoAdvice, probe};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
+pub use ludeme_engine::notation::{ReplayError, ReplayProblem, split_plies};
+pub use ludeme_engine::picture::Picture;
 pub use ludeme_engine::players::{MatchEnd, MatchResult, MatchSettings, MoveBudget, PLAYER_NAMES};
 pub use ludeme_engine::probe::{ProbeReport, ProbeSettings};
 pub use ludeme_engine::{Reward, RoleIndex};
@@ -48,6 +53,17 @@ pub enum PlayableGame {
     Gdl(Reasoner),
     Ludi(Box<LudiGame>),
     Egg(Box<EggEngine>),
+}
+
+/// A position of a [`PlayableGame`], reached by [`PlayableGame::position_after`].
+#[derive(Clone, Debug)]
+pub struct Position(EngineState);
+
+#[derive(Clone, Debug)]
+enum EngineState {
+    Gdl(ReasonerState),
+    Ludi(LudiState),
+    Egg(EggState),
 }
 
 /// Runs `$body` with `$game` bound to the engine under a [`PlayableGame`]: the one dispatch.
@@ -211,6 +227,32 @@ impl PlayableGame {
         settings: &MatchSettings,
     ) -> (MatchResult, Vec<&'static str>) {
         on_engine!(self, game => run_match(game, players, seed, settings))
+    }
+
+    /// The position after `plies` from the start, each ply written as
+    /// `ludeme_engine::notation` describes (the names the engines give moves; several roles'
+    /// moves in one ply joined by `&`); [`split_plies`] splits a written list.
+    pub fn position_after(&self, plies: &[String]) -> Result<Position, ReplayError> {
+        let state = match self {
+            PlayableGame::Gdl(game) => EngineState::Gdl(replay(game, plies)?),
+            PlayableGame::Ludi(game) => EngineState::Ludi(replay(&**game, plies)?),
+            PlayableGame::Egg(game) => EngineState::Egg(replay(&**game, plies)?),
+        };
+        Ok(Position(state))
+    }
+
+    /// The picture of `position` (draw it with [`crate::picture::svg`]); a position of another
+    /// game gets a picture that says so.
+    pub fn picture(&self, position: &Position) -> Picture {
+        match (self, &position.0) {
+            (PlayableGame::Gdl(game), EngineState::Gdl(state)) => game.picture(state),
+            (PlayableGame::Ludi(game), EngineState::Ludi(state)) => game.picture(state),
+            (PlayableGame::Egg(game), EngineState::Egg(state)) => game.picture(state),
+            _ => Picture {
+                notes: vec!["a position of another game".to_owned()],
+                ..Picture::default()
+            },
+        }
     }
 
     /// How a match ended, in words (`terminal`, `ply limit`, `white has no legal move`, ...).

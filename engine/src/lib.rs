@@ -9,6 +9,8 @@ pub mod egg;
 pub mod gdl;
 pub mod graph;
 pub mod ludi;
+pub mod notation;
+pub mod picture;
 pub mod players;
 pub mod playout;
 pub mod probe;

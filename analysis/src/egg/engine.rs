@@ -338,6 +338,7 @@ fn layout(game: &EggGame) -> Result<Layout, NotExecutable> {
     }
     let (width, height) = (width as usize, height as usize);
     let mut board = Board::rectangle(width, height);
+    board.hexagon_cells = hexagon_cells;
     if hexagon_outline {
         board.present = hexagon_outline_cells(width, height).ok_or_else(|| {
             NotExecutable::at(

@@ -74,6 +74,10 @@ pub struct Board {
     pub present: Vec<bool>,
     /// Per cell, the piece it holds at the start.
     pub start: Vec<Option<PieceIndex>>,
+    /// Whether the cells are hexagons (`squares are hexagons`): cell `(x, y)` is then at axial
+    /// coordinates (column x, row y), its neighbours one step along (1, 0), (0, 1) and (1, −1).
+    /// Only pictures read it; the line goals carry their own axes.
+    pub hexagon_cells: bool,
 }
 
 impl Board {
@@ -85,6 +89,7 @@ impl Board {
             height,
             present: vec![true; cells],
             start: vec![None; cells],
+            hexagon_cells: false,
         }
     }
 

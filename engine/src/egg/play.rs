@@ -44,6 +44,12 @@ impl EggState {
     pub fn scores(&self) -> &[u32] {
         &self.scores
     }
+
+    /// The option `role` chose in this round (an index into [`super::Moves::Choose`]'s
+    /// options), if it has chosen.
+    pub fn choice(&self, role: usize) -> Option<u8> {
+        self.choices.get(role).and_then(|&c| c.checked_sub(1))
+    }
 }
 
 impl EggEngine {

@@ -174,6 +174,15 @@ impl Reasoner {
         }
     }
 
+    /// Every fluent a state may hold, when the game is grounded (the circuit's base
+    /// propositions); empty on the interpreter, which does not know them in advance.
+    pub fn possible_fluents(&self) -> &[Ground] {
+        match &self.engine {
+            Engine::Grounded(game) => game.possible_fluents(),
+            Engine::Interpreted(_) => &[],
+        }
+    }
+
     /// Whether `role` is GDL-II's `random`.
     pub fn is_random(&self, role: RoleIndex) -> bool {
         match &self.engine {

@@ -377,6 +377,12 @@ impl Board {
         self.coords.len()
     }
 
+    /// The coordinates of `cell` as the module's opening describes them (column, row, layer),
+    /// for drawing and naming the board; `None` off the board.
+    pub fn coordinates(&self, cell: CellIndex) -> Option<[i32; 3]> {
+        self.coords.get(usize::from(cell)).copied()
+    }
+
     /// The neighbour of `cell` in direction `d`, or [`NO_CELL`].
     #[inline]
     pub fn neighbour(&self, cell: CellIndex, d: usize) -> CellIndex {

@@ -19,7 +19,7 @@ mod tests;
 use rand::Rng;
 
 pub use board::{Board, CellIndex};
-pub use state::{LudiMove, LudiState, MoveKind, Piece};
+pub use state::{LudiMove, LudiState, MoveKind, Piece, UNLIMITED};
 
 use crate::{Game, Reward, RoleIndex};
 

@@ -171,6 +171,12 @@ impl GroundedGame {
             .collect()
     }
 
+    /// Every fluent the circuit has a proposition for: all a state of the game may hold (and
+    /// perhaps more: grounding over-approximates).
+    pub fn possible_fluents(&self) -> &[Ground] {
+        &self.fluents
+    }
+
     /// The action of a move, as a term.
     pub fn action(&self, action: GroundedMove) -> &Ground {
         &self.actions[(action.0 - self.circuit.input_start) as usize]
