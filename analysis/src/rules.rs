@@ -1,6 +1,8 @@
 //! The registry of diagnostic rules: every code a check can report, with its default severity and
 //! the long explanation `ludeme explain CODE` prints. Each check module declares its rules here so
 //! that front ends (SARIF rule tables, `explain`, editor links) have one source of truth.
+//! docs/rules-defaults.md says why each default severity is what it is, with the counts on the
+//! corpora; a test keeps it in step with the rules.
 
 use crate::Severity;
 
@@ -151,6 +153,35 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// docs/rules-defaults.md says why each rule has its default severity: it names every rule,
+    /// with the severity the rule has.
+    #[test]
+    fn the_defaults_page_gives_every_rule_its_severity() {
+        let page = include_str!("../../docs/rules-defaults.md");
+        let documented: std::collections::HashMap<&str, &str> = page
+            .lines()
+            .filter_map(|line| {
+                let mut cells = line.strip_prefix("| `")?.split(" | ");
+                let code = cells.next()?.strip_suffix('`')?;
+                let severity = cells.next()?.split_whitespace().next()?.trim_matches('*');
+                Some((code, severity))
+            })
+            .collect();
+        for rule in all() {
+            assert_eq!(
+                documented.get(rule.code).copied(),
+                Some(rule.severity.as_str()),
+                "docs/rules-defaults.md: the row of {}",
+                rule.code
+            );
+        }
+        assert_eq!(
+            documented.len(),
+            all().count(),
+            "a row for a rule that is gone"
+        );
     }
 
     #[test]

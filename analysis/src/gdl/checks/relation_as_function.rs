@@ -11,7 +11,9 @@ use super::Context;
 
 pub const RELATION_AS_FUNCTION: Rule = Rule {
     code: "gdl/relation-as-function",
-    severity: Severity::Warning,
+    // Information, not a warning: a forgotten `true` is also `gdl/unproduced-relation`, a
+    // warning; what is left is the deliberate style of published games (docs/rules-defaults.md).
+    severity: Severity::Info,
     summary: "a name used both as a relation and as a function term",
     explanation: "\
 A fluent under `init`, `true` and `next`, and an action under `legal`, `does` and `input`, are
@@ -24,7 +26,12 @@ relation `cell` that nothing defines instead of the state.
     (<= (open) (true (cell ?x ?y b)))    ; right
 
 Fix: wrap the sentence in `true` (or `does`) if it is about the state (or the moves); if the
-relation and the function really are different things, give them different names.",
+relation and the function really are different things, give them different names.
+
+It is information rather than a warning: when `true` is forgotten, the relation is defined
+nowhere, which `gdl/unproduced-relation` reports as a warning. Where the relation is defined,
+the shared name is a deliberate style: breakthroughSmall and a dozen other published games
+define a relation `(cell ?x ?y)` for the squares beside the fluent `(cell ?x ?y white)`.",
 };
 
 pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {

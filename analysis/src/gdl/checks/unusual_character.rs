@@ -9,13 +9,19 @@ use super::Context;
 
 pub const UNUSUAL_CHARACTER: Rule = Rule {
     code: "gdl/unusual-character",
-    severity: Severity::Warning,
+    // Information, not a warning: the published games of the GGP repository spell arithmetic
+    // relations `+`, `++`, `map+`, `<` and play wherever they are played (docs/rules-defaults.md).
+    severity: Severity::Info,
     summary: "a name with characters other than ASCII letters, digits, `_` and `-`",
     explanation: "\
 KIF allows almost any character in a symbol, but GDL players and tools differ in what they
 accept: some split `a.b` or `x+y`, some choke on `<`, `=`, `:` or `#`, some read their input
 as ASCII and mangle `é`. Names made of ASCII letters, digits, `_` and `-` work everywhere. The
 reference validator warns about any other character.
+
+It is information rather than a warning: games published in the GGP repository name their
+arithmetic `+`, `++`, `map+`, `<` and `>` in some 1,400 places, and the players they were
+written for read them.
 
     (<= (sum ?x ?y ?z) (+ ?x ?y ?z))       ; `+` is unusual: call it `plus`
     (init (cell a1 étoile))                  ; `é` is unusual
