@@ -12,6 +12,7 @@ mod fmt;
 mod play;
 mod probe;
 mod project;
+mod render;
 mod report;
 
 use std::path::PathBuf;
@@ -111,6 +112,8 @@ enum Command {
     Nearest(distance::NearestArgs),
     /// The families of a folder of games, by agglomerative clustering over the distance.
     Cluster(distance::ClusterArgs),
+    /// Draw a game's board as SVG: the start, or the position after the moves given.
+    Render(render::RenderArgs),
     /// Run the language server on standard input and output.
     Lsp,
 }
@@ -196,6 +199,7 @@ fn main() -> ExitCode {
         Command::Distance(args) => distance::run_distance(&args),
         Command::Nearest(args) => distance::run_nearest(&args),
         Command::Cluster(args) => distance::run_cluster(&args),
+        Command::Render(args) => render::run(&args),
         Command::Lsp => match ludeme_lsp::run_stdio() {
             Ok(()) => exit::CLEAN,
             Err(error) => {
