@@ -21,12 +21,17 @@ const MAX_TEXT: usize = 100;
 /// The width of the widest cell, in pixels, unless the board is too large for it.
 const CELL_PIXELS: f64 = 44.0;
 
+/// The width of the narrowest cell (the small squares of the 4.8.8 tiling), in pixels, unless
+/// the board is too large for it: room for its label.
+const NARROW_CELL_PIXELS: f64 = 36.0;
+
 /// The largest board, in pixels, before cells shrink.
 const BOARD_PIXELS: f64 = 1_600.0;
 
 const MARGIN: f64 = 16.0;
 const NOTE_LINE: f64 = 16.0;
-const NOTE_CHAR: f64 = 7.3;
+/// A generous width of a character of the notes' monospace font, so that no renderer cuts them.
+const NOTE_CHAR: f64 = 8.0;
 const LEGEND_LINE: f64 = 26.0;
 
 /// Cell fills by shade.
@@ -42,6 +47,18 @@ const PLAYER_COLOURS: [(&str, &str, &str); 8] = [
     ("#e67e22", "#7e4510", "#ffffff"),
     ("#8e44ad", "#4a235a", "#ffffff"),
     ("#16a085", "#0b5345", "#ffffff"),
+];
+
+/// Players named after a colour are drawn in it: (name, fill, outline, text).
+const NAMED_COLOURS: [(&str, &str, &str, &str); 8] = [
+    ("white", "#fbfbf8", "#222222", "#222222"),
+    ("black", "#2b2b2b", "#000000", "#fbfbf8"),
+    ("red", "#c0392b", "#6e1f17", "#ffffff"),
+    ("blue", "#2e6fd8", "#173a73", "#ffffff"),
+    ("green", "#27ae60", "#145a32", "#ffffff"),
+    ("orange", "#e67e22", "#7e4510", "#ffffff"),
+    ("purple", "#8e44ad", "#4a235a", "#ffffff"),
+    ("yellow", "#f4d03f", "#7d6608", "#222222"),
 ];
 
 /// A piece that belongs to no player.
@@ -102,8 +119,9 @@ pub fn svg(picture: &Picture) -> String {
         out,
         r##"<rect width="100%" height="100%" fill="#ffffff"/>"##
     );
+    let palette = role_colours(&picture.roles);
     if let Some(board) = &board {
-        board.draw(picture, &mut out);
+        board.draw(picture, &palette, &mut out);
     }
     if !notes.is_empty() {
         let _ = writeln!(
@@ -122,7 +140,7 @@ pub fn svg(picture: &Picture) -> String {
         let _ = writeln!(out, "</g>");
     }
     for (role, name) in picture.roles.iter().enumerate() {
-        let (fill, stroke, _) = colours(Some(role));
+        let (fill, stroke, _) = colours(Some(role), &palette);
         let y = legend_top + role as f64 * LEGEND_LINE + LEGEND_LINE / 2.0;
         let _ = writeln!(
             out,
@@ -165,7 +183,7 @@ impl Layout {
         if !min.x.is_finite() {
             (min, max) = (Point::new(0.0, 0.0), Point::new(1.0, 1.0));
         }
-        let widest_cell = picture
+        let widths: Vec<f64> = picture
             .cells
             .iter()
             .map(|cell| {
@@ -173,10 +191,16 @@ impl Layout {
                 xs.clone().fold(f64::NEG_INFINITY, f64::max) - xs.fold(f64::INFINITY, f64::min)
             })
             .filter(|w| w.is_finite() && *w > 0.0)
-            .fold(0.0, f64::max);
-        let widest_cell = if widest_cell > 0.0 { widest_cell } else { 1.0 };
+            .collect();
+        let widest = widths.iter().copied().fold(0.0, f64::max);
+        let narrowest = widths.iter().copied().fold(f64::INFINITY, f64::min);
         let extent = (max.x - min.x).max(max.y - min.y).max(f64::EPSILON);
-        let scale = (CELL_PIXELS / widest_cell).min(BOARD_PIXELS / extent);
+        let scale = if widths.is_empty() {
+            CELL_PIXELS
+        } else {
+            (CELL_PIXELS / widest).max(NARROW_CELL_PIXELS / narrowest)
+        };
+        let scale = scale.min(BOARD_PIXELS / extent);
         Layout { min, max, scale }
     }
 
@@ -196,7 +220,7 @@ impl Layout {
         )
     }
 
-    fn draw(&self, picture: &Picture, out: &mut String) {
+    fn draw(&self, picture: &Picture, palette: &[Colours], out: &mut String) {
         let _ = writeln!(
             out,
             r##"<g stroke="#5a4a32" stroke-width="1" stroke-linejoin="round">"##
@@ -219,19 +243,16 @@ impl Layout {
         }
         let _ = writeln!(out, "</g>");
 
-        let _ = writeln!(
-            out,
-            r##"<g font-size="{}" fill="#6b5a3e" text-anchor="middle">"##,
-            number(self.label_size(picture))
-        );
+        let _ = writeln!(out, r##"<g fill="#6b5a3e" text-anchor="middle">"##);
         for cell in &picture.cells {
             let Some(label) = &cell.label else { continue };
-            let at = self.label_position(cell);
+            let (at, size) = self.label_place(cell);
             let _ = writeln!(
                 out,
-                r#"<text x="{}" y="{}">{}</text>"#,
+                r#"<text x="{}" y="{}" font-size="{}">{}</text>"#,
                 number(at.x),
                 number(at.y),
+                number(size),
                 escape(&shorten(label))
             );
         }
@@ -248,36 +269,44 @@ impl Layout {
         let _ = writeln!(out, "</g>");
 
         for piece in &picture.pieces {
-            self.draw_piece(picture, piece, out);
+            self.draw_piece(picture, palette, piece, out);
         }
     }
 
-    /// One size of label for the whole board, from its smallest cell.
-    fn label_size(&self, picture: &Picture) -> f64 {
-        let smallest = picture
-            .cells
-            .iter()
-            .map(Cell::inner_radius)
-            .fold(f64::INFINITY, f64::min);
-        (smallest * self.scale * 0.42).clamp(5.0, 12.0)
-    }
-
-    /// Labels sit low in their cell, under where a piece stands.
-    fn label_position(&self, cell: &Cell) -> Point {
+    /// Where a cell's label goes and its size: low in the cell, under where a piece stands,
+    /// when the cell is round enough to leave room there (squares, hexagons, octagons); nearer
+    /// the centre in a triangle, and at the centre of a square standing on a corner.
+    fn label_place(&self, cell: &Cell) -> (Point, f64) {
         let centre = self.place(cell.centre());
         let radius = cell.inner_radius() * self.scale;
-        Point::new(centre.x, centre.y + radius * 0.85)
+        let xs = cell.outline.iter().map(|p| p.x);
+        let half_width =
+            (xs.clone().fold(f64::NEG_INFINITY, f64::max) - xs.fold(f64::INFINITY, f64::min)) / 2.0;
+        let round = half_width > 0.0 && cell.inner_radius() / half_width > 0.95;
+        let (drop, size) = match (round, cell.outline.len()) {
+            (true, _) => (0.85, 0.42),
+            (false, 3) => (0.45, 0.6),
+            (false, _) => (0.0, 0.75),
+        };
+        let at = Point::new(centre.x, centre.y + radius * drop);
+        (at, (radius * size).clamp(5.0, 12.0))
     }
 
-    fn draw_piece(&self, picture: &Picture, piece: &PieceMark, out: &mut String) {
+    fn draw_piece(
+        &self,
+        picture: &Picture,
+        palette: &[Colours],
+        piece: &PieceMark,
+        out: &mut String,
+    ) {
         let Some(cell) = picture.cells.get(piece.cell) else {
             return;
         };
         let inner = cell.inner_radius() * self.scale;
         let centre = self.place(cell.centre());
-        let centre = Point::new(centre.x, centre.y - inner * 0.12);
-        let radius = inner * 0.66;
-        let (fill, stroke, text_colour) = colours(piece.owner);
+        let centre = Point::new(centre.x, centre.y - inner * 0.15);
+        let radius = inner * 0.6;
+        let (fill, stroke, text_colour) = colours(piece.owner, palette);
         let owner = piece
             .owner
             .and_then(|role| picture.roles.get(role))
@@ -314,7 +343,7 @@ impl Layout {
         }
         if piece.count > 1 {
             let badge = Point::new(centre.x + radius * 0.75, centre.y - radius * 0.75);
-            let badge_radius = (radius * 0.42).max(5.0);
+            let badge_radius = (radius * 0.5).max(6.0);
             let _ = writeln!(
                 out,
                 r##"<circle cx="{}" cy="{}" r="{}" fill="#ffd54f" stroke="#7a5c00" stroke-width="1"/>"##,
@@ -335,18 +364,50 @@ impl Layout {
     }
 }
 
-fn colours(owner: Option<usize>) -> (&'static str, &'static str, &'static str) {
+type Colours = (&'static str, &'static str, &'static str);
+
+/// Each role's colours: those its name says when every role's name is a different colour
+/// (`red` and `black` in connect four), else the palette's in role order.
+fn role_colours(roles: &[String]) -> Vec<Colours> {
+    let named: Option<Vec<Colours>> = roles
+        .iter()
+        .map(|role| {
+            NAMED_COLOURS
+                .iter()
+                .find(|(name, ..)| role.eq_ignore_ascii_case(name))
+                .map(|&(_, fill, stroke, text)| (fill, stroke, text))
+        })
+        .collect();
+    match named {
+        Some(named) if distinct(&named) => named,
+        _ => (0..roles.len())
+            .map(|role| PLAYER_COLOURS[role % PLAYER_COLOURS.len()])
+            .collect(),
+    }
+}
+
+fn distinct(colours: &[Colours]) -> bool {
+    colours
+        .iter()
+        .enumerate()
+        .all(|(i, colour)| !colours[..i].contains(colour))
+}
+
+fn colours(owner: Option<usize>, roles: &[Colours]) -> Colours {
     owner.map_or(NEUTRAL_COLOURS, |role| {
-        PLAYER_COLOURS[role % PLAYER_COLOURS.len()]
+        roles
+            .get(role)
+            .copied()
+            .unwrap_or(PLAYER_COLOURS[role % PLAYER_COLOURS.len()])
     })
 }
 
 /// What a piece shows: its name when short (GDL marks such as `x` or `wr`), else its initial.
 fn initials(name: &str) -> String {
-    if name.chars().count() <= 3 {
+    if name.chars().count() <= 2 {
         name.to_owned()
     } else {
-        name.chars().take(1).collect()
+        name.chars().take(1).flat_map(char::to_uppercase).collect()
     }
 }
 
