@@ -113,6 +113,8 @@ pub enum ReplayProblem {
     NotLegal(String),
     /// The ply gives no move to this role, which has several.
     MissingMove(String),
+    /// This part of the ply names a move of a role the ply already gave a move to.
+    SecondMove { part: String, role: String },
     /// The engine gave up or a role had no legal move.
     Failure(String),
 }
@@ -129,6 +131,9 @@ impl fmt::Display for ReplayError {
             ReplayProblem::NotLegal(part) => write!(f, "`{part}` is not a legal move")?,
             ReplayProblem::MissingMove(role) => {
                 write!(f, "no move for {role}, who has several")?;
+            }
+            ReplayProblem::SecondMove { part, role } => {
+                write!(f, "`{part}` would be a second move for {role}")?;
             }
             ReplayProblem::Failure(why) => write!(f, "{why}")?,
         }
@@ -199,7 +204,21 @@ pub fn replay<G: Notation>(game: &G, plies: &[String]) -> Result<G::State, Repla
                 });
             match found {
                 Some((role, action)) => joint[role] = Some(action),
-                None => return Err(fail(ReplayProblem::NotLegal(part.to_owned()))),
+                None => {
+                    let taken = (0..roles).find(|&role| {
+                        joint[role].is_some()
+                            && moves[role]
+                                .iter()
+                                .any(|(name, _)| normalise(name) == wanted)
+                    });
+                    return Err(fail(match taken {
+                        Some(role) => ReplayProblem::SecondMove {
+                            part: part.to_owned(),
+                            role: game.roles()[role].clone(),
+                        },
+                        None => ReplayProblem::NotLegal(part.to_owned()),
+                    }));
+                }
             }
         }
         let mut chosen = Vec::with_capacity(roles);
