@@ -1,8 +1,10 @@
 //! `ludeme check`: every diagnostic of every game file named, in parallel over files: what the
 //! editor publishes for the same file, `distance/duplicate` against the project's other games
-//! included (see [`ludeme_analysis::DiagnosticDepth::Full`]).
+//! included (see [`ludeme_analysis::DiagnosticDepth::Full`]). What is shown, and how, is the
+//! report module's: this one checks, leaves out what `--severity` does not show (through
+//! [`report::keep_from`], for every format) and picks the output.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Mutex, PoisonError};
 
 use ludeme_analysis::files::{InputProblem, LoadFailure};
@@ -12,8 +14,7 @@ use rayon::prelude::*;
 
 use crate::exit;
 use crate::project::{open_paths, settings_for};
-use crate::report::{self, FileReport};
-use crate::report::{ColorChoice, Format};
+use crate::report::{self, ColorChoice, FileReport, HumanOptions, OutputFormat, screen};
 
 /// The limits of `--simulate`, each only meaningful with it.
 #[derive(clap::Args, Clone, Debug)]
@@ -56,22 +57,132 @@ impl SimulationArgs {
     }
 }
 
-pub fn run(
-    paths: &[PathBuf],
-    format: Format,
-    color: ColorChoice,
-    simulation: Option<SimulationArgs>,
-    config_path: Option<&Path>,
-) -> u8 {
-    let simulation = match simulation.as_ref().map(SimulationArgs::options).transpose() {
-        Ok(options) => options,
-        Err(message) => {
-            eprintln!("ludeme check: {message}");
-            return exit::FAILURE;
+/// The least severity `--severity` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LeastSeverity {
+    Error,
+    Warning,
+    Info,
+}
+
+impl From<LeastSeverity> for Severity {
+    fn from(least: LeastSeverity) -> Self {
+        match least {
+            LeastSeverity::Error => Severity::Error,
+            LeastSeverity::Warning => Severity::Warning,
+            LeastSeverity::Info => Severity::Info,
         }
+    }
+}
+
+/// `ludeme check`'s arguments.
+#[derive(clap::Args, Debug)]
+#[command(after_long_help = OUTPUT_HELP)]
+pub struct CheckArgs {
+    /// Files or folders; folders are searched for .egg, .ludi, .kif, .gdl and .hrf files.
+    #[arg(default_value = ".")]
+    paths: Vec<PathBuf>,
+    /// How to print the diagnostics [default: full; on a terminal, as much of full as fits on
+    /// the screen, every error always shown: see below].
+    #[arg(long, visible_alias = "format", value_enum, value_name = "FORMAT")]
+    output_format: Option<OutputFormat>,
+    /// The least severity shown: `error` shows errors only, `warning` errors and warnings,
+    /// `info` everything (the default). Errors are always shown; the tally still counts
+    /// everything found.
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    severity: Option<LeastSeverity>,
+    /// Print a table of counts per code after the diagnostics: count, code, severity, `[*]`
+    /// when the editor offers a quick fix, what the rule reports (with full and concise).
+    #[arg(long)]
+    statistics: bool,
+    /// Print the diagnostics only: no tally, summaries or hints (with full and concise).
+    #[arg(short, long)]
+    quiet: bool,
+    /// Exit with status 0 even when errors are found (2 still means a usage or I/O failure).
+    #[arg(long)]
+    exit_zero: bool,
+    /// When to colour human output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    /// Also play random games of each GDL file and report what play reveals (games that
+    /// do not end, roles without moves, missing or double goal values, incomplete
+    /// base/input).
+    #[arg(long)]
+    simulate: bool,
+    #[command(flatten)]
+    simulation: SimulationArgs,
+    /// The settings file (rule selection); by default the `ludeme.toml` found in the
+    /// first checked path's folder or its nearest ancestor.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+}
+
+/// The long help's account of the default output, for the reader who wonders why a terminal
+/// shows less than a pipe.
+const OUTPUT_HELP: &str = "\
+Output:
+  On a terminal, with no --output-format, --severity or --quiet, `check` prints the full
+  report when it fits on the screen. When it does not, it prints every error (with its
+  source if that fits, else one line per message), then the warnings and information counted
+  by code, the tally, and the flags that show the rest: `--severity warning` lists the
+  warnings too, `--output-format full` everything. When standard output is not a terminal (a
+  pipe, a file, a CI log), the default is always the full report, so scripts see the same
+  output wherever they run.
+
+  In CI: `--output-format github` annotates pull requests, `sarif` feeds code scanning,
+  `junit` test dashboards, `json-lines` other tools; `--severity warning` leaves the
+  information out of any of them.
+
+  The exit status does not depend on what is shown: 0 no errors, 1 errors found (0 with
+  --exit-zero), 2 a usage or I/O failure.";
+
+impl CheckArgs {
+    /// How the report is printed: the format asked for, or, on a terminal with nothing asked,
+    /// the screenful view of that terminal.
+    fn output(&self) -> Output {
+        match self.output_format {
+            Some(format) => Output::Format(format),
+            None if self.severity.is_some() || self.quiet => Output::Format(OutputFormat::Full),
+            None => match screen::terminal_size() {
+                Some(size) => Output::Screenful(size),
+                None => Output::Format(OutputFormat::Full),
+            },
+        }
+    }
+}
+
+/// Where the report goes and in which form.
+enum Output {
+    Format(OutputFormat),
+    Screenful(screen::TerminalSize),
+}
+
+pub fn run(args: CheckArgs) -> u8 {
+    let output = args.output();
+    if args.statistics
+        && let Output::Format(format) = output
+        && !format.is_human()
+    {
+        eprintln!(
+            "ludeme check: --statistics goes with --output-format full or concise; the \
+             machine formats list every diagnostic, to be counted as the reader needs"
+        );
+        return exit::FAILURE;
+    }
+    let simulation = if args.simulate {
+        match args.simulation.options() {
+            Ok(options) => Some(options),
+            Err(message) => {
+                eprintln!("ludeme check: {message}");
+                return exit::FAILURE;
+            }
+        }
+    } else {
+        None
     };
+    let paths = &args.paths;
     // The settings file is reported like a game file: its mistakes have positions.
-    let (config, config_report) = match settings_for(paths, config_path) {
+    let (config, config_report) = match settings_for(paths, args.config.as_deref()) {
         Ok(settings) => settings,
         Err(message) => {
             eprintln!("ludeme check: {message}");
@@ -106,13 +217,30 @@ pub fn run(
             Err(problem) => problems.push(problem),
         }
     }
+    // Errors are counted before anything is left out (none ever is: see `keep_from`).
+    let errors = reports
+        .iter()
+        .flat_map(|report| &report.diagnostics)
+        .filter(|diagnostic| diagnostic.severity == Severity::Error)
+        .count();
+    let least = args.severity.map_or(Severity::Info, Severity::from);
+    let not_shown = report::keep_from(&mut reports, least);
 
     // Nothing could be checked at all: the problems say why, and a summary of "0 files"
     // would only bury them.
     let nothing_checked = reports.is_empty() && !problems.is_empty();
-    if !(nothing_checked && format == Format::Human)
-        && let Err(error) = report::write(format, color, &reports)
-    {
+    let human = HumanOptions {
+        color: args.color,
+        statistics: args.statistics,
+        quiet: args.quiet,
+    };
+    let written = match output {
+        Output::Format(format) if nothing_checked && format.is_human() => Ok(()),
+        Output::Screenful(_) if nothing_checked => Ok(()),
+        Output::Format(format) => report::write(format, &human, &reports, &not_shown),
+        Output::Screenful(size) => report::write_screenful(size, &human, &reports, &not_shown),
+    };
+    if let Err(error) = written {
         eprintln!("ludeme check: cannot write the report: {error}");
         return exit::FAILURE;
     }
@@ -123,14 +251,9 @@ pub fn run(
             problem.message
         );
     }
-    let errors = reports
-        .iter()
-        .flat_map(|report| &report.diagnostics)
-        .filter(|diagnostic| diagnostic.severity == Severity::Error)
-        .count();
     if !problems.is_empty() {
         exit::FAILURE
-    } else if errors > 0 {
+    } else if errors > 0 && !args.exit_zero {
         exit::PROBLEMS_FOUND
     } else {
         exit::CLEAN

@@ -20,8 +20,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::report::{ColorChoice, Format};
-
 #[derive(Parser)]
 #[command(name = "ludeme", version, about, long_about = None)]
 struct Cli {
@@ -32,28 +30,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Check game files and folders (recursively) and report every problem found.
-    Check {
-        /// Files or folders; folders are searched for .egg, .ludi, .kif, .gdl and .hrf files.
-        #[arg(default_value = ".")]
-        paths: Vec<PathBuf>,
-        /// How to print the diagnostics.
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        format: Format,
-        /// When to colour human output.
-        #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-        color: ColorChoice,
-        /// Also play random games of each GDL file and report what play reveals (games that
-        /// do not end, roles without moves, missing or double goal values, incomplete
-        /// base/input).
-        #[arg(long)]
-        simulate: bool,
-        #[command(flatten)]
-        simulation: check::SimulationArgs,
-        /// The settings file (rule selection); by default the `ludeme.toml` found in the
-        /// first checked path's folder or its nearest ancestor.
-        #[arg(long, value_name = "FILE")]
-        config: Option<PathBuf>,
-    },
+    Check(check::CheckArgs),
     /// Print a game's rules in plain English (`ludeme explain ticTacToe.kif`), or the long
     /// explanation of a diagnostic code (e.g. `syntax/missing-token`); with neither, list every
     /// code.
@@ -153,20 +130,7 @@ fn main() -> ExitCode {
         }
     };
     let status = match cli.command {
-        Command::Check {
-            paths,
-            format,
-            color,
-            simulate,
-            simulation,
-            config,
-        } => check::run(
-            &paths,
-            format,
-            color,
-            simulate.then_some(simulation),
-            config.as_deref(),
-        ),
+        Command::Check(args) => check::run(args),
         Command::Explain { target, format } => explain::run(target.as_deref(), format),
         Command::Fmt {
             paths,

@@ -1,4 +1,5 @@
-//! JSON output: an array of `{"file","code","severity","message","range"}` with 1-based positions.
+//! JSON output: an array of `{"file","code","severity","message","range"}` with 1-based
+//! positions; JSON lines: the same objects, one per line, for tools that read a stream.
 
 use std::io::Write;
 
@@ -8,27 +9,37 @@ use super::{FileReport, Span};
 
 #[derive(Serialize)]
 struct JsonDiagnostic<'a> {
-    file: String,
+    file: &'a str,
     code: &'a str,
     severity: &'a str,
     message: &'a str,
     range: Span,
 }
 
-pub fn write(reports: &[FileReport]) -> std::io::Result<()> {
-    let diagnostics: Vec<JsonDiagnostic<'_>> = reports
-        .iter()
-        .flat_map(|report| {
-            report.diagnostics.iter().map(|diagnostic| JsonDiagnostic {
-                file: report.display_path().to_owned(),
-                code: diagnostic.code,
-                severity: diagnostic.severity.as_str(),
-                message: &diagnostic.message,
-                range: report.span(diagnostic.range),
-            })
+fn diagnostics(reports: &[FileReport]) -> impl Iterator<Item = JsonDiagnostic<'_>> {
+    reports.iter().flat_map(|report| {
+        report.diagnostics.iter().map(|diagnostic| JsonDiagnostic {
+            file: report.display_path(),
+            code: diagnostic.code,
+            severity: diagnostic.severity.as_str(),
+            message: &diagnostic.message,
+            range: report.span(diagnostic.range),
         })
-        .collect();
+    })
+}
+
+pub fn write(reports: &[FileReport]) -> std::io::Result<()> {
+    let diagnostics: Vec<JsonDiagnostic<'_>> = diagnostics(reports).collect();
     let mut out = std::io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, &diagnostics)?;
     writeln!(out)
+}
+
+pub fn write_lines(reports: &[FileReport]) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for diagnostic in diagnostics(reports) {
+        serde_json::to_writer(&mut out, &diagnostic)?;
+        writeln!(out)?;
+    }
+    out.flush()
 }
