@@ -6,7 +6,8 @@
 //! (`VmHWM` of its process) against the size of the text.
 //!
 //! `cargo bench -p ludeme-lsp --bench big_document` (`LUDEME_BIG_DOCUMENT_MB` sets the size,
-//! default 10). As in the latency benchmark, the server is this benchmark re-executed with
+//! default 10; `LUDEME_BIG_DOCUMENT_WRAPPER` a command the server runs under, such as a memory
+//! profiler). As in the latency benchmark, the server is this benchmark re-executed with
 //! `LUDEME_LSP_BENCH_SERVE=1`, serving exactly as `ludeme lsp` does. The goals (issue 20): first
 //! diagnostics within 3 s, an edit's diagnostics within 1 s, peak memory under 1 GB.
 
@@ -25,6 +26,7 @@ use stdio_client::StdioClient;
 
 const SERVE: &str = "LUDEME_LSP_BENCH_SERVE";
 const SIZE_MB: &str = "LUDEME_BIG_DOCUMENT_MB";
+const WRAPPER: &str = "LUDEME_BIG_DOCUMENT_WRAPPER";
 const URI: &str = "file:///bench/big.kif";
 const EDITS: usize = 10;
 
@@ -42,7 +44,20 @@ fn main() {
         .and_then(|value| value.parse().ok())
         .unwrap_or(10.0);
     let text = text_of_about(&root, (megabytes * 1e6) as usize);
-    let mut command = Command::new(std::env::current_exe().expect("the benchmark's own path"));
+    let server = std::env::current_exe().expect("the benchmark's own path");
+    // `LUDEME_BIG_DOCUMENT_WRAPPER="heaptrack -o /tmp/server"` runs the server under a profiler,
+    // to see where its memory goes.
+    let wrapper: Vec<String> = std::env::var(WRAPPER)
+        .map(|words| words.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default();
+    let mut command = match wrapper.split_first() {
+        Some((program, arguments)) => {
+            let mut command = Command::new(program);
+            command.args(arguments).arg(&server);
+            command
+        }
+        None => Command::new(&server),
+    };
     command.env(SERVE, "1").current_dir(&root);
     let mut client = StdioClient::spawn(command);
     client.initialize(json!({
@@ -61,6 +76,7 @@ fn main() {
     let diagnostics = client.diagnostics_for(URI, 1);
     print_time("didOpen → first publishDiagnostics", started.elapsed());
     println!("  ({} diagnostics)", diagnostics.len());
+    print_peak_so_far(client.pid(), text.len());
     let started = Instant::now();
     let hover = client.request(
         "textDocument/hover",
@@ -68,6 +84,7 @@ fn main() {
     );
     print_time("then a hover", started.elapsed());
     assert!(hover.get("error").is_none(), "{hover}");
+    print_peak_so_far(client.pid(), text.len());
     let started = Instant::now();
     let symbols = client.request(
         "textDocument/documentSymbol",
@@ -75,6 +92,7 @@ fn main() {
     );
     print_time("then the document's symbols", started.elapsed());
     assert!(symbols.get("error").is_none(), "{symbols}");
+    print_peak_so_far(client.pid(), text.len());
 
     let offset = text.find("(<= (legal").expect("the game has legal rules") + 3;
     let line = text[..offset].matches('\n').count();
@@ -98,8 +116,7 @@ fn main() {
     latencies.sort();
     print_time("edit → publishDiagnostics, median", latencies[EDITS / 2]);
     print_time("edit → publishDiagnostics, slowest", latencies[EDITS - 1]);
-    let peak = peak_resident_bytes(client.pid());
-    match peak {
+    match peak_resident_bytes(client.pid()) {
         Some(bytes) => println!(
             "{:<45} {:>8.0} MB ({:.1} × the text)",
             "server's peak resident memory",
@@ -109,6 +126,18 @@ fn main() {
         None => println!("server's peak resident memory: not readable here"),
     }
     client.shutdown();
+}
+
+/// The peak so far, after a phase: which request grew the server shows in the step.
+fn print_peak_so_far(pid: u32, text_len: usize) {
+    if let Some(bytes) = peak_resident_bytes(pid) {
+        println!(
+            "{:<45} {:>8.0} MB ({:.1} × the text)",
+            "  peak so far",
+            bytes as f64 / 1e6,
+            bytes as f64 / text_len as f64
+        );
+    }
 }
 
 /// The large game of at least `bytes` bytes.

@@ -48,10 +48,57 @@ pub(crate) fn symbol_kind(kind: analysis::SymbolKind) -> SymbolKind {
     }
 }
 
-pub(crate) fn to_lsp_symbol(
-    symbol: &analysis::DocumentSymbol,
+/// The most symbols one outline (`textDocument/documentSymbol`) lists. A game of the corpora has
+/// at most a few thousand; a generated file of megabytes has hundreds of thousands, which no
+/// outline view shows usefully, and each costs the protocol layer some kilobytes on its way out
+/// (10 MB of GDL gave 158,000 symbols and a gigabyte). Workspace symbol search still finds them.
+pub(crate) const MAX_OUTLINE_SYMBOLS: usize = 10_000;
+
+/// The outline of a document: its symbols up to [`MAX_OUTLINE_SYMBOLS`] (children counted),
+/// then, when some are left out, one entry that says how many and where they are.
+pub(crate) fn to_lsp_outline(
+    symbols: &[analysis::DocumentSymbol],
     document: &Document,
-) -> DocumentSymbol {
+) -> Vec<DocumentSymbol> {
+    fn count(symbol: &analysis::DocumentSymbol) -> usize {
+        1 + symbol.children.iter().map(count).sum::<usize>()
+    }
+    let mut listed = 0;
+    let mut outline = Vec::new();
+    for (index, symbol) in symbols.iter().enumerate() {
+        let size = count(symbol);
+        if listed + size > MAX_OUTLINE_SYMBOLS {
+            let rest = &symbols[index..];
+            let left_out: usize = rest.iter().map(count).sum();
+            let start = rest[0].range.start;
+            let end = rest
+                .iter()
+                .map(|symbol| symbol.range.end)
+                .max()
+                .unwrap_or(start);
+            #[allow(deprecated)] // `deprecated` is a required field of the protocol type
+            outline.push(DocumentSymbol {
+                name: format!("… {left_out} more symbols"),
+                detail: Some(format!(
+                    "the outline lists the first {MAX_OUTLINE_SYMBOLS}; workspace symbol search \
+                     finds every one"
+                )),
+                kind: SymbolKind::NAMESPACE,
+                tags: None,
+                deprecated: None,
+                range: document.range(analysis::TextRange::new(start, end)),
+                selection_range: document.range(analysis::TextRange::new(start, start)),
+                children: None,
+            });
+            break;
+        }
+        listed += size;
+        outline.push(to_lsp_symbol(symbol, document));
+    }
+    outline
+}
+
+fn to_lsp_symbol(symbol: &analysis::DocumentSymbol, document: &Document) -> DocumentSymbol {
     let kind = symbol_kind(symbol.kind);
     #[allow(deprecated)] // `deprecated` is a required field of the protocol type
     DocumentSymbol {
@@ -127,4 +174,46 @@ pub(crate) fn encode_semantic_tokens(
         (previous_line, previous_start) = (start.line, start.character);
     }
     encoded
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::PositionEncoding;
+
+    fn fact(index: usize) -> analysis::DocumentSymbol {
+        let range = analysis::TextRange::new(index * 4, index * 4 + 3);
+        analysis::DocumentSymbol {
+            name: format!("f{index}"),
+            detail: None,
+            kind: analysis::SymbolKind::Fact,
+            range,
+            selection_range: range,
+            children: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_huge_outline_lists_its_first_symbols_and_says_how_many_are_left_out() {
+        let total = MAX_OUTLINE_SYMBOLS + 5;
+        let text = "(f)\n".repeat(total);
+        let document = Document::new(&text, 0, PositionEncoding::Utf16);
+        let symbols: Vec<_> = (0..total).map(fact).collect();
+        let outline = to_lsp_outline(&symbols, &document);
+        assert_eq!(outline.len(), MAX_OUTLINE_SYMBOLS + 1);
+        assert_eq!(
+            outline[MAX_OUTLINE_SYMBOLS - 1].name,
+            format!("f{}", MAX_OUTLINE_SYMBOLS - 1)
+        );
+        let rest = outline.last().unwrap();
+        assert_eq!(rest.name, "… 5 more symbols");
+        assert_eq!(
+            rest.range.start,
+            Position::new(MAX_OUTLINE_SYMBOLS as u32, 0)
+        );
+        assert_eq!(rest.range.end, Position::new(total as u32 - 1, 3));
+
+        let small = to_lsp_outline(&symbols[..3], &document);
+        assert_eq!(small.len(), 3);
+    }
 }

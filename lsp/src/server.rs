@@ -10,7 +10,7 @@ use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
 use crate::config::ClientSettings;
-use crate::convert::{TOKEN_TYPES, encode_semantic_tokens, symbol_kind, to_lsp_symbol};
+use crate::convert::{TOKEN_TYPES, encode_semantic_tokens, symbol_kind, to_lsp_outline};
 use crate::document::PositionEncoding;
 use crate::findings;
 use crate::lenses::{self, LensJobs};
@@ -410,10 +410,10 @@ impl LanguageServer for Backend {
     ) -> Result<Option<DocumentSymbolResponse>> {
         let symbols = self
             .query(&params.text_document.uri, |snapshot| {
-                analysis::document_symbols(snapshot.db(), snapshot.file)
-                    .iter()
-                    .map(|symbol| to_lsp_symbol(symbol, &snapshot.document))
-                    .collect::<Vec<_>>()
+                to_lsp_outline(
+                    analysis::document_symbols(snapshot.db(), snapshot.file),
+                    &snapshot.document,
+                )
             })
             .await?;
         Ok(symbols.map(DocumentSymbolResponse::Nested))

@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use ludeme_analysis::files::{OsFileSystem, load_game};
 use ludeme_analysis::{
-    Analysis, AnalysisHost, Change, EditedTree, RootDatabase, SourceFile, Syntax, kif_forms_read,
-    parse,
+    Analysis, AnalysisHost, Change, EditedTree, LARGE_FILE_BYTES, RootDatabase, SourceFile, Syntax,
+    kif_forms_read, parse,
 };
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 
@@ -119,25 +119,33 @@ impl Session {
         // would delay every keystroke's diagnostics: the edits go on the last tree given (the
         // features that need a tree re-parse it incrementally), and the first edit parses the
         // opened text once, with the parser whose trees re-parsing reuses. Other texts were
-        // parsed for their diagnostics already.
+        // parsed for their diagnostics already. A clean KIF text of megabytes keeps no tree at
+        // all: its outline, folding and checks come off the fast reader's forms, and a tree
+        // would cost about twenty times the text and seconds on the protocol thread at its
+        // first edit; the rare feature that needs one parses the text it is asked about.
         let clean_kif = kif_forms_read(db, open.file).is_some();
+        let large_clean_kif = clean_kif && open.file.text(db).len() > LARGE_FILE_BYTES;
         let mut edited_tree = match &open.edited_tree {
-            Some(last) if clean_kif => last.clone(),
-            None if clean_kif => {
-                EditedTree::parse_for_editing(open.file.syntax(db), open.file.text(db))
-            }
-            _ => EditedTree::new(parse(db, open.file)),
+            _ if large_clean_kif => None,
+            Some(last) if clean_kif => Some(last.clone()),
+            None if clean_kif => Some(EditedTree::parse_for_editing(
+                open.file.syntax(db),
+                open.file.text(db),
+            )),
+            _ => Some(EditedTree::new(parse(db, open.file))),
         };
         for change in changes {
             let edit = open.document.apply_change(change.range, &change.text);
-            edited_tree.edit(&edit);
+            if let Some(tree) = &mut edited_tree {
+                tree.edit(&edit);
+            }
         }
-        open.edited_tree = Some(edited_tree.clone());
+        open.edited_tree = edited_tree.clone();
         open.document.version = version;
         let syntax = open.file.syntax(self.host.db());
         let text: Arc<str> = Arc::from(open.document.text());
         let mut change = Change::new();
-        change.set_file(open.key.clone(), syntax, text, Some(edited_tree));
+        change.set_file(open.key.clone(), syntax, text, edited_tree);
         self.host.apply_change(change);
         self.last_edit = Some(Instant::now());
         // The edited document is a known game of the others' nearest-game searches.

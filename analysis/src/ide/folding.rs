@@ -1,55 +1,119 @@
-//! Folding ranges from the syntax tree, for every language: each form, rule or statement that
-//! spans several lines folds, and so does each run of consecutive comment lines.
+//! Folding ranges, for every language: each form, rule or statement that spans several lines
+//! folds, and so does each run of consecutive comment lines. A clean KIF file's come off the
+//! fast reader's forms and a scan of its comments (a file of megabytes keeps no syntax tree);
+//! every other file's off the syntax tree.
 
-use crate::{Db, SourceFile, TextRange, parse};
+use crate::syntax::kif_forms::{FormKind, Forms, clean_kif_comment_ranges};
+use crate::{Db, SourceFile, TextRange, kif_forms_read, parse};
 
 /// The foldable ranges of `file`, outermost first.
 pub fn folding_ranges(db: &dyn Db, file: SourceFile) -> Vec<TextRange> {
-    let parse = parse(db, file);
-    let mut ranges = Vec::new();
-    let mut cursor = parse.root().walk();
-    let mut comment_run: Option<(usize, usize, usize)> = None; // (start byte, end byte, last row)
+    let text = file.text(db);
+    match kif_forms_read(db, file) {
+        Some(forms) => clean_kif_folding_ranges(forms, text),
+        None => tree_folding_ranges(parse(db, file).root(), text),
+    }
+}
+
+/// What folds, read off the tree: its named nodes (the root aside) and its comments.
+fn tree_folding_ranges(root: tree_sitter::Node<'_>, text: &str) -> Vec<TextRange> {
+    let mut spans = Vec::new();
+    let mut comments = Vec::new();
+    let mut cursor = root.walk();
     // Depth-first over named nodes; the root itself never folds.
-    let mut stack = vec![parse.root()];
+    let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         let children: Vec<_> = node.named_children(&mut cursor).collect();
-        for child in children.iter().rev() {
-            stack.push(*child);
-        }
-        if node.id() == parse.root().id() || node.is_error() {
+        stack.extend(children.into_iter().rev());
+        if node.id() == root.id() || node.is_error() {
             continue;
         }
-        let (start_row, end_row) = (node.start_position().row, node.end_position().row);
+        let range = TextRange::new(node.start_byte(), node.end_byte());
         if node.is_extra() {
-            // Consecutive comment lines fold together.
-            comment_run = match comment_run {
-                Some((start, _, last_row)) if start_row == last_row + 1 => {
-                    Some((start, node.end_byte(), end_row))
-                }
-                previous => {
-                    push_run(previous, &mut ranges, db, file);
-                    Some((node.start_byte(), node.end_byte(), end_row))
-                }
-            };
-        } else if end_row > start_row {
-            ranges.push(TextRange::new(node.start_byte(), node.end_byte()));
+            comments.push(range);
+        } else {
+            spans.push(range);
         }
     }
-    push_run(comment_run, &mut ranges, db, file);
+    folds(spans, comments, text)
+}
+
+/// What folds, read off the forms of a clean KIF text: its lists and rules, and its comments.
+fn clean_kif_folding_ranges(forms: &Forms, text: &str) -> Vec<TextRange> {
+    let spans = forms
+        .all()
+        .iter()
+        .filter(|form| matches!(form.kind, FormKind::List | FormKind::Rule))
+        .map(|form| form.range)
+        .collect();
+    folds(spans, clean_kif_comment_ranges(text).collect(), text)
+}
+
+/// The folding ranges among `spans` (the file's items, any order) and `comments` (in source
+/// order): every item on more than one line, and every run of comments on consecutive lines
+/// that spans more than one line; sorted outermost first.
+fn folds(spans: Vec<TextRange>, comments: Vec<TextRange>, text: &str) -> Vec<TextRange> {
+    // Rows count `\n` only, as tree-sitter's do.
+    let newlines: Vec<usize> = text
+        .bytes()
+        .enumerate()
+        .filter(|&(_, byte)| byte == b'\n')
+        .map(|(at, _)| at)
+        .collect();
+    let row = |offset: usize| newlines.partition_point(|&newline| newline < offset);
+    let mut ranges: Vec<TextRange> = spans
+        .into_iter()
+        .filter(|span| row(span.end) > row(span.start))
+        .collect();
+    // (start byte, end byte, last row) of the run of comment lines being gathered.
+    let mut run: Option<(usize, usize, usize)> = None;
+    let close = |run: Option<(usize, usize, usize)>, ranges: &mut Vec<TextRange>| {
+        if let Some((start, end, _)) = run
+            && text.get(start..end).is_some_and(|run| run.contains('\n'))
+        {
+            ranges.push(TextRange::new(start, end));
+        }
+    };
+    for comment in comments {
+        let (start_row, end_row) = (row(comment.start), row(comment.end));
+        run = match run {
+            Some((start, _, last_row)) if start_row == last_row + 1 => {
+                Some((start, comment.end, end_row))
+            }
+            previous => {
+                close(previous, &mut ranges);
+                Some((comment.start, comment.end, end_row))
+            }
+        };
+    }
+    close(run, &mut ranges);
     ranges.sort_by_key(|range| (range.start, std::cmp::Reverse(range.end)));
     ranges
 }
 
-fn push_run(
-    run: Option<(usize, usize, usize)>,
-    ranges: &mut Vec<TextRange>,
-    db: &dyn Db,
-    file: SourceFile,
-) {
-    if let Some((start, end, _)) = run {
-        let text = file.text(db);
-        if text.get(start..end).is_some_and(|run| run.contains('\n')) {
-            ranges.push(TextRange::new(start, end));
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Syntax;
+
+    /// Every clean KIF game of the project's corpus (and of the shared corpus beside the clone,
+    /// when there is one) folds the same from the fast reader's forms as from the tree.
+    #[test]
+    fn clean_kif_folds_the_same_from_forms_and_from_the_tree() {
+        let mut compared = 0;
+        for (path, text) in crate::test_files::corpus_texts_with_extension("kif") {
+            let Some(forms) = crate::kif_forms::read_kif(&text) else {
+                continue;
+            };
+            let tree = crate::parse_text(Syntax::GdlKif, &text, None);
+            assert_eq!(
+                clean_kif_folding_ranges(&forms, &text),
+                tree_folding_ranges(tree.root(), &text),
+                "{}",
+                path.display()
+            );
+            compared += 1;
         }
+        assert!(compared >= 5, "compared only {compared} games");
     }
 }

@@ -55,6 +55,11 @@ impl Forms {
         &self.forms[id as usize]
     }
 
+    /// Every form, in the order they close (children before their parent).
+    pub fn all(&self) -> &[Form] {
+        &self.forms
+    }
+
     /// The elements of a list or rule (empty for atoms).
     pub fn elements(&self, id: FormId) -> &[FormId] {
         let form = self.get(id);
@@ -270,4 +275,21 @@ pub fn read_kif(text: &str) -> Option<Forms> {
 /// characters or control characters.
 fn is_symbol_byte(byte: u8) -> bool {
     byte.is_ascii_graphic() && !b"();\"'`,\\#^".contains(&byte)
+}
+
+/// The comments of a KIF text that [`read_kif`] accepts, in source order: there every `;`
+/// starts a comment running to the end of the line, as the grammar reads it (no string or
+/// symbol holds a `;`).
+pub fn clean_kif_comment_ranges(text: &str) -> impl Iterator<Item = TextRange> + '_ {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let start = at + bytes.get(at..)?.iter().position(|&byte| byte == b';')?;
+        let end = bytes[start..]
+            .iter()
+            .position(|&byte| byte == b'\n' || byte == b'\r')
+            .map_or(bytes.len(), |length| start + length);
+        at = end;
+        Some(TextRange::new(start, end))
+    })
 }

@@ -124,10 +124,6 @@ impl<'a> Context<'a> {
         self.index.get(name).map(|&id| &self.relations[id])
     }
 
-    pub fn is_role(&self, name: &str) -> bool {
-        self.roles.iter().any(|role| &*role.name == name)
-    }
-
     /// A shortest chain of dependencies `from → ... → to` (both ends included), if `from`
     /// depends on `to` directly or through other relations.
     pub fn dependency_path(&self, from: usize, to: usize) -> Option<Vec<usize>> {

@@ -83,12 +83,15 @@ const CHECKS: &[(Check, Scope)] = &[
 /// [`CHECKS`]. Findings at one position are listed in this order.
 type Ranked = (usize, Diagnostic);
 
-/// Runs the checks of `scope` over `rules`, each finding ranked.
-fn run_checks(rules: &[&GdlRule], scope: Scope, out: &mut Vec<Ranked>) {
+/// Runs the checks of `scope` over `rules`, each finding ranked. `checkpoint` runs between two
+/// checks: over the rule set of a file of megabytes each check takes a while, and an edit
+/// (a salsa write) waits until the queries under way notice it.
+fn run_checks(rules: &[&GdlRule], scope: Scope, out: &mut Vec<Ranked>, checkpoint: &dyn Fn()) {
     let context = Context::new(rules);
     let mut found = Vec::new();
     for (index, &(check, check_scope)) in CHECKS.iter().enumerate() {
         if check_scope == scope {
+            checkpoint();
             check(&context, &mut found);
             out.extend(found.drain(..).map(|diagnostic| (index + 1, diagnostic)));
         }
@@ -138,8 +141,9 @@ fn gdl_diagnostics_of(db: &dyn Db, file: SourceFile, whole_rule_set: bool) -> Ve
             let lowered = gdl_rules(db, file);
             let rules: Vec<&GdlRule> = lowered.rules.rules.iter().collect();
             let mut ranked: Vec<Ranked> = ranked_lowering(&lowered.diagnostics).collect();
-            run_checks(&rules, Scope::Rule, &mut ranked);
-            run_checks(&rules, Scope::File, &mut ranked);
+            let checkpoint = || db.unwind_if_revision_cancelled();
+            run_checks(&rules, Scope::Rule, &mut ranked, &checkpoint);
+            run_checks(&rules, Scope::File, &mut ranked, &checkpoint);
             ranked
         }
     };
@@ -159,7 +163,7 @@ fn form_diagnostics<'db>(db: &'db dyn Db, form: GdlForm<'db>) -> Vec<Ranked> {
     let lowered = lower_form(db, form);
     let rules: Vec<&GdlRule> = lowered.rules.rules.iter().collect();
     let mut ranked: Vec<Ranked> = ranked_lowering(&lowered.diagnostics).collect();
-    run_checks(&rules, Scope::Rule, &mut ranked);
+    run_checks(&rules, Scope::Rule, &mut ranked, &|| ());
     ranked
 }
 
@@ -174,8 +178,11 @@ fn rule_set_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Ranked> {
         .iter()
         .flat_map(|&form| lower_form(db, form).rules.rules.iter())
         .collect();
+    db.unwind_if_revision_cancelled();
     let mut ranked = Vec::new();
-    run_checks(&rules, Scope::File, &mut ranked);
+    run_checks(&rules, Scope::File, &mut ranked, &|| {
+        db.unwind_if_revision_cancelled()
+    });
     ranked
 }
 

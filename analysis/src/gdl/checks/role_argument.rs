@@ -1,6 +1,8 @@
 //! `gdl/role-argument`: the first argument of `legal`, `does`, `goal`, `input` or `sees` is not a
 //! declared role.
 
+use std::collections::HashSet;
+
 use crate::gdl::keywords::{ROLE_FIRST, keyword_relation_ignoring_case};
 use crate::gdl::model::{Sentence, Symbol, Term};
 use crate::rules::Rule;
@@ -27,18 +29,58 @@ Fix: write a declared role, or declare the missing role with a `role` fact.",
 };
 
 pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    // Roles are compared in any case; a different capitalisation is `gdl/inconsistent-case`.
-    let roles = &context.roles;
     // Without any role, `gdl/missing-role` says what to do.
-    if roles.is_empty() {
+    if context.roles.is_empty() {
         return;
     }
+    let roles = Roles::new(&context.roles);
     for rule in context.rules {
-        rule.for_each_sentence(&mut |sentence| check_sentence(sentence, roles, out));
+        rule.for_each_sentence(&mut |sentence| check_sentence(sentence, &roles, out));
     }
 }
 
-fn check_sentence(sentence: &Sentence, roles: &[&Symbol], out: &mut Vec<Diagnostic>) {
+/// The declared roles, looked up in any case (a different capitalisation is
+/// `gdl/inconsistent-case`) in constant time: a generated game may declare thousands.
+struct Roles<'a> {
+    declared: &'a [&'a Symbol],
+    lowercase: HashSet<String>,
+}
+
+/// The most roles a message names.
+const ROLES_NAMED: usize = 8;
+
+impl<'a> Roles<'a> {
+    fn new(declared: &'a [&'a Symbol]) -> Self {
+        let lowercase = declared
+            .iter()
+            .map(|role| role.name.to_ascii_lowercase())
+            .collect();
+        Self {
+            declared,
+            lowercase,
+        }
+    }
+
+    fn contains(&self, name: &str) -> bool {
+        self.lowercase.contains(&name.to_ascii_lowercase())
+    }
+
+    /// The roles as a message lists them: the first few, then how many more.
+    fn listed(&self) -> String {
+        let mut names: Vec<String> = self
+            .declared
+            .iter()
+            .take(ROLES_NAMED)
+            .map(|role| format!("`{}`", role.name))
+            .collect();
+        if self.declared.len() > ROLES_NAMED {
+            names.push(format!("and {} more", self.declared.len() - ROLES_NAMED));
+        }
+        names.join(", ")
+    }
+}
+
+fn check_sentence(sentence: &Sentence, roles: &Roles<'_>, out: &mut Vec<Diagnostic>) {
     let Some(keyword) = keyword_relation_ignoring_case(&sentence.name.name) else {
         return;
     };
@@ -48,32 +90,19 @@ fn check_sentence(sentence: &Sentence, roles: &[&Symbol], out: &mut Vec<Diagnost
     let Some(first) = sentence.args.first() else {
         return;
     };
-    let declared = || {
-        let names: Vec<String> = roles
-            .iter()
-            .map(|role| format!("`{}`", role.name))
-            .collect();
-        names.join(", ")
-    };
     let name = &sentence.name.name;
     let message = match first {
         Term::Variable(_) => return,
-        Term::Constant(symbol)
-            if roles
-                .iter()
-                .any(|role| role.name.eq_ignore_ascii_case(&symbol.name)) =>
-        {
-            return;
-        }
+        Term::Constant(symbol) if roles.contains(&symbol.name) => return,
         Term::Constant(symbol) => format!(
             "`{}` is not a role: the first argument of `{name}` is a declared role ({}) or a variable; \
              correct the name or declare the role",
             symbol.name,
-            declared()
+            roles.listed()
         ),
         Term::Function(function) => format!(
             "the first argument of `{name}` is a role ({}) or a variable, not a function term `{}`",
-            declared(),
+            roles.listed(),
             function.name.name
         ),
     };

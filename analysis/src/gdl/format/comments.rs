@@ -55,22 +55,11 @@ impl Comment {
 }
 
 /// Every comment of a KIF text that [`crate::syntax::kif_forms::read_kif`] accepts, in source
-/// order: there every `;` starts a comment running to the end of the line, as the grammar reads
-/// it (no string or symbol holds a `;`).
+/// order.
 pub(super) fn collect_from_clean_kif(text: &str) -> Vec<Comment> {
-    let bytes = text.as_bytes();
-    let mut comments = Vec::new();
-    let mut at = 0;
-    while let Some(offset) = bytes[at..].iter().position(|&byte| byte == b';') {
-        let start = at + offset;
-        let end = bytes[start..]
-            .iter()
-            .position(|&byte| byte == b'\n' || byte == b'\r')
-            .map_or(bytes.len(), |length| start + length);
-        comments.push(Comment::at(text, TextRange::new(start, end)));
-        at = end;
-    }
-    comments
+    crate::syntax::kif_forms::clean_kif_comment_ranges(text)
+        .map(|range| Comment::at(text, range))
+        .collect()
 }
 
 /// Every comment of the tree, in source order.
