@@ -20,14 +20,14 @@ use ludeme_engine::notation::replay;
 use ludeme_engine::picture::Depict;
 use ludeme_engine::players::{Player, RandomPlayer, play_match, player_by_name};
 use ludeme_engine::playout::{PlayoutStats, random_playout};
-use ludeme_engine::probe::{NoAdvice, probe};
+use ludeme_engine::probe::{NoAdvice, probe, probe_with_progress};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 pub use ludeme_engine::notation::{ReplayError, ReplayProblem, split_plies};
 pub use ludeme_engine::picture::Picture;
 pub use ludeme_engine::players::{MatchEnd, MatchResult, MatchSettings, MoveBudget, PLAYER_NAMES};
-pub use ludeme_engine::probe::{ProbeReport, ProbeSettings};
+pub use ludeme_engine::probe::{LeadHistory, PREFERRED_LENGTH, ProbeReport, ProbeSettings};
 pub use ludeme_engine::{Reward, RoleIndex};
 
 /// States each search may visit per move when probing a GDL or EGGG game: without advisors,
@@ -206,6 +206,27 @@ impl PlayableGame {
                 probe(&**game, &advisors, settings)
             }
             PlayableGame::Egg(game) => probe(&**game, &NoAdvice, settings),
+        }
+    }
+
+    /// [`PlayableGame::probe`], telling `games_done` how many games have been played after
+    /// each one.
+    pub fn probe_with_progress(
+        &self,
+        settings: &ProbeSettings,
+        games_done: &mut dyn FnMut(usize),
+    ) -> ProbeReport {
+        match self {
+            PlayableGame::Gdl(reasoner) => {
+                probe_with_progress(reasoner, &NoAdvice, settings, games_done)
+            }
+            PlayableGame::Ludi(game) => {
+                let advisors = Advisors::for_game(game, settings.seed);
+                probe_with_progress(&**game, &advisors, settings, games_done)
+            }
+            PlayableGame::Egg(game) => {
+                probe_with_progress(&**game, &NoAdvice, settings, games_done)
+            }
         }
     }
 

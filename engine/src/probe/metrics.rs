@@ -8,6 +8,7 @@
 use std::time::Duration;
 
 use super::{GameRecord, PREFERRED_LENGTH, ProbeSettings};
+use crate::RoleIndex;
 
 /// A share of decided games at or beyond which one side's wins are "very unbalanced" or "a
 /// serious advantage".
@@ -67,6 +68,48 @@ pub struct ProbeReport {
     pub verdict: Verdict,
     /// The probe's wall-clock time.
     pub seconds: f64,
+    /// Every game played, in order: its outcome and lead history.
+    pub histories: Vec<LeadHistory>,
+}
+
+/// One self-play game as the probe saw it: its outcome and its lead history — every role's
+/// estimate of its position after each searched ply, the series that drama, uncertainty, lead
+/// change and decisiveness are measured on, as the seed's Figs. 7 and 8 draw it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeadHistory {
+    /// Plies played, the random opening included.
+    pub length: usize,
+    /// The role that won; `None` for a draw.
+    pub winner: Option<RoleIndex>,
+    /// Abandoned as a draw at the length limit, or because the game could not go on.
+    pub abandoned: bool,
+    /// The ply (counted from 1) after which `estimates[0]` was taken: the random opening is not
+    /// measured.
+    pub first_measured_ply: usize,
+    /// After each searched ply, every role's estimate of its position, 0..1, in the game's
+    /// role order (the goal once the game is over).
+    pub estimates: Vec<Vec<f64>>,
+    /// This game's drama and uncertainty, as the report's means count them (decided games only).
+    pub drama: Option<f64>,
+    pub uncertainty: Option<f64>,
+}
+
+impl LeadHistory {
+    /// The ply after which `estimates[index]` was taken.
+    pub fn ply(&self, index: usize) -> usize {
+        self.first_measured_ply + index
+    }
+
+    /// In a decided game, the winner's lead over the strongest loser after each searched ply,
+    /// −1..1: the seed's thick line, below zero while the eventual winner was behind.
+    pub fn winner_lead(&self) -> Option<Vec<f64>> {
+        self.winner.map(|winner| {
+            sides_of(Some(winner), &self.estimates)
+                .iter()
+                .map(|(mine, theirs)| mine - theirs)
+                .collect()
+        })
+    }
 }
 
 pub(crate) fn measure(
@@ -160,9 +203,25 @@ pub(crate) fn measure(
             reasons: Vec::new(),
         },
         seconds: elapsed.as_secs_f64(),
+        histories: lead_histories(records, settings),
     };
     report.verdict = verdict(&report, settings);
     report
+}
+
+fn lead_histories(records: &[GameRecord], settings: &ProbeSettings) -> Vec<LeadHistory> {
+    records
+        .iter()
+        .map(|record| LeadHistory {
+            length: record.length,
+            winner: record.winner,
+            abandoned: record.timed_out,
+            first_measured_ply: settings.random_plies + 1,
+            estimates: record.leads.clone(),
+            drama: record.winner.map(|_| drama(record)),
+            uncertainty: record.winner.map(|_| uncertainty(record)),
+        })
+        .collect()
 }
 
 fn verdict(report: &ProbeReport, settings: &ProbeSettings) -> Verdict {
@@ -233,11 +292,15 @@ fn mean(values: &[f64]) -> f64 {
 
 /// The winner's and the strongest loser's estimates after each searched ply.
 fn sides(record: &GameRecord) -> Vec<(f64, f64)> {
-    let Some(winner) = record.winner else {
+    sides_of(record.winner, &record.leads)
+}
+
+/// [`sides`] of a game won by `winner` whose estimates after each searched ply are `leads`.
+fn sides_of(winner: Option<RoleIndex>, leads: &[Vec<f64>]) -> Vec<(f64, f64)> {
+    let Some(winner) = winner else {
         return Vec::new();
     };
-    record
-        .leads
+    leads
         .iter()
         .map(|estimates| {
             let mine = estimates.get(winner).copied().unwrap_or(0.0);
@@ -370,6 +433,37 @@ mod tests {
             report.verdict.reasons.len(),
             1,
             "balance and first move are one measure"
+        );
+    }
+
+    #[test]
+    fn the_histories_keep_the_series_the_criteria_are_measured_on() {
+        let comeback = record(Some(0), &[[0.32, 0.68], [0.7, 0.3], [1.0, 0.0]]);
+        let draw = record(None, &[[0.5, 0.5]]);
+        let report = report(&[comeback.clone(), draw]);
+        assert_eq!(report.histories.len(), 2);
+        let won = &report.histories[0];
+        assert_eq!(won.estimates, comeback.leads);
+        assert_eq!(won.winner, Some(0));
+        // The random opening (one ply by default) is not measured.
+        assert_eq!(
+            won.first_measured_ply,
+            ProbeSettings::default().random_plies + 1
+        );
+        assert_eq!(won.ply(2), won.first_measured_ply + 2);
+        // The only decided game: the report's means are its own figures.
+        assert_eq!(won.drama, Some(report.drama));
+        assert_eq!(won.uncertainty, Some(report.uncertainty));
+        let lead = won.winner_lead().expect("a decided game");
+        let expected = [-0.36, 0.4, 1.0];
+        assert_eq!(lead.len(), expected.len());
+        for (got, want) in lead.iter().zip(expected) {
+            assert!((got - want).abs() < 1e-9, "{lead:?}");
+        }
+        let drawn = &report.histories[1];
+        assert_eq!(
+            (drawn.winner, drawn.drama, drawn.winner_lead()),
+            (None, None, None)
         );
     }
 

@@ -19,7 +19,7 @@ use rand::{RngExt, SeedableRng};
 use crate::players::{Clock, Heuristic, MoveBudget, SearchPlayer};
 use crate::{Game, Reward, RoleIndex};
 
-pub use metrics::{ProbeReport, Verdict};
+pub use metrics::{LeadHistory, ProbeReport, Verdict};
 
 /// The seed's preferred game length; games longer than twice it are abandoned as draws.
 pub const PREFERRED_LENGTH: usize = 60;
@@ -85,6 +85,17 @@ pub fn probe<G: Game>(
     game: &G,
     heuristic: &dyn Heuristic<G>,
     settings: &ProbeSettings,
+) -> ProbeReport {
+    probe_with_progress(game, heuristic, settings, &mut |_| {})
+}
+
+/// [`probe`], telling `games_done` the number of games played after each one (for a progress
+/// bar: a probe of a hundred games of a large board takes minutes).
+pub fn probe_with_progress<G: Game>(
+    game: &G,
+    heuristic: &dyn Heuristic<G>,
+    settings: &ProbeSettings,
+    games_done: &mut dyn FnMut(usize),
 ) -> ProbeReport {
     let started = Instant::now();
     let roles = game.roles().len();
@@ -164,6 +175,7 @@ pub fn probe<G: Game>(
             }
         }
         records.push(record);
+        games_done(records.len());
     }
     metrics::measure(game.roles(), &records, settings, started.elapsed())
 }
