@@ -66,6 +66,34 @@ const NEUTRAL_COLOURS: (&str, &str, &str) = ("#a5a5a5", "#555555", "#111111");
 
 /// The picture as a standalone SVG document.
 pub fn svg(picture: &Picture) -> String {
+    write_svg(picture, CellIds::Omitted)
+}
+
+/// [`svg`] with each cell's polygon and each piece's group marked `data-cell="INDEX"` (the
+/// index in [`Picture::cells`]) and the polygons of class `cell`, for a page that maps a click
+/// to a cell (the play page of `ludeme serve`).
+pub fn svg_with_cell_ids(picture: &Picture) -> String {
+    write_svg(picture, CellIds::Marked)
+}
+
+/// Whether the elements of cells and pieces carry their cell's index.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CellIds {
+    Omitted,
+    Marked,
+}
+
+impl CellIds {
+    /// The attributes that mark the elements of cell `index`: ` data-cell="3"`, or nothing.
+    fn attribute(self, index: usize) -> String {
+        match self {
+            CellIds::Omitted => String::new(),
+            CellIds::Marked => format!(r#" data-cell="{index}""#),
+        }
+    }
+}
+
+fn write_svg(picture: &Picture, cell_ids: CellIds) -> String {
     let mut notes: Vec<String> = Vec::new();
     let drawn = picture.cells.len() <= MAX_DRAWN_CELLS;
     if !drawn {
@@ -121,7 +149,7 @@ pub fn svg(picture: &Picture) -> String {
     );
     let palette = role_colours(&picture.roles);
     if let Some(board) = &board {
-        board.draw(picture, &palette, &mut out);
+        board.draw(picture, &palette, cell_ids, &mut out);
     }
     if !notes.is_empty() {
         let _ = writeln!(
@@ -220,12 +248,12 @@ impl Layout {
         )
     }
 
-    fn draw(&self, picture: &Picture, palette: &[Colours], out: &mut String) {
+    fn draw(&self, picture: &Picture, palette: &[Colours], cell_ids: CellIds, out: &mut String) {
         let _ = writeln!(
             out,
             r##"<g stroke="#5a4a32" stroke-width="1" stroke-linejoin="round">"##
         );
-        for cell in &picture.cells {
+        for (index, cell) in picture.cells.iter().enumerate() {
             let corners: Vec<String> = cell
                 .outline
                 .iter()
@@ -235,9 +263,14 @@ impl Layout {
                 })
                 .collect();
             let shade = SHADES[usize::from(cell.shade) % SHADES.len()];
+            let class = match cell_ids {
+                CellIds::Omitted => "",
+                CellIds::Marked => r#" class="cell""#,
+            };
             let _ = writeln!(
                 out,
-                r#"<polygon points="{}" fill="{shade}"/>"#,
+                r#"<polygon{class}{} points="{}" fill="{shade}"/>"#,
+                cell_ids.attribute(index),
                 corners.join(" ")
             );
         }
@@ -269,7 +302,7 @@ impl Layout {
         let _ = writeln!(out, "</g>");
 
         for piece in &picture.pieces {
-            self.draw_piece(picture, palette, piece, out);
+            self.draw_piece(picture, palette, piece, cell_ids, out);
         }
     }
 
@@ -297,6 +330,7 @@ impl Layout {
         picture: &Picture,
         palette: &[Colours],
         piece: &PieceMark,
+        cell_ids: CellIds,
         out: &mut String,
     ) {
         let Some(cell) = picture.cells.get(piece.cell) else {
@@ -316,7 +350,7 @@ impl Layout {
         } else {
             String::new()
         };
-        let _ = writeln!(out, "<g>");
+        let _ = writeln!(out, "<g{}>", cell_ids.attribute(piece.cell));
         let _ = writeln!(
             out,
             "<title>{}</title>",
@@ -518,6 +552,47 @@ mod tests {
         });
         assert!(!svg.contains("<polygon"));
         assert!(svg.contains("too many to draw"));
+    }
+
+    #[test]
+    fn cells_and_pieces_are_marked_with_their_cell_only_when_asked() {
+        let picture = Picture {
+            roles: vec!["white".to_owned()],
+            cells: vec![square(0.0, 0.0, "A1"), square(1.0, 0.0, "B1")],
+            pieces: vec![PieceMark {
+                cell: 1,
+                owner: Some(0),
+                name: "x".to_owned(),
+                count: 1,
+            }],
+            ..Picture::default()
+        };
+        let plain = svg(&picture);
+        assert!(!plain.contains("data-cell"));
+        let marked = svg_with_cell_ids(&picture);
+        assert_eq!(
+            marked
+                .matches(r#"<polygon class="cell" data-cell="0""#)
+                .count(),
+            1
+        );
+        assert_eq!(
+            marked
+                .matches(r#"<polygon class="cell" data-cell="1""#)
+                .count(),
+            1
+        );
+        assert_eq!(
+            marked.matches(r#"<g data-cell="1">"#).count(),
+            1,
+            "the piece"
+        );
+        // Nothing else differs.
+        let unmarked = marked
+            .replace(r#" class="cell""#, "")
+            .replace(r#" data-cell="0""#, "")
+            .replace(r#" data-cell="1""#, "");
+        assert_eq!(unmarked, plain);
     }
 
     #[test]

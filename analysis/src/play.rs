@@ -27,7 +27,9 @@ use rand::rngs::SmallRng;
 pub use ludeme_engine::notation::{ReplayError, ReplayProblem, split_plies};
 pub use ludeme_engine::picture::Picture;
 pub use ludeme_engine::players::{MatchEnd, MatchResult, MatchSettings, MoveBudget, PLAYER_NAMES};
-pub use ludeme_engine::probe::{LeadHistory, PREFERRED_LENGTH, ProbeReport, ProbeSettings};
+pub use ludeme_engine::probe::{
+    LeadHistory, PREFERRED_LENGTH, ProbeReport, ProbeSettings, Verdict,
+};
 pub use ludeme_engine::{Reward, RoleIndex};
 
 /// States each search may visit per move when probing a GDL or EGGG game: without advisors,
@@ -348,4 +350,407 @@ fn measure_playouts<G: Game>(
         ply_limits: stats.ply_limits,
         no_legal_move: stats.no_legal_move,
     })
+}
+
+// ── Playing move by move (the web page of `ludeme serve`) ────────────────────────────────────
+
+/// The most legal moves in a position for which [`PlayableGame::turn`] works out the cells each
+/// move changes (one next state and one picture per move); beyond it the moves come without
+/// cells, and a front end offers them by name only.
+pub const MOVE_CELLS_LIMIT: usize = 2_000;
+
+/// A legal move of one role, named as [`PlayableGame::position_after`] reads it, with the cells
+/// of the position's [`Picture`] it changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedMove {
+    pub name: String,
+    /// Indices into [`Picture::cells`]: the cells where the mover's own pieces change (those it
+    /// leaves first, then those it comes to), or, when it has none there (a removal, a neutral
+    /// piece), every cell whose pieces change. Empty when the move changes no cell drawn, or
+    /// when the position has more than [`MOVE_CELLS_LIMIT`] legal moves.
+    pub cells: Vec<usize>,
+}
+
+/// The legal moves of one role that has a choice (two or more legal moves).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoleChoice {
+    pub role: RoleIndex,
+    pub moves: Vec<NamedMove>,
+}
+
+/// What happens in a position: who chooses, or how the game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// The game is over; the goals by role.
+    Over { goals: Vec<Reward> },
+    /// These roles choose a move each (in role order); the other roles' single legal move is
+    /// played for them. The next ply is the chosen names joined by ` & ` in role order.
+    Choose(Vec<RoleChoice>),
+    /// No role has a choice: `ply` plays every role's only move.
+    Forced { ply: String },
+    /// The game cannot go on: the engine gave up, or a role has no legal move.
+    Stuck(String),
+}
+
+impl PlayableGame {
+    /// Who moves in `position` and with which moves, each with the cells it changes (see
+    /// [`NamedMove::cells`]), so that a board can offer a move as a click on a cell.
+    pub fn turn(&self, position: &Position) -> Turn {
+        match (self, &position.0) {
+            (PlayableGame::Gdl(game), EngineState::Gdl(state)) => turn_of(game, state),
+            (PlayableGame::Ludi(game), EngineState::Ludi(state)) => turn_of(&**game, state),
+            (PlayableGame::Egg(game), EngineState::Egg(state)) => turn_of(&**game, state),
+            _ => Turn::Stuck(OTHER_GAME.to_owned()),
+        }
+    }
+
+    /// The move `player` (one of [`PLAYER_NAMES`]) chooses for `role` in `position` within
+    /// `budget`, by name; `seed` makes the random players repeatable. An error says why there
+    /// is none: an unknown player, a role without a choice to make, an engine that gave up.
+    pub fn choose_move(
+        &self,
+        position: &Position,
+        role: RoleIndex,
+        player: &str,
+        budget: &MoveBudget,
+        seed: u64,
+    ) -> Result<String, String> {
+        if role >= self.roles().len() {
+            return Err(format!(
+                "the game has {} role(s); there is no role {role}",
+                self.roles().len()
+            ));
+        }
+        match (self, &position.0) {
+            (PlayableGame::Gdl(game), EngineState::Gdl(state)) => {
+                choose_named_move(game, state, role, player, budget, seed)
+            }
+            (PlayableGame::Ludi(game), EngineState::Ludi(state)) => {
+                choose_named_move(&**game, state, role, player, budget, seed)
+            }
+            (PlayableGame::Egg(game), EngineState::Egg(state)) => {
+                choose_named_move(&**game, state, role, player, budget, seed)
+            }
+            _ => Err(OTHER_GAME.to_owned()),
+        }
+    }
+}
+
+const OTHER_GAME: &str = "a position of another game";
+
+fn turn_of<G: ludeme_engine::notation::Notation + Depict>(game: &G, state: &G::State) -> Turn {
+    use ludeme_engine::notation::named_moves;
+    let failed = || game.failure().map(Turn::Stuck);
+    if game.is_terminal(state) {
+        let goals = game.goals(state);
+        return failed().unwrap_or(Turn::Over { goals });
+    }
+    let moves: Vec<Vec<(String, G::Move)>> = (0..game.roles().len())
+        .map(|role| named_moves(game, state, role))
+        .collect();
+    if let Some(stuck) = failed() {
+        return stuck;
+    }
+    if let Some(role) = moves.iter().position(Vec::is_empty) {
+        return Turn::Stuck(format!("{} has no legal move", game.roles()[role]));
+    }
+    let choosers: Vec<RoleIndex> = (0..moves.len()).filter(|&r| moves[r].len() > 1).collect();
+    if choosers.is_empty() {
+        let names: Vec<&str> = moves.iter().map(|only| only[0].0.as_str()).collect();
+        return Turn::Forced {
+            ply: names.join(" & "),
+        };
+    }
+    let counted: usize = choosers.iter().map(|&role| moves[role].len()).sum();
+    let before = (counted <= MOVE_CELLS_LIMIT).then(|| game.picture(state));
+    let choices = choosers
+        .into_iter()
+        .map(|role| {
+            let named = moves[role]
+                .iter()
+                .map(|(name, action)| {
+                    let cells = before.as_ref().map_or_else(Vec::new, |before| {
+                        // The others play their first legal move: in a turn-taking game, the
+                        // idle roles' only no-op.
+                        let joint: Vec<G::Move> = (0..moves.len())
+                            .map(|r| {
+                                if r == role {
+                                    action.clone()
+                                } else {
+                                    moves[r][0].1.clone()
+                                }
+                            })
+                            .collect();
+                        let after = game.picture(&game.next_state(state, &joint));
+                        changed_cells(before, &after, role)
+                    });
+                    NamedMove {
+                        name: name.clone(),
+                        cells,
+                    }
+                })
+                .collect();
+            RoleChoice { role, moves: named }
+        })
+        .collect();
+    failed().unwrap_or(Turn::Choose(choices))
+}
+
+/// The cells whose pieces differ between two pictures of the same board, as
+/// [`NamedMove::cells`] orders them; none when the boards differ.
+fn changed_cells(before: &Picture, after: &Picture, mover: RoleIndex) -> Vec<usize> {
+    if before.cells.len() != after.cells.len() {
+        return Vec::new();
+    }
+    let (old, new) = (cell_contents(before), cell_contents(after));
+    let changed: Vec<usize> = (0..old.len()).filter(|&i| old[i] != new[i]).collect();
+    let (left, reached): (Vec<usize>, Vec<usize>) = changed
+        .iter()
+        .copied()
+        .filter(|&i| owned_by(&old[i], mover) != owned_by(&new[i], mover))
+        .partition(|&i| pieces_of(&new[i], mover) < pieces_of(&old[i], mover));
+    if left.is_empty() && reached.is_empty() {
+        changed
+    } else {
+        left.into_iter().chain(reached).collect()
+    }
+}
+
+/// What stands on a cell: (owner, name, stack height) per piece mark.
+type CellContent<'p> = Vec<(Option<RoleIndex>, &'p str, usize)>;
+
+/// The content of each cell of `picture`, in a canonical order.
+fn cell_contents(picture: &Picture) -> Vec<CellContent<'_>> {
+    let mut by_cell: Vec<CellContent<'_>> = vec![Vec::new(); picture.cells.len()];
+    for piece in &picture.pieces {
+        if let Some(cell) = by_cell.get_mut(piece.cell) {
+            cell.push((piece.owner, piece.name.as_str(), piece.count));
+        }
+    }
+    for cell in &mut by_cell {
+        cell.sort_unstable();
+    }
+    by_cell
+}
+
+/// The pieces of `role` on a cell, by name and stack height.
+fn owned_by<'p>(cell: &CellContent<'p>, role: RoleIndex) -> Vec<(&'p str, usize)> {
+    cell.iter()
+        .filter(|(owner, ..)| *owner == Some(role))
+        .map(|&(_, name, count)| (name, count))
+        .collect()
+}
+
+/// How many pieces of `role` stand on a cell.
+fn pieces_of(cell: &CellContent<'_>, role: RoleIndex) -> usize {
+    cell.iter()
+        .filter(|(owner, ..)| *owner == Some(role))
+        .map(|&(_, _, count)| count)
+        .sum()
+}
+
+fn choose_named_move<G: ludeme_engine::notation::Notation>(
+    game: &G,
+    state: &G::State,
+    role: RoleIndex,
+    player: &str,
+    budget: &MoveBudget,
+    seed: u64,
+) -> Result<String, String> {
+    use ludeme_engine::notation::named_moves;
+    use ludeme_engine::players::Clock;
+    let Some(mut player) = player_by_name::<G>(player, seed) else {
+        return Err(format!(
+            "no player is called `{player}`; the players are {}",
+            PLAYER_NAMES.join(", ")
+        ));
+    };
+    if game.is_terminal(state) {
+        return Err("the game is over".to_owned());
+    }
+    let mut clock = Clock::start(budget);
+    let chosen = player.choose_move(game, state, role, &mut clock);
+    if let Some(failure) = game.failure() {
+        return Err(failure);
+    }
+    let Some(chosen) = chosen else {
+        return Err(format!("{} has no legal move", game.roles()[role]));
+    };
+    named_moves(game, state, role)
+        .into_iter()
+        .find(|(_, action)| action == &chosen)
+        .map(|(name, _)| name)
+        .ok_or_else(|| format!("the player of {} chose no legal move", game.roles()[role]))
+}
+
+#[cfg(test)]
+mod move_by_move_tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::picture::PieceMark;
+    use crate::{AnalysisHost, Change, Syntax};
+
+    fn playable(path: &str, syntax: Syntax, text: &str) -> PlayableGame {
+        let mut host = AnalysisHost::new();
+        let mut change = Change::new();
+        change.set_file(path, syntax, Arc::from(text), None);
+        let file = host.apply_change(change).files[0];
+        host.snapshot()
+            .playable(file, &EngineOptions::default())
+            .expect("nothing writes to the host")
+            .expect("the game plays")
+    }
+
+    fn tic_tac_toes() -> Vec<PlayableGame> {
+        vec![
+            playable(
+                "ticTacToe.kif",
+                Syntax::GdlKif,
+                include_str!("../../corpus/gdl/ticTacToe.kif"),
+            ),
+            playable(
+                "tic-tac-toe.ludi",
+                Syntax::Ludi,
+                include_str!("../../corpus/ludi/tic-tac-toe.ludi"),
+            ),
+            playable(
+                "tic-tac-toe.egg",
+                Syntax::Egg,
+                include_str!("../../corpus/egg/tic-tac-toe.egg"),
+            ),
+        ]
+    }
+
+    fn choices(turn: Turn) -> Vec<RoleChoice> {
+        match turn {
+            Turn::Choose(choices) => choices,
+            other => panic!("expected a choice, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn each_placement_of_tic_tac_toe_is_one_cell_of_its_own_and_lands_there() {
+        for game in tic_tac_toes() {
+            let start = game.position_after(&[]).unwrap();
+            let choices = choices(game.turn(&start));
+            assert_eq!(choices.len(), 1, "{}", game.engine_name());
+            let RoleChoice { role, moves } = &choices[0];
+            assert_eq!(moves.len(), 9, "{}", game.engine_name());
+            let mut cells: Vec<usize> = moves
+                .iter()
+                .map(|named| {
+                    assert_eq!(named.cells.len(), 1, "{named:?}");
+                    named.cells[0]
+                })
+                .collect();
+            cells.sort_unstable();
+            cells.dedup();
+            assert_eq!(cells.len(), 9, "{}: {moves:?}", game.engine_name());
+            for named in moves {
+                let after = game.position_after(&[named.name.clone()]).unwrap();
+                let picture = game.picture(&after);
+                let landed: Vec<&PieceMark> = picture
+                    .pieces
+                    .iter()
+                    .filter(|piece| piece.cell == named.cells[0])
+                    .collect();
+                assert_eq!(landed.len(), 1, "{named:?}");
+                assert_eq!(landed[0].owner, Some(*role), "{named:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_step_leaves_its_cell_first_then_reaches_another() {
+        let game = playable(
+            "hexapawn.ludi",
+            Syntax::Ludi,
+            include_str!("../../corpus/ludi/hexapawn.ludi"),
+        );
+        let start = game.position_after(&[]).unwrap();
+        let before = game.picture(&start);
+        let choices = choices(game.turn(&start));
+        let RoleChoice { role, moves } = &choices[0];
+        assert!(!moves.is_empty());
+        for named in moves {
+            let [from, to] = named.cells[..] else {
+                panic!("a step changes two cells: {named:?}");
+            };
+            let holds = |cell: usize| {
+                before
+                    .pieces
+                    .iter()
+                    .any(|piece| piece.cell == cell && piece.owner == Some(*role))
+            };
+            assert!(holds(from), "{named:?} leaves a cell of its own");
+            assert!(!holds(to), "{named:?} reaches a cell it did not hold");
+        }
+    }
+
+    #[test]
+    fn a_player_chooses_a_legal_move_by_name_and_random_play_ends_the_game() {
+        for game in tic_tac_toes() {
+            let budget = MoveBudget::nodes(50);
+            let mut plies: Vec<String> = Vec::new();
+            let goals = loop {
+                let position = game.position_after(&plies).unwrap();
+                match game.turn(&position) {
+                    Turn::Over { goals } => break goals,
+                    Turn::Choose(choices) => {
+                        let role = choices[0].role;
+                        let player = if plies.len() % 2 == 0 {
+                            "random"
+                        } else {
+                            "mcts"
+                        };
+                        let name = game
+                            .choose_move(&position, role, player, &budget, plies.len() as u64)
+                            .unwrap();
+                        assert!(
+                            choices[0].moves.iter().any(|named| named.name == name),
+                            "{name} is among the legal moves"
+                        );
+                        plies.push(name);
+                    }
+                    Turn::Forced { ply } => plies.push(ply),
+                    Turn::Stuck(why) => panic!("{why}"),
+                }
+                assert!(plies.len() <= 9, "tic-tac-toe ends within nine moves");
+            };
+            assert_eq!(goals.len(), game.roles().len());
+            let start = game.position_after(&[]).unwrap();
+            let unknown = game
+                .choose_move(&start, 0, "oracle", &budget, 1)
+                .unwrap_err();
+            assert!(
+                unknown.contains("no player is called `oracle`"),
+                "{unknown}"
+            );
+            let no_role = game
+                .choose_move(&start, 7, "random", &budget, 1)
+                .unwrap_err();
+            assert!(no_role.contains("no role 7"), "{no_role}");
+        }
+    }
+
+    #[test]
+    fn simultaneous_choices_are_given_for_every_role() {
+        let game = playable(
+            "rock-paper-scissors.egg",
+            Syntax::Egg,
+            include_str!("../../corpus/egg/rock-paper-scissors.egg"),
+        );
+        let start = game.position_after(&[]).unwrap();
+        let choices = choices(game.turn(&start));
+        assert_eq!(
+            choices.iter().map(|choice| choice.role).collect::<Vec<_>>(),
+            (0..game.roles().len()).collect::<Vec<_>>()
+        );
+        let ply: Vec<&str> = choices
+            .iter()
+            .map(|choice| choice.moves[0].name.as_str())
+            .collect();
+        assert!(game.position_after(&[ply.join(" & ")]).is_ok());
+    }
 }
