@@ -15,6 +15,7 @@ use ludeme_analysis::{Analysis, SourceFile};
 use serde::Serialize;
 
 use crate::exit;
+use crate::progress::Progress;
 use crate::project::{KnownGames, open_game, open_paths};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -71,7 +72,9 @@ pub struct ClusterArgs {
 
 /// The games of `paths`, read into one database, or why one cannot be.
 fn load(paths: &[PathBuf]) -> Result<(Analysis, Vec<SourceFile>), String> {
+    let reading = Progress::spinner("reading the games");
     let (host, loaded) = open_paths(paths, Config::default());
+    drop(reading);
     if let Some(problem) = loaded.problems.first() {
         return Err(format!("{}: {}", problem.path.display(), problem.message));
     }
@@ -187,11 +190,14 @@ pub fn run_nearest(args: &NearestArgs) -> u8 {
         Some(folder) => KnownGames::Only(vec![folder.clone()]),
         None => KnownGames::ProjectAndSettings,
     };
+    let reading = Progress::spinner("reading the known games");
     let (analysis, target) = match open_game(&args.file, known) {
         Ok(opened) => opened,
         Err(message) => return fail(&format!("{shown}: {message}")),
     };
+    drop(reading);
     let db = analysis.db();
+    build_known_trees(&analysis);
     let Ok(nearest) = analysis.nearest(target, args.count, true) else {
         return fail("cancelled");
     };
@@ -238,6 +244,28 @@ pub fn run_nearest(args: &NearestArgs) -> u8 {
     exit::CLEAN
 }
 
+/// Builds the ludeme tree of every known game, with a bar: the bulk of the work of `nearest`
+/// over a large corpus, which the search then finds done (the trees are salsa's, kept).
+fn build_known_trees(analysis: &Analysis) {
+    let db = analysis.db();
+    let Some(project) = ludeme_analysis::project::project(db) else {
+        return;
+    };
+    let known: Vec<SourceFile> = project
+        .workspace(db)
+        .iter()
+        .chain(project.corpus(db))
+        .copied()
+        .collect();
+    let progress = Progress::bar("building ludeme trees", known.len() as u64, "games");
+    for file in known {
+        if analysis.with_db(|db| ludeme_tree(db, file).len()).is_err() {
+            return;
+        }
+        progress.advance();
+    }
+}
+
 #[derive(Serialize)]
 struct ClusterReport {
     families: Vec<Vec<String>>,
@@ -258,8 +286,21 @@ pub fn run_cluster(args: &ClusterArgs) -> u8 {
         Err(message) => return fail(&message),
     };
     let db = analysis.db();
-    let trees: Vec<&LudemeTree> = files.iter().map(|&f| ludeme_tree(db, f)).collect();
-    let matrix = Catalog::new(&trees).distance_matrix();
+    let trees: Vec<&LudemeTree> = {
+        let progress = Progress::bar("building ludeme trees", files.len() as u64, "games");
+        files
+            .iter()
+            .map(|&f| {
+                let tree = ludeme_tree(db, f);
+                progress.advance();
+                tree
+            })
+            .collect()
+    };
+    let matrix = {
+        let _comparing = Progress::spinner(format!("comparing {} games", files.len()));
+        Catalog::new(&trees).distance_matrix()
+    };
     let merges = average_linkage(&matrix);
     let titles: Vec<String> = files.iter().map(|&f| game_title(db, f)).collect();
     let groups = families(files.len(), &merges, args.cut);

@@ -9,8 +9,10 @@ mod distance;
 mod exit;
 mod explain;
 mod fmt;
+mod game_report;
 mod play;
 mod probe;
+mod progress;
 mod project;
 mod render;
 mod report;
@@ -91,6 +93,10 @@ enum Command {
     Cluster(distance::ClusterArgs),
     /// Draw a game's board as SVG: the start, or the position after the moves given.
     Render(render::RenderArgs),
+    /// One self-contained HTML page about a game: the rules in English, the starting board,
+    /// the self-play probe's verdict, criteria and lead histories, the nearest known games and
+    /// the diagnostics.
+    Report(game_report::ReportArgs),
     /// Run the language server on standard input and output.
     Lsp,
 }
@@ -164,6 +170,7 @@ fn main() -> ExitCode {
         Command::Nearest(args) => distance::run_nearest(&args),
         Command::Cluster(args) => distance::run_cluster(&args),
         Command::Render(args) => render::run(&args),
+        Command::Report(args) => game_report::run(&args),
         Command::Lsp => match ludeme_lsp::run_stdio() {
             Ok(()) => exit::CLEAN,
             Err(error) => {

@@ -10,10 +10,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use ludeme_analysis::Analysis;
 use ludeme_analysis::play::{EngineOptions, ProbeReport, ProbeSettings};
+use ludeme_analysis::probe_plots::{game_lengths_svg, lead_history_svg, outcomes_svg};
 use serde::Serialize;
 
 use crate::exit;
+use crate::progress::Progress;
 use crate::project::{KnownGames, open_game};
 
 /// The options of `ludeme probe`.
@@ -22,27 +25,62 @@ pub struct ProbeArgs {
     /// A Ludi game (.ludi), a GDL game (.kif, .gdl, .hrf) or an EGGG game (.egg) the EGGG
     /// engine plays.
     file: PathBuf,
+    #[command(flatten)]
+    self_play: SelfPlayArgs,
+    #[arg(long, value_enum, default_value_t = ProbeFormat::Human)]
+    format: ProbeFormat,
+    /// Also draw the probe's plots into this folder (made if missing), as SVG: each game's lead
+    /// history (`lead-history-001.svg`, ...: every role's estimate after each move, as in the
+    /// Ludi paper's figures 7 and 8), the outcomes (`outcomes.svg`) and the game lengths
+    /// (`lengths.svg`).
+    #[arg(long, value_name = "FOLDER")]
+    plots: Option<PathBuf>,
+}
+
+/// How the self-play games are played: the options `ludeme probe` and `ludeme report` share.
+#[derive(Args, Debug)]
+pub struct SelfPlayArgs {
     /// How many games to play.
     #[arg(long, default_value_t = 100)]
-    games: usize,
+    pub games: usize,
     /// The random seed of the opening moves and of the players' choice between equal moves.
     #[arg(long, default_value_t = 0)]
-    seed: u64,
+    pub seed: u64,
     /// Opening plies played at random (not measured).
     #[arg(long, default_value_t = 1)]
-    random_plies: usize,
+    pub random_plies: usize,
     /// States each search may visit per move (repeatable, unlike a clock); by default 150 on
     /// Ludi games, whose advisors value the states the search stops at, and 2,000 on GDL
     /// games, where only the search's depth tells good moves from bad.
     #[arg(long)]
-    move_nodes: Option<u64>,
+    pub move_nodes: Option<u64>,
     /// Start no new game this many seconds after the command starts, reading and setting up
     /// the game included; a game under way stops by twice this (default: `[probe] seconds` of
     /// `ludeme.toml`, else 60, as in the editor).
     #[arg(long)]
-    time_limit: Option<f64>,
-    #[arg(long, value_enum, default_value_t = ProbeFormat::Human)]
-    format: ProbeFormat,
+    pub time_limit: Option<f64>,
+}
+
+impl SelfPlayArgs {
+    /// Why the options cannot be used, if they cannot.
+    pub fn problem(&self) -> Option<&'static str> {
+        match self.time_limit {
+            Some(seconds) if !(seconds > 0.0 && seconds.is_finite()) => {
+                Some("--time-limit must be a positive number of seconds")
+            }
+            _ => None,
+        }
+    }
+
+    /// The time limit: the one given, else the settings' (`None` when the snapshot was
+    /// cancelled).
+    pub fn time_limit(&self, analysis: &Analysis) -> Option<Duration> {
+        let seconds = match self.time_limit {
+            Some(seconds) => seconds,
+            None => analysis.settings().ok()?.probe.seconds,
+        };
+        Some(Duration::from_secs_f64(seconds))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -83,26 +121,20 @@ fn fail(path: &Path, message: impl std::fmt::Display) -> u8 {
 
 pub fn run(args: &ProbeArgs) -> u8 {
     let path = &args.file;
-    if let Some(seconds) = args.time_limit
-        && !(seconds > 0.0 && seconds.is_finite())
-    {
-        return fail(path, "--time-limit must be a positive number of seconds");
+    if let Some(problem) = args.self_play.problem() {
+        return fail(path, problem);
     }
     // The time limit counts from here, before the game is read: reading, setting up and
     // playing share it.
     let started = Instant::now();
+    let reading = Progress::spinner(format!("reading {}", path.display()));
     let (analysis, file) = match open_game(path, KnownGames::FromSettings) {
         Ok(opened) => opened,
         Err(message) => return fail(path, message),
     };
-    let seconds = match args.time_limit {
-        Some(seconds) => seconds,
-        None => match analysis.settings() {
-            Ok(settings) => settings.probe.seconds,
-            Err(_) => return fail(path, "cancelled"),
-        },
+    let Some(time_limit) = args.self_play.time_limit(&analysis) else {
+        return fail(path, "cancelled");
     };
-    let time_limit = Duration::from_secs_f64(seconds);
     // No new game starts once the time limit has passed; a game under way, and a question of
     // the engine that never ends, stop at twice the limit.
     let options = EngineOptions {
@@ -114,17 +146,27 @@ pub fn run(args: &ProbeArgs) -> u8 {
         Ok(Err(message)) => return fail(path, message),
         Err(_) => return fail(path, "cancelled"),
     };
+    drop(reading);
+    let self_play = &args.self_play;
     let settings = ProbeSettings {
-        games: args.games,
-        seed: args.seed,
-        random_plies: args.random_plies,
-        nodes_per_move: args
+        games: self_play.games,
+        seed: self_play.seed,
+        random_plies: self_play.random_plies,
+        nodes_per_move: self_play
             .move_nodes
             .unwrap_or_else(|| game.default_probe_nodes()),
         time_limit: Some(time_limit.saturating_sub(started.elapsed())),
         ..ProbeSettings::default()
     };
-    let report = game.probe(&settings);
+    let report = {
+        let progress = games_progress(path, self_play.games);
+        game.probe_with_progress(&settings, &mut |done| progress.set_position(done as u64))
+    };
+    if let Some(folder) = &args.plots
+        && let Err(message) = write_plots(folder, &report, &settings)
+    {
+        return fail(path, message);
+    }
     if args.format == ProbeFormat::Json {
         let json = Json {
             game: path.display().to_string(),
@@ -206,4 +248,46 @@ fn print_human(path: &Path, report: &ProbeReport) {
         "  drama {:.2}, uncertainty {:.2}, lead change {:.2}, decisiveness {:.2}",
         report.drama, report.uncertainty, report.lead_change, report.decisiveness
     );
+}
+
+/// The bar of a probe of `games` games of the game at `path`.
+pub fn games_progress(path: &Path, games: usize) -> Progress {
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    );
+    Progress::bar(format!("probing {name}"), games as u64, "games")
+}
+
+/// Writes the probe's plots into `folder`: each game's lead history, the outcomes and the
+/// lengths.
+fn write_plots(
+    folder: &Path,
+    report: &ProbeReport,
+    settings: &ProbeSettings,
+) -> Result<(), String> {
+    std::fs::create_dir_all(folder)
+        .map_err(|error| format!("cannot make {}: {error}", folder.display()))?;
+    let mut plots = vec![
+        ("outcomes.svg".to_owned(), outcomes_svg(report)),
+        (
+            "lengths.svg".to_owned(),
+            game_lengths_svg(report, settings.max_length),
+        ),
+    ];
+    // Numbered with enough digits that the files sort in playing order.
+    let digits = report.histories.len().to_string().len().max(3);
+    plots.extend((0..report.histories.len()).map(|game| {
+        (
+            format!("lead-history-{:0digits$}.svg", game + 1),
+            lead_history_svg(report, game),
+        )
+    }));
+    for (name, plot) in plots {
+        let svg = plot.map_err(|error| format!("{name}: {error}"))?;
+        let target = folder.join(&name);
+        std::fs::write(&target, svg)
+            .map_err(|error| format!("cannot write {}: {error}", target.display()))?;
+    }
+    Ok(())
 }
