@@ -16,6 +16,7 @@ mod progress;
 mod project;
 mod render;
 mod report;
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -97,6 +98,9 @@ enum Command {
     /// the self-play probe's verdict, criteria and lead histories, the nearest known games and
     /// the diagnostics.
     Report(game_report::ReportArgs),
+    /// A local web page to look at and play the games of a folder: a person against any of
+    /// the players, two people, or two players; the page follows the files as they are saved.
+    Serve(serve::ServeArgs),
     /// Run the language server on standard input and output.
     Lsp,
 }
@@ -171,6 +175,7 @@ fn main() -> ExitCode {
         Command::Cluster(args) => distance::run_cluster(&args),
         Command::Render(args) => render::run(&args),
         Command::Report(args) => game_report::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Lsp => match ludeme_lsp::run_stdio() {
             Ok(()) => exit::CLEAN,
             Err(error) => {
