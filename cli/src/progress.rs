@@ -48,9 +48,14 @@ impl Progress {
         self.bar.set_position(done);
     }
 
-    /// One more piece of the work done.
-    pub fn advance(&self) {
-        self.bar.inc(1);
+    /// Whether the bar is drawn (standard error is a terminal): work may be cut finer for it.
+    pub fn is_shown(&self) -> bool {
+        !self.bar.is_hidden()
+    }
+
+    /// `done` more pieces of the work done.
+    pub fn advance(&self, done: u64) {
+        self.bar.inc(done);
     }
 }
 
