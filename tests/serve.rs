@@ -6,6 +6,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -15,16 +16,45 @@ const TIC_TAC_TOE_LUDI: &str = include_str!("../corpus/ludi/tic-tac-toe.ludi");
 const TIC_TAC_TOE_EGG: &str = include_str!("../corpus/egg/tic-tac-toe.egg");
 const HEX_LUDI: &str = include_str!("../corpus/ludi/hex.ludi");
 
+/// Servers of the tests run side by side, except the one whose answers are timed: it runs
+/// alone, so that the other servers' work does not count against its time.
+static TURNS: RwLock<()> = RwLock::new(());
+
+enum Turn {
+    Shared(#[allow(dead_code)] RwLockReadGuard<'static, ()>),
+    Alone(#[allow(dead_code)] RwLockWriteGuard<'static, ()>),
+}
+
+impl Turn {
+    fn shared() -> Turn {
+        Turn::Shared(
+            TURNS
+                .read()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        )
+    }
+
+    fn alone() -> Turn {
+        Turn::Alone(
+            TURNS
+                .write()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        )
+    }
+}
+
 /// A `ludeme serve` process on a temporary folder, stopped when dropped.
 struct Server {
     child: Child,
     address: SocketAddr,
     folder: tempfile::TempDir,
+    /// Held while the server runs.
+    _turn: Turn,
 }
 
 impl Server {
     /// Serves a folder holding `files` (relative path, text) on a free port.
-    fn start(files: &[(&str, &str)]) -> Server {
+    fn start(files: &[(&str, &str)], turn: Turn) -> Server {
         let folder = tempfile::tempdir().unwrap();
         let games = folder.path().join("games");
         for (path, text) in files {
@@ -57,6 +87,7 @@ impl Server {
             child,
             address,
             folder,
+            _turn: turn,
         }
     }
 
@@ -147,13 +178,15 @@ impl Answer {
     }
 }
 
+const GAMES: [(&str, &str); 4] = [
+    ("gdl/ticTacToe.kif", TIC_TAC_TOE_KIF),
+    ("tic-tac-toe.ludi", TIC_TAC_TOE_LUDI),
+    ("tic-tac-toe.egg", TIC_TAC_TOE_EGG),
+    ("hex.ludi", HEX_LUDI),
+];
+
 fn tic_tac_toes() -> Server {
-    Server::start(&[
-        ("gdl/ticTacToe.kif", TIC_TAC_TOE_KIF),
-        ("tic-tac-toe.ludi", TIC_TAC_TOE_LUDI),
-        ("tic-tac-toe.egg", TIC_TAC_TOE_EGG),
-        ("hex.ludi", HEX_LUDI),
-    ])
+    Server::start(&GAMES, Turn::shared())
 }
 
 #[test]
@@ -444,7 +477,7 @@ fn requests_addressed_to_another_host_are_refused() {
 
 #[test]
 fn mcts_answers_within_its_time_per_move_and_100_ms() {
-    let server = tic_tac_toes();
+    let server = Server::start(&GAMES, Turn::alone());
     let time = Duration::from_millis(500);
     for (game, moves) in [
         ("gdl/ticTacToe.kif", json!(["(mark 2 2)"])),
