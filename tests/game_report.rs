@@ -210,6 +210,10 @@ fn yavalath_has_board_english_verdict_lead_histories_and_nearest_games() {
         lead_lines > 0,
         "the winner's lead is drawn in a decided game"
     );
+    assert!(
+        !text(one(&page, "#probe")).contains("no advisors"),
+        "Ludi games are valued by their advisors"
+    );
     let distributions = select(&page, "#distributions svg");
     assert_eq!(distributions.len(), 2, "the outcomes and the game lengths");
 
@@ -245,6 +249,8 @@ fn a_gdl_game_gets_its_board_rules_and_probe() {
     assert_rules_are_explained(&page, game);
     assert_probe_agrees(&page, game, &settings);
     assert_lead_histories(&page, &["xplayer", "oplayer"]);
+    // Without advisors the estimates stay even until the end, and the page says so.
+    assert!(text(one(&page, "#probe")).contains("no advisors"));
 }
 
 #[test]

@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::analysis::{Analysis, Cancellable, DiagnosticDepth, Explanation};
 use crate::distance::game_title;
 use crate::picture::svg;
-use crate::play::{EngineOptions, ProbeReport, ProbeSettings};
+use crate::play::{EngineOptions, PlayableGame, ProbeReport, ProbeSettings};
 use crate::probe_plots::{
     PlotError, describe_game, featured_games, game_lengths_svg, lead_history_svg, outcomes_svg,
 };
@@ -112,6 +112,9 @@ pub struct PlayedGame {
     pub board: String,
     /// The probe's figures and the settings it ran with, when one was asked for.
     pub probe: Option<(ProbeReport, ProbeSettings)>,
+    /// Whether the probe's players value positions with the game's advisors (Ludi); without
+    /// them every position before the end is even, and a lead history shows only the end.
+    pub advised: bool,
 }
 
 /// A known game near the reported one.
@@ -189,6 +192,7 @@ impl GameReport {
                 roles: game.roles().to_vec(),
                 board,
                 probe,
+                advised: matches!(game, PlayableGame::Ludi(_)),
             })
         });
         let nearest = if options.nearest == 0 {
@@ -258,7 +262,7 @@ impl GameReport {
                 played
                     .probe
                     .as_ref()
-                    .map(|(report, settings)| probe_view(report, settings)),
+                    .map(|(report, settings)| probe_view(report, settings, played.advised)),
             ),
             Err(why) => (None, Vec::new(), None, Some(why.as_str()), None),
         };
@@ -334,6 +338,7 @@ struct ProbeView {
     seconds: String,
     nodes_per_move: u64,
     random_plies: usize,
+    advised: bool,
     viable: bool,
     reasons: Vec<String>,
     criteria: Vec<Criterion>,
@@ -378,7 +383,7 @@ struct LeadPlot {
     plot: Plot,
 }
 
-fn probe_view(report: &ProbeReport, settings: &ProbeSettings) -> ProbeView {
+fn probe_view(report: &ProbeReport, settings: &ProbeSettings, advised: bool) -> ProbeView {
     let percent = |share: f64| format!("{:.0} %", share * 100.0);
     let figure = |value: f64| format!("{value:.2}");
     let optional = |value: Option<f64>| value.map_or_else(|| "n/a".to_owned(), figure);
@@ -463,6 +468,7 @@ fn probe_view(report: &ProbeReport, settings: &ProbeSettings) -> ProbeView {
         seconds: format!("{:.1}", report.seconds),
         nodes_per_move: settings.nodes_per_move,
         random_plies: settings.random_plies,
+        advised,
         viable: report.verdict.viable,
         reasons: report.verdict.reasons.clone(),
         criteria,
