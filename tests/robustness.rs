@@ -189,15 +189,24 @@ fn unclosed(extension: &str, count: usize) -> String {
     }
 }
 
-/// Runs `ludeme ARGS FILE`; the command must end (within `budget`) with status 0, 1 or 2,
-/// never by a signal, and (on Linux) with a peak resident memory under [`MEMORY_BOUND`].
+/// Runs `ludeme ARGS FILE`; the command must end within `budget` of CPU time (the clock its
+/// own budgets count in, so that a loaded machine does not fail the test; where the system
+/// cannot tell, wall-clock time) with status 0, 1 or 2, never by a signal, and (on Linux) with
+/// a peak resident memory under [`MEMORY_BOUND`]. A command that waits instead of working
+/// spends no CPU time: it must also end within a generous multiple of the budget in wall-clock
+/// time.
 fn run_on(args: &[&str], file: &std::path::Path, budget: Duration) -> Output {
     let started = Instant::now();
     let mut all = args.to_vec();
     all.push(file.to_str().unwrap());
-    let (output, peak) = run_measured(&all);
-    if let Some(peak) = peak {
-        assert!(peak < MEMORY_BOUND, "ludeme {all:?} took {peak} bytes");
+    let (output, usage) = run_measured(&all);
+    let took = started.elapsed();
+    if let Some(usage) = &usage {
+        assert!(
+            usage.peak_bytes < MEMORY_BOUND,
+            "ludeme {all:?} took {} bytes",
+            usage.peak_bytes
+        );
     }
     let status = output.status.code();
     assert!(
@@ -206,8 +215,12 @@ fn run_on(args: &[&str], file: &std::path::Path, budget: Duration) -> Output {
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );
-    let took = started.elapsed();
-    assert!(took < budget, "ludeme {all:?} took {took:?}");
+    let cpu = usage.map_or(took, |usage| usage.cpu);
+    assert!(cpu < budget, "ludeme {all:?} took {cpu:?} of CPU time");
+    assert!(
+        took < budget * 4 + Duration::from_secs(30),
+        "ludeme {all:?} took {took:?} of wall-clock time"
+    );
     output
 }
 
@@ -216,11 +229,19 @@ fn run_on(args: &[&str], file: &std::path::Path, budget: Duration) -> Output {
 /// fraction of either).
 const MEMORY_BOUND: u64 = 1 << 30;
 
-/// `ludeme ARGS` from the project's root: its output and, on Linux, its own peak resident
-/// memory (`wait4`'s `ru_maxrss`, in kilobytes), in bytes.
+/// What a finished command used, as the system counted it.
+struct Usage {
+    /// Peak resident memory, in bytes.
+    peak_bytes: u64,
+    /// CPU time, user and system, of all its threads.
+    cpu: Duration,
+}
+
+/// `ludeme ARGS` from the project's root: its output and, on Linux, what it used (`wait4`'s
+/// `rusage`: its own peak resident memory and CPU time).
 // On Linux the child is waited for by `wait4`, which clippy does not know.
 #[allow(clippy::zombie_processes)]
-fn run_measured(args: &[&str]) -> (Output, Option<u64>) {
+fn run_measured(args: &[&str]) -> (Output, Option<Usage>) {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ludeme"))
         .args(args)
         .current_dir(support::project_root())
@@ -239,7 +260,7 @@ fn run_measured(args: &[&str]) -> (Output, Option<u64>) {
         std::io::Read::read_to_end(&mut stderr, &mut bytes).map(|_| bytes)
     });
     #[cfg(target_os = "linux")]
-    let (status, peak) = {
+    let (status, usage) = {
         use std::os::unix::process::ExitStatusExt;
         let mut raw_status = 0;
         // SAFETY: wait4 writes the status and the usage it is given; the pid is our child's,
@@ -250,19 +271,25 @@ fn run_measured(args: &[&str]) -> (Output, Option<u64>) {
             assert_eq!(libc::wait4(pid, &mut raw_status, 0, &mut usage), pid);
             usage
         };
+        let time = |value: libc::timeval| {
+            Duration::from_secs(value.tv_sec as u64) + Duration::from_micros(value.tv_usec as u64)
+        };
         (
             std::process::ExitStatus::from_raw(raw_status),
-            Some(usage.ru_maxrss as u64 * 1024),
+            Some(Usage {
+                peak_bytes: usage.ru_maxrss as u64 * 1024,
+                cpu: time(usage.ru_utime) + time(usage.ru_stime),
+            }),
         )
     };
     #[cfg(not(target_os = "linux"))]
-    let (status, peak) = (child.wait().expect("the child ends"), None);
+    let (status, usage) = (child.wait().expect("the child ends"), None);
     let output = Output {
         status,
         stdout: reading_out.join().unwrap().unwrap(),
         stderr: reading_err.join().unwrap().unwrap(),
     };
-    (output, peak)
+    (output, usage)
 }
 
 /// `check`, `explain` and `fmt --stdout` on each syntax's deeply nested game and unclosed

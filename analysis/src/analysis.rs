@@ -234,7 +234,8 @@ pub struct Checked {
 }
 
 fn check(db: &dyn Db, file: SourceFile, depth: &DiagnosticDepth) -> Checked {
-    let started = std::time::Instant::now();
+    // The simulation's time counts from here, in CPU time (see `ludeme_engine::cpu_time`).
+    let started = ludeme_engine::cpu_time::CpuInstant::now();
     let mut found = match depth {
         DiagnosticDepth::Static => crate::quick_file_diagnostics(db, file),
         DiagnosticDepth::Full { .. } => crate::file_diagnostics(db, file),

@@ -27,7 +27,7 @@
 
 use std::fmt::Debug;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ludeme_engine::Game;
 use ludeme_engine::gdl::grounded::GroundingLimits;
@@ -610,7 +610,7 @@ const ENGINE_PLIES: usize = 12;
 /// state by state.
 pub fn engine_stage(analysis: &Analysis, file: SourceFile, seed: u64) {
     let syntax = analysis.syntax(file);
-    let deadline = Some(Instant::now() + ENGINE_TIME);
+    let deadline = Some(ludeme_engine::cpu_time::CpuDeadline::after(ENGINE_TIME));
     let playable = match syntax {
         // The facade's own construction, with smaller budgets than the editor's: the program
         // of the file, grounded under small limits or else interpreted.

@@ -34,6 +34,8 @@ pub use analysis::{
     Analysis, Cancellable, Checked, DiagnosticDepth, Explanation, resume_cancelled,
 };
 pub use db::{Db, RootDatabase};
+/// The clock of time budgets (CPU time of the working thread), for the front ends' limits.
+pub use ludeme_engine::cpu_time::{CpuDeadline, CpuInstant};
 pub use diagnostic::{Diagnostic, Fix, Label, Severity, TextRange};
 pub use host::{AnalysisHost, Applied, Change, FileKey, LoadedPaths};
 pub use salsa::Cancelled;
@@ -72,6 +74,10 @@ pub fn is_large_gdl(db: &dyn Db, file: SourceFile) -> bool {
 }
 
 fn diagnostics_of(db: &dyn Db, file: SourceFile, whole_rule_set: bool) -> Vec<Diagnostic> {
+    // Infix text under a KIF name: read as KIF it gives hundreds of findings, none the problem.
+    if let Some(wrong_syntax) = gdl::infix_in_kif(db, file) {
+        return vec![wrong_syntax.clone()];
+    }
     let mut diagnostics = syntax_diagnostics(db, file).clone();
     if matches!(file.syntax(db), Syntax::GdlKif | Syntax::GdlInfix) {
         let gdl = if whole_rule_set {

@@ -7,9 +7,10 @@
 //! [`Game`] interface.
 
 use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ludeme_engine::Game;
+use ludeme_engine::cpu_time::{CpuDeadline, CpuInstant};
 use ludeme_engine::egg::EggEngine;
 use ludeme_engine::egg::EggState;
 use ludeme_engine::gdl::grounded::GroundingLimits;
@@ -45,7 +46,7 @@ pub const BENCH_MAX_PLIES: usize = 10_000;
 pub struct EngineOptions {
     /// When the engine gives up: GDL grounding stops at its share of it (then the interpreter
     /// runs), and a reasoner's questions stop at it. `None`: the engines' own limits.
-    pub deadline: Option<Instant>,
+    pub deadline: Option<CpuDeadline>,
     /// GDL: run the plain interpreter even when the game grounds (for comparisons).
     pub interpreter: bool,
 }
@@ -96,6 +97,7 @@ pub struct CircuitSize {
 #[derive(Clone, Debug)]
 pub struct PlayoutFigures {
     pub playouts: u64,
+    /// The CPU time they took (see [`ludeme_engine::cpu_time`]).
     pub seconds: f64,
     pub average_plies: f64,
     /// Per role (in the game's order), the frequency of each goal value among the playouts
@@ -131,10 +133,9 @@ impl PlayableGame {
         } else if let Some(deadline) = options.deadline {
             // Grounding gets half the time left; the interpreter, if it has to take over,
             // the rest.
-            let now = Instant::now();
-            let half = deadline.saturating_duration_since(now) / 2;
+            let half = deadline.remaining() / 2;
             let limits = GroundingLimits {
-                deadline: Some(now + half.min(Reasoner::GROUNDING_TIME)),
+                deadline: Some(CpuDeadline::after(half.min(Reasoner::GROUNDING_TIME))),
                 ..GroundingLimits::default()
             };
             Reasoner::with_limits(program, budget, &limits)
@@ -326,7 +327,8 @@ fn measure_playouts<G: Game>(
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut stats = PlayoutStats::new(game.roles().len());
     let start = game.initial_state();
-    let clock = Instant::now();
+    // Counted in CPU time, so that the figure is playouts per CPU second whatever the load.
+    let clock = CpuInstant::now();
     while clock.elapsed() < duration {
         stats.add(&random_playout(game, &start, &mut rng, BENCH_MAX_PLIES));
         if let Some(failure) = game.failure() {

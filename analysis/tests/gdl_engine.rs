@@ -206,7 +206,7 @@ fn every_corpus_game_plays_or_stops_at_a_budget() {
         let budget_of_game = Budget {
             max_steps: 20_000_000,
             max_facts: 500_000,
-            deadline: Some(started + per_game),
+            deadline: Some(ludeme_engine::cpu_time::CpuDeadline::after(per_game)),
         };
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             let game = match load(file, budget_of_game) {
@@ -273,4 +273,100 @@ fn every_corpus_game_plays_or_stops_at_a_budget() {
 
 fn humanize(duration: Duration) -> String {
     format!("{} ms", duration.as_millis())
+}
+
+/// The checks and both engines of a GDL text (in a database of its own).
+fn checked_and_played(
+    name: &str,
+    text: &str,
+) -> (Vec<String>, Result<ludeme_engine::gdl::Reasoner, GdlError>) {
+    let db = RootDatabase::default();
+    let path = std::path::PathBuf::from(name);
+    let syntax = Syntax::detect(&path, text).expect("a GDL file");
+    let file = SourceFile::new(&db, path, syntax, Arc::from(text), None);
+    let codes = ludeme_analysis::file_diagnostics(&db, file)
+        .iter()
+        .map(|diagnostic| diagnostic.code.to_owned())
+        .collect();
+    let reasoner = ludeme_analysis::gdl::engine::reasoner_for(&db, file, Budget::default());
+    (codes, reasoner)
+}
+
+/// The Dresden server's 2006 games write GDL in upper case; the reference validator reads their
+/// keywords in any case, and so do the checks: the engine plays the game they describe. An
+/// upper-case tic-tac-toe checks clean and plays exactly as its lower-case twin, playout for
+/// playout, on the grounded reasoner.
+#[test]
+fn an_upper_case_game_checks_and_plays_exactly_like_its_lower_case_twin() {
+    let lower =
+        std::fs::read_to_string(support::project_root().join("corpus/gdl/ticTacToe.kif")).unwrap();
+    let upper = lower.to_uppercase();
+    let (lower_codes, lower_game) = checked_and_played("lower.kif", &lower);
+    let (upper_codes, upper_game) = checked_and_played("upper.kif", &upper);
+    assert_eq!(upper_codes, lower_codes, "the same diagnostics");
+    let (lower_game, upper_game) = (lower_game.unwrap(), upper_game.unwrap());
+    assert_eq!(upper_game.engine_name(), lower_game.engine_name());
+    assert_eq!(upper_game.roles(), ["XPLAYER", "OPLAYER"]);
+    let playouts = |game: &ludeme_engine::gdl::Reasoner| {
+        random_playouts(game, &mut SmallRng::seed_from_u64(7), 3_000, 100)
+    };
+    let (lower_stats, upper_stats) = (playouts(&lower_game), playouts(&upper_game));
+    assert_eq!(upper_stats, lower_stats);
+    assert_eq!(lower_stats.completed, 3_000);
+}
+
+/// A keyword written in two cases is one relation to every part of the tool: `(ROLE a)` and
+/// `(role b)` declare two roles (the English and the checks count two; so does play), and `TRUE`
+/// in a body reads the state. Keywords are read in any case by every player, so this is no
+/// finding; any other name in two cases is an error (`gdl/inconsistent-case`), and the game is
+/// not played at all rather than played as a different game.
+#[test]
+fn a_keyword_in_two_cases_is_one_relation_and_other_names_are_an_error() {
+    let text = "(ROLE a) (role b)\n\
+                (init (s 0))\n\
+                (<= (legal ?r go) (role ?r))\n\
+                (<= (next (s 1)) (TRUE (s 0)))\n\
+                (<= terminal (true (s 1)))\n\
+                (<= (goal ?r 100) (ROLE ?r))\n";
+    let (codes, game) = checked_and_played("mixed.kif", text);
+    assert!(codes.is_empty(), "{codes:?}");
+    let game = game.unwrap();
+    assert_eq!(game.roles(), ["a", "b"]);
+    let stats = random_playouts(&game, &mut SmallRng::seed_from_u64(1), 10, 50);
+    assert_eq!(stats.completed, 10, "play ends: `TRUE` reads the state");
+    assert_eq!(stats.completed_plies, 10, "after one ply");
+
+    let renamed = text.replace("(TRUE (s 0))", "(TRUE (S 0))");
+    let (codes, game) = checked_and_played("renamed.kif", &renamed);
+    assert!(
+        codes.iter().any(|code| code == "gdl/inconsistent-case"),
+        "{codes:?}"
+    );
+    assert!(
+        game.is_err(),
+        "a game whose names differ in case is not played"
+    );
+}
+
+/// Infix text in a `.kif` file gets one finding that says so, not hundreds about the KIF
+/// reading of it, and is not played as KIF; every KIF game of the corpus gets no such finding.
+#[test]
+fn infix_text_in_a_kif_file_gets_one_finding_that_says_so() {
+    let root = support::project_root();
+    let infix = std::fs::read_to_string(root.join("corpus/gdl/ticTacToe.hrf")).unwrap();
+    let (codes, game) = checked_and_played("ticTacToe.kif", &infix);
+    assert_eq!(codes, ["gdl/infix-in-kif"]);
+    assert!(game.is_err());
+    let (codes, game) = checked_and_played("ticTacToe.hrf", &infix);
+    assert!(codes.is_empty(), "{codes:?}");
+    assert!(game.is_ok());
+    for path in support::files_with_extensions(&root.join("corpus/gdl"), &["kif"]) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (codes, _) = checked_and_played("game.kif", &text);
+        assert!(
+            !codes.iter().any(|code| code == "gdl/infix-in-kif"),
+            "{}",
+            path.display()
+        );
+    }
 }

@@ -1,11 +1,13 @@
 //! `ludeme bench FILE`: uniformly random playouts from the initial state, on one thread, for a
-//! given time; playouts per second and the outcome frequencies. Every language: the game is
+//! given CPU time; playouts per CPU second (a figure the machine's load does not change) and the
+//! outcome frequencies. Every language: the game is
 //! played on the engine the analysis chooses for it.
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use ludeme_analysis::CpuInstant;
 use ludeme_analysis::play::{EngineOptions, PlayableGame, PlayoutFigures, Reward};
 use serde::Serialize;
 
@@ -20,12 +22,20 @@ struct Report {
     /// Why the interpreter ran, when the game could not be grounded.
     #[serde(skip_serializing_if = "Option::is_none")]
     fallback_reason: Option<String>,
-    /// Loading, checking and (for the grounded reasoner) grounding the game.
+    /// Loading, checking and (for the grounded reasoner) grounding the game, in CPU seconds.
     setup_seconds: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     circuit: Option<CircuitSize>,
     playouts: u64,
+    /// Playouts that reached a terminal state (the outcomes are theirs).
+    completed: u64,
+    /// Playouts cut at the ply limit, and ended by a role without legal moves: a game that
+    /// often does either is a finding, not a detail.
+    ply_limits: u64,
+    no_legal_move: u64,
+    /// CPU seconds of play.
     seconds: f64,
+    /// Playouts per CPU second.
     playouts_per_second: f64,
     avg_plies: f64,
     /// Per role, the frequency of each goal value among completed playouts.
@@ -33,8 +43,6 @@ struct Report {
     /// The roles in the game's order (the JSON object above is keyed by name).
     #[serde(skip)]
     roles: Vec<String>,
-    #[serde(skip)]
-    unfinished: (u64, u64),
 }
 
 #[derive(Serialize)]
@@ -53,7 +61,9 @@ pub fn run(path: &Path, seconds: f64, seed: u64, json: bool, interpreter: bool) 
             "--seconds must be a positive number, not {seconds}"
         ));
     }
-    let started = Instant::now();
+    // Counted in CPU time, as the engines count it: setting up a game takes the same budget
+    // whatever the machine's load.
+    let started = CpuInstant::now();
     let (analysis, file) = match open_game(path, KnownGames::FromSettings) {
         Ok(opened) => opened,
         Err(message) => return fail(message),
@@ -66,7 +76,7 @@ pub fn run(path: &Path, seconds: f64, seed: u64, json: bool, interpreter: bool) 
     // end.
     let setup = duration * 2 + Duration::from_secs(1);
     let options = EngineOptions {
-        deadline: Some(started + setup + duration),
+        deadline: Some(started.deadline(setup + duration)),
         interpreter,
     };
     let game = match analysis.playable(file, &options) {
@@ -121,13 +131,17 @@ fn report(path: &Path, game: &PlayableGame, setup_seconds: f64, figures: Playout
         avg_plies: figures.average_plies,
         outcomes: roles.iter().cloned().zip(figures.outcomes).collect(),
         roles,
-        unfinished: (figures.ply_limits, figures.no_legal_move),
+        completed: figures
+            .playouts
+            .saturating_sub(figures.ply_limits + figures.no_legal_move),
+        ply_limits: figures.ply_limits,
+        no_legal_move: figures.no_legal_move,
     }
 }
 
 fn print_human(report: &Report) {
     println!(
-        "{}: {} random playouts in {:.1} s ({:.0} per second, one thread, {} reasoner), {:.2} plies on average",
+        "{}: {} random playouts in {:.1} s of CPU time ({:.0} per CPU second, one thread, {} reasoner), {:.2} plies on average",
         report.game,
         report.playouts,
         report.seconds,
@@ -140,7 +154,7 @@ fn print_human(report: &Report) {
     }
     if let Some(circuit) = &report.circuit {
         println!(
-            "  ({} propositions, {} ground rules; loaded and grounded in {:.2} s)",
+            "  ({} propositions, {} ground rules; loaded and grounded in {:.2} s of CPU time)",
             circuit.propositions, circuit.ground_rules, report.setup_seconds
         );
     }
@@ -153,7 +167,7 @@ fn print_human(report: &Report) {
             .collect();
         println!("  {role}: {}", shares.join(", "));
     }
-    let (ply_limits, no_legal_move) = report.unfinished;
+    let (ply_limits, no_legal_move) = (report.ply_limits, report.no_legal_move);
     if ply_limits + no_legal_move > 0 {
         println!(
             "  {} playouts did not end ({ply_limits} at the ply limit, {no_legal_move} with a role without legal moves)",

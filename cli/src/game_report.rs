@@ -50,6 +50,8 @@ pub fn run(args: &ReportArgs) -> u8 {
     }
     // As for `ludeme probe`: the time limit counts from the start, reading included.
     let started = Instant::now();
+    // The engines count the same limit in CPU time (see `ludeme_analysis::CpuInstant`).
+    let started_cpu = ludeme_analysis::CpuInstant::now();
     let reading = Progress::spinner(format!("reading {} and the games near it", path.display()));
     let (analysis, file) = match open_game(path, KnownGames::ProjectAndSettings) {
         Ok(opened) => opened,
@@ -73,7 +75,7 @@ pub fn run(args: &ReportArgs) -> u8 {
         // A game under way, and a question of the engine that never ends, stop at twice the
         // limit.
         engine: EngineOptions {
-            deadline: Some(started + time_limit * 2),
+            deadline: Some(started_cpu.deadline(time_limit * 2)),
             interpreter: false,
         },
     };

@@ -60,13 +60,13 @@ enum Command {
         #[arg(long)]
         stdout: bool,
     },
-    /// Random playouts of a game from its initial state on one thread: playouts per second and
-    /// how often each role gets each goal value.
+    /// Random playouts of a game from its initial state on one thread: playouts per CPU second
+    /// and how often each role gets each goal value.
     Bench {
         file: PathBuf,
-        /// How long to play. Reading and setting up the game (grounding it) may take up to
-        /// twice this plus a second before; the command ends within three times this plus a
-        /// second.
+        /// How long to play, in CPU seconds. Reading and setting up the game (grounding it) may
+        /// take up to twice this plus a second before; the command ends within three times this
+        /// plus a second of CPU time.
         #[arg(long, default_value_t = 10.0)]
         seconds: f64,
         /// The random seed, for repeatable runs.

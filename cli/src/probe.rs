@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use ludeme_analysis::Analysis;
 use ludeme_analysis::play::{EngineOptions, ProbeReport, ProbeSettings};
 use ludeme_analysis::probe_plots::{game_lengths_svg, lead_history_svg, outcomes_svg};
+use ludeme_analysis::{Analysis, CpuInstant};
 use serde::Serialize;
 
 use crate::exit;
@@ -127,6 +127,9 @@ pub fn run(args: &ProbeArgs) -> u8 {
     // The time limit counts from here, before the game is read: reading, setting up and
     // playing share it.
     let started = Instant::now();
+    // Engines count the same limit in CPU time, so that where a game stops does not depend on
+    // the machine's load.
+    let started_cpu = CpuInstant::now();
     let reading = Progress::spinner(format!("reading {}", path.display()));
     let (analysis, file) = match open_game(path, KnownGames::FromSettings) {
         Ok(opened) => opened,
@@ -138,7 +141,7 @@ pub fn run(args: &ProbeArgs) -> u8 {
     // No new game starts once the time limit has passed; a game under way, and a question of
     // the engine that never ends, stop at twice the limit.
     let options = EngineOptions {
-        deadline: Some(started + time_limit * 2),
+        deadline: Some(started_cpu.deadline(time_limit * 2)),
         interpreter: false,
     };
     let game = match analysis.playable(file, &options) {

@@ -5,6 +5,7 @@
 //! written once. Engines are plain Rust: no salsa, no editor types; the analysis layer builds
 //! them from its lowered models and drives them under budgets.
 
+pub mod cpu_time;
 pub mod egg;
 pub mod gdl;
 pub mod graph;

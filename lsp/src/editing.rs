@@ -124,6 +124,28 @@ pub fn code_actions(snapshot: &Snapshot, uri: &Uri, range: Range) -> CodeActionR
             })
         })
         .collect();
+    if let Some(wrong_syntax) = analysis::gdl::infix_in_kif(snapshot.db(), snapshot.file)
+        && let Some(new_uri) = renamed_for(uri, Syntax::GdlInfix)
+    {
+        actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+            title: "Rename the file to `.hrf`: its text is infix GDL".to_owned(),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![to_lsp_diagnostic(wrong_syntax, document, uri)]),
+            edit: Some(WorkspaceEdit {
+                document_changes: Some(DocumentChanges::Operations(vec![
+                    DocumentChangeOperation::Op(ResourceOp::Rename(RenameFile {
+                        old_uri: uri.clone(),
+                        new_uri,
+                        options: None,
+                        annotation_id: None,
+                    })),
+                ])),
+                ..WorkspaceEdit::default()
+            }),
+            is_preferred: Some(true),
+            ..CodeAction::default()
+        }));
+    }
     // The conversion is computed on resolve: listing actions must stay cheap.
     if let Some(target) = ide::conversion_target(snapshot.db(), snapshot.file) {
         actions.push(CodeActionOrCommand::CodeAction(CodeAction {

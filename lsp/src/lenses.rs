@@ -11,12 +11,12 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use ludeme_analysis::Syntax;
 use ludeme_analysis::config::ProbeBudget;
 use ludeme_analysis::distance::{Neighbour, game_anchor, game_title};
 use ludeme_analysis::play::{EngineOptions, PlayableGame, ProbeReport, ProbeSettings};
+use ludeme_analysis::{CpuDeadline, Syntax};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tower_lsp_server::Client;
@@ -369,7 +369,9 @@ fn build_and_play<T>(
     // The engine's clock runs through its whole life: set-up (grounding) and then play, which
     // the probe's own time limit stops; this deadline only stops a runaway.
     let options = EngineOptions {
-        deadline: Some(Instant::now() + Duration::from_secs_f64(2.0 * budget.seconds + 1.0)),
+        deadline: Some(CpuDeadline::after(Duration::from_secs_f64(
+            2.0 * budget.seconds + 1.0,
+        ))),
         interpreter: false,
     };
     let built = analysis.playable(file, &options).ok()?;

@@ -47,6 +47,7 @@ pub fn program_for(db: &dyn Db, file: SourceFile) -> Result<Program, GdlError> {
     let errors = super::gdl_diagnostics(db, file)
         .iter()
         .chain(crate::syntax_diagnostics(db, file))
+        .chain(super::infix_in_kif(db, file))
         .filter(|d| d.severity == Severity::Error)
         .count();
     if errors > 0 {
@@ -57,9 +58,11 @@ pub fn program_for(db: &dyn Db, file: SourceFile) -> Result<Program, GdlError> {
     program_of(&super::gdl_rules(db, file).rules)
 }
 
+/// A sentence of the rules. Its relation is keyed as the checks key it: a keyword in any case
+/// is the keyword (`(ROLE a)` declares a role, as it does for the checks and the English).
 fn atom(builder: &mut ProgramBuilder, sentence: &model::Sentence) -> Atom {
     Atom {
-        relation: builder.symbol(&sentence.name.name),
+        relation: builder.symbol(super::keywords::relation_key(&sentence.name.name)),
         args: sentence.args.iter().map(|arg| term(builder, arg)).collect(),
     }
 }

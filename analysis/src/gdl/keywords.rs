@@ -164,6 +164,13 @@ pub fn keyword_relation_ignoring_case(name: &str) -> Option<&'static Keyword> {
     })
 }
 
+/// The name a relation is known by: a keyword relation in any case is the keyword (`ROLE` is
+/// `role`, as the reference validator reads it), any other name is as written. The checks, the
+/// English and the engines all key relations by it, so that they describe and play one game.
+pub fn relation_key(name: &str) -> &str {
+    keyword_relation_ignoring_case(name).map_or(name, |keyword| keyword.name)
+}
+
 /// The words of the rule language itself, `<=`, `distinct`, `or` and `not`, in any case. They are
 /// never the name of a relation, a function or a constant.
 pub fn reserved_word_ignoring_case(name: &str) -> Option<&'static Keyword> {

@@ -13,7 +13,7 @@ pub mod simulate;
 pub use checks::{gdl_diagnostics, gdl_form_diagnostics};
 pub use english::{GameExplanation, explain_rule, gdl_explanation};
 pub use format::{FormatError, format_gdl, format_gdl_text, gdl_formatted};
-pub use lower::{GdlForm, Lowered, gdl_forms, gdl_rules, lower_form};
+pub use lower::{GdlForm, Lowered, gdl_forms, gdl_rules, infix_in_kif, lower_form};
 
 use crate::rules::Rule;
 

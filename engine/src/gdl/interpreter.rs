@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
-use std::time::Instant;
+use crate::cpu_time::CpuDeadline;
 
 use super::GdlError;
 use super::program::{
@@ -29,8 +29,8 @@ pub struct Budget {
     pub max_steps: u64,
     /// Facts derived.
     pub max_facts: usize,
-    /// Wall-clock limit over the interpreter's whole life, checked every few thousand steps.
-    pub deadline: Option<Instant>,
+    /// CPU-time limit over the interpreter's whole life, checked every few thousand steps.
+    pub deadline: Option<CpuDeadline>,
 }
 
 impl Default for Budget {
@@ -89,7 +89,7 @@ impl Counter<'_> {
         }
         if self.steps.is_multiple_of(4096)
             && let Some(deadline) = self.budget.deadline
-            && Instant::now() > deadline
+            && deadline.is_past()
         {
             return Err(GdlError::Budget("the time limit passed".to_owned()));
         }

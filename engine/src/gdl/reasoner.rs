@@ -2,11 +2,12 @@
 //! interpreter otherwise (with the reason kept), behind one [`Game`] implementation.
 
 use std::cell::Cell;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::Rng;
 
 use super::GdlError;
+use crate::cpu_time::CpuDeadline;
 use super::grounded::{GroundedGame, GroundedMove, GroundedState, GroundingLimits};
 use super::interpreter::{Budget, GdlState, Interpreter};
 use super::program::{Ground, Program};
@@ -48,15 +49,16 @@ pub enum ReasonerMove {
 const MIXED_UP: &str = "a state or move of another engine was passed to this game";
 
 impl Reasoner {
-    /// The longest [`Reasoner::new`] spends grounding before it falls back to the interpreter.
+    /// The most CPU time [`Reasoner::new`] spends grounding before it falls back to the
+    /// interpreter.
     pub const GROUNDING_TIME: Duration = Duration::from_secs(10);
 
     /// Grounds the program (within the default limits, for at most ten seconds and never past
     /// the budget's deadline), falling back to the interpreter under `budget`.
     pub fn new(program: Program, budget: Budget) -> Result<Reasoner, GdlError> {
-        let mut deadline = Instant::now() + Reasoner::GROUNDING_TIME;
+        let mut deadline = CpuDeadline::after(Reasoner::GROUNDING_TIME);
         if let Some(limit) = budget.deadline {
-            deadline = deadline.min(limit);
+            deadline = deadline.earlier(limit);
         }
         let limits = GroundingLimits {
             deadline: Some(deadline),

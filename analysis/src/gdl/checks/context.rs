@@ -36,9 +36,10 @@ pub struct Context<'a> {
     /// The rules checked: a file's, or one top-level form's for the checks that look at one
     /// rule at a time.
     pub rules: &'a [&'a Rule],
-    /// Relation names, indexed; the graph's nodes.
+    /// Relation names (keywords in lower case, see [`keywords::relation_key`]), indexed; the
+    /// graph's nodes.
     pub names: Vec<Name>,
-    pub index: HashMap<Name, usize>,
+    index: HashMap<Name, usize>,
     pub relations: Vec<RelationInfo>,
     pub dependencies: Vec<Dependency>,
     /// The constants declared by `(role ...)` facts.
@@ -110,18 +111,35 @@ impl<'a> Context<'a> {
     }
 
     fn relation_id(&mut self, name: &Name) -> usize {
-        if let Some(&id) = self.index.get(name) {
+        if let Some(id) = self.id_of(name) {
             return id;
         }
+        let key = keywords::relation_key(name);
+        let name = if key.len() == name.len() && *key == **name {
+            name.clone()
+        } else {
+            Name::from(key)
+        };
         let id = self.names.len();
         self.names.push(name.clone());
-        self.index.insert(name.clone(), id);
+        self.index.insert(name, id);
         self.relations.push(RelationInfo::default());
         id
     }
 
     pub fn relation(&self, name: &str) -> Option<&RelationInfo> {
-        self.index.get(name).map(|&id| &self.relations[id])
+        self.id_of(name).map(|id| &self.relations[id])
+    }
+
+    /// The graph node of the relation written `name` (keywords in any case), if the rules have it.
+    pub fn id_of(&self, name: &str) -> Option<usize> {
+        self.index.get(keywords::relation_key(name)).copied()
+    }
+
+    /// The graph node of a relation the rules have (a sentence of them).
+    pub fn id(&self, name: &str) -> usize {
+        self.id_of(name)
+            .expect("every relation of the rules has a node")
     }
 
     /// A shortest chain of dependencies `from → ... → to` (both ends included), if `from`

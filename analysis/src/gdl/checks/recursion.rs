@@ -29,14 +29,14 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 fn check_rule(context: &Context<'_>, rule: &GdlRule, out: &mut Vec<Diagnostic>) {
-    let head = context.index[&rule.head.name.name];
+    let head = context.id(&rule.head.name.name);
     // Positive sentences of the body, with whether their relation is recursive with the head.
     let mut positives = Vec::new();
     for literal in &rule.body {
         collect_positive(literal, &mut positives);
     }
     for (index, sentence) in positives.iter().enumerate() {
-        let relation = context.index[&sentence.name.name];
+        let relation = context.id(&sentence.name.name);
         if !context.recursive_with(head, relation) {
             continue;
         }
@@ -52,7 +52,7 @@ fn check_rule(context: &Context<'_>, rule: &GdlRule, out: &mut Vec<Diagnostic>) 
             }
             let tied = positives.iter().enumerate().any(|(other, candidate)| {
                 other != index
-                    && !context.recursive_with(head, context.index[&candidate.name.name])
+                    && !context.recursive_with(head, context.id(&candidate.name.name))
                     && candidate.args.iter().any(|arg| same_term(arg, argument))
             });
             if !tied {

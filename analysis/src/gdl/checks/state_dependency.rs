@@ -61,12 +61,12 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         let targets: Vec<usize> = forbidden
             .iter()
-            .filter_map(|name| context.index.get(*name).copied())
+            .filter_map(|name| context.id_of(name))
             .collect();
         for &rule_index in &info.definitions {
             for literal in &context.rules[rule_index].body {
                 literal.for_each_sentence(false, &mut |sentence: &Sentence, _| {
-                    let id = context.index[&sentence.name.name];
+                    let id = context.id(&sentence.name.name);
                     for &target in &targets {
                         let path = if id == target {
                             Some(vec![id])

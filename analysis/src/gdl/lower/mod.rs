@@ -66,6 +66,39 @@ pub fn gdl_rules(db: &dyn Db, file: SourceFile) -> Lowered {
     }
 }
 
+/// The one finding of a `.kif` file whose text is infix GDL (see [`INFIX_IN_KIF`]): it reads as
+/// KIF without declaring a role, and as infix without a syntax error, declaring one. The KIF
+/// reading is checked first, so a real KIF game never pays for the second parse.
+#[salsa::tracked(returns(ref))]
+pub fn infix_in_kif(db: &dyn Db, file: SourceFile) -> Option<Diagnostic> {
+    let declares_roles = |lowered: &Lowered| {
+        lowered.rules.rules.iter().any(|rule| {
+            rule.is_fact()
+                && rule.head.arity() == 1
+                && rule
+                    .head
+                    .name
+                    .name
+                    .eq_ignore_ascii_case(crate::gdl::keywords::ROLE)
+        })
+    };
+    if file.syntax(db) != Syntax::GdlKif || declares_roles(gdl_rules(db, file)) {
+        return None;
+    }
+    let text = file.text(db);
+    let infix = crate::parse_text(Syntax::GdlInfix, text, None);
+    if infix.root().has_error() || !declares_roles(&infix::lower(infix.root(), text)) {
+        return None;
+    }
+    let first_line = text.find('\n').unwrap_or(text.len());
+    Some(Diagnostic::new(
+        &INFIX_IN_KIF,
+        TextRange::new(0, first_line),
+        "this file is written in infix GDL (`role(x)`, `head :- body`), but a `.kif` file is read \
+         as prefix KIF: rename it to `.hrf`, or convert it to KIF",
+    ))
+}
+
 /// One unit of a KIF file read form by form: a top-level form, or in a large file a run of
 /// [`FORMS_PER_UNIT_OF_A_LARGE_FILE`] of them; its text and its place among the file's units.
 /// Interned, so that an edit inside one rule leaves every other unit the same salsa value, and
@@ -289,7 +322,23 @@ reference validator rejects it.
 Fix: rewrite the condition over sentences, or define a relation for it and negate that.",
 };
 
+pub const INFIX_IN_KIF: DiagnosticRule = DiagnosticRule {
+    code: "gdl/infix-in-kif",
+    severity: Severity::Error,
+    summary: "a `.kif` file holds infix (Gamemaster) GDL",
+    explanation: "\
+A `.kif` file is read as prefix KIF, `(role white)`. Text in the infix form of the Gamemaster
+(`role(white)`, `legal(W, mark(X, Y)) :- ...`) read as KIF is a list of odd constants and lists:
+hundreds of findings, none of them the real problem. When the whole file reads cleanly as infix
+and declares its roles there, this one finding replaces them.
+
+    role(xplayer)           ; in `game.kif`: infix text under a KIF name
+
+Fix: rename the file to `.hrf` (the editor offers it), or convert it to KIF.",
+};
+
 pub const RULES: &[&DiagnosticRule] = &[
+    &INFIX_IN_KIF,
     &NOT_A_SENTENCE,
     &NOT_A_TERM,
     &MISPLACED_RULE,

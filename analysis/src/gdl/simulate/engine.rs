@@ -3,9 +3,9 @@
 //! cannot, so that big games get played far enough to find something. Everything else in the
 //! simulation reads the engine through the [`Game`] trait and the reasoner's rendering of terms.
 
+use ludeme_engine::cpu_time::CpuInstant;
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::time::Instant;
 
 use ludeme_engine::Game;
 use ludeme_engine::gdl::grounded::GroundingLimits;
@@ -31,7 +31,7 @@ pub fn simulation_engine(
     db: &dyn Db,
     file: SourceFile,
     budget: Budget,
-    started: Instant,
+    started: CpuInstant,
     options: &SimulationOptions,
 ) -> Result<SimulationEngine, GdlError> {
     let program = program_for(db, file)?;
@@ -42,12 +42,12 @@ pub fn simulation_engine(
 /// take its share of the time from `started`, and join steps in the proportion the engine's
 /// defaults set between grounding (which prepares every question at once) and one question of
 /// the interpreter, so that `--simulate-steps` bounds both.
-fn grounding_limits(started: Instant, options: &SimulationOptions) -> GroundingLimits {
+fn grounding_limits(started: CpuInstant, options: &SimulationOptions) -> GroundingLimits {
     let defaults = GroundingLimits::default();
     let steps_per_question = Budget::default().max_steps.max(1);
     let grounding_steps_per_question = (defaults.max_steps / steps_per_question).max(1);
     GroundingLimits {
-        deadline: started.checked_add(super::duration_of(options.seconds * GROUNDING_SHARE)),
+        deadline: Some(started.deadline(super::duration_of(options.seconds * GROUNDING_SHARE))),
         max_steps: options
             .max_steps
             .saturating_mul(grounding_steps_per_question),

@@ -186,10 +186,16 @@ pub const RULES: &[&Rule] = &[
 /// bounded by the options' time and the engine's step budget, and gives way to a newer revision
 /// of the database (salsa cancellation) between plies.
 pub fn simulate(db: &dyn Db, file: SourceFile, options: &SimulationOptions) -> Simulation {
-    simulate_from(db, file, options, std::time::Instant::now())
+    simulate_from(
+        db,
+        file,
+        options,
+        ludeme_engine::cpu_time::CpuInstant::now(),
+    )
 }
 
-/// [`simulate`] with its time counted from `started` (the start of the file's check), so that
+/// [`simulate`] with its time (CPU time, see [`ludeme_engine::cpu_time`]) counted from
+/// `started` (the start of the file's check), so that
 /// reading, lowering and checking a large game spend the simulation's time too: `check
 /// --simulate` then ends within `--simulate-seconds` of the file's start, plus what cannot be
 /// interrupted.
@@ -197,7 +203,7 @@ pub fn simulate_from(
     db: &dyn Db,
     file: SourceFile,
     options: &SimulationOptions,
-    started: std::time::Instant,
+    started: ludeme_engine::cpu_time::CpuInstant,
 ) -> Simulation {
     if !matches!(file.syntax(db), Syntax::GdlKif | Syntax::GdlInfix) {
         return Simulation::skipped("only GDL games are simulated");

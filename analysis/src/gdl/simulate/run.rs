@@ -1,10 +1,10 @@
 //! Random play: playouts from the initial state, recording every observation the checks and the
 //! summary need. Nothing here decides what is a problem; the check modules do.
 
+use ludeme_engine::cpu_time::{CpuDeadline, CpuInstant};
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasher;
-use std::time::Instant;
 
 use ludeme_engine::gdl::{Budget, GdlError, Ground, ReasonerMove, ReasonerState};
 use ludeme_engine::{Game, Reward, RoleIndex};
@@ -117,19 +117,19 @@ pub fn play(
     file: SourceFile,
     rules: &RuleSet,
     options: &SimulationOptions,
-    started: Instant,
+    started: CpuInstant,
 ) -> Result<Observed, Refusal> {
     let budget = Budget {
         max_steps: options.max_steps,
-        deadline: started.checked_add(options.duration()),
+        deadline: Some(started.deadline(options.duration())),
         ..Budget::default()
     };
     let deadline = budget.deadline;
     let refusal = |error| Refusal {
         error,
-        out_of_time: deadline.is_some_and(|deadline| Instant::now() >= deadline),
+        out_of_time: deadline.is_some_and(|deadline| deadline.is_past()),
     };
-    if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+    if deadline.is_some_and(|deadline| deadline.is_past()) {
         // Reading and checking the game took the whole time: building an engine for it would
         // take longer still.
         return Err(refusal(GdlError::Budget(
@@ -189,7 +189,7 @@ struct Player<'a> {
     /// while the observations are being written).
     roles: Vec<String>,
     options: &'a SimulationOptions,
-    deadline: Option<Instant>,
+    deadline: Option<CpuDeadline>,
     declared: Declarations,
     /// Whether each fluent / (role, move) met so far is declared: each is looked up once.
     base_memo: HashMap<Ground, bool>,
@@ -209,8 +209,7 @@ enum Stop {
 
 impl Player<'_> {
     fn out_of_time(&self) -> bool {
-        self.deadline
-            .is_some_and(|deadline| Instant::now() >= deadline)
+        self.deadline.is_some_and(|deadline| deadline.is_past())
     }
 
     fn trace(&self, playout: u64, history: &[Vec<ReasonerMove>], state: &ReasonerState) -> Trace {

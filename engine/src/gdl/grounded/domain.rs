@@ -13,7 +13,7 @@
 //! interpreter.
 
 use std::ops::Range;
-use std::time::Instant;
+use crate::cpu_time::CpuDeadline;
 
 use rustc_hash::FxHashMap;
 
@@ -37,7 +37,8 @@ pub struct GroundingLimits {
     pub max_depth: usize,
     /// Join steps over the whole grounding.
     pub max_steps: u64,
-    pub deadline: Option<Instant>,
+    /// The CPU time grounding may take.
+    pub deadline: Option<CpuDeadline>,
 }
 
 impl Default for GroundingLimits {
@@ -117,7 +118,7 @@ impl Work<'_> {
         }
         if self.steps.is_multiple_of(4096)
             && let Some(deadline) = self.limits.deadline
-            && Instant::now() > deadline
+            && deadline.is_past()
         {
             return Err(GdlError::Budget(
                 "the time limit passed while grounding".to_owned(),
