@@ -254,7 +254,9 @@ pub fn lead_history_svg(report: &ProbeReport, index: usize) -> Result<String, Pl
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
+            // Early in a game the estimates are near even, and the lead and the steady rise
+            // near zero: the lower left is the corner the lines leave free.
+            .position(SeriesLabelPosition::LowerLeft)
             .background_style(WHITE.mix(0.85))
             .border_style(LIGHT_GREY)
             .label_font(("sans-serif", 13))

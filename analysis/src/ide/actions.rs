@@ -148,6 +148,10 @@ fn indentation_of_children(text: &str, node: &Node) -> String {
 /// the target syntax is left to the conversion itself ([`convert_gdl`]), which says why not:
 /// printing the file on every request for code actions would be too slow for large files.
 pub fn conversion_target(db: &dyn Db, file: SourceFile) -> Option<Syntax> {
+    // Infix text in a `.kif` file is renamed, not converted: read as KIF it means nothing.
+    if crate::gdl::infix_in_kif(db, file).is_some() {
+        return None;
+    }
     let target = match file.syntax(db) {
         Syntax::GdlKif => Syntax::GdlInfix,
         Syntax::GdlInfix => Syntax::GdlKif,
