@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use ludeme_analysis::gdl::engine::{program_for, reasoner_for};
 use ludeme_analysis::{RootDatabase, SourceFile, Syntax, decode_source};
 use ludeme_engine::Game;
+use ludeme_engine::cpu_time::{CpuDeadline, CpuInstant};
 use ludeme_engine::gdl::grounded::GroundingLimits;
 use ludeme_engine::gdl::{Budget, GdlError, Program, Reasoner, ReasonerMove, ReasonerState};
 use ludeme_engine::playout::{PlayoutEnd, random_playout, random_playouts};
@@ -92,7 +93,7 @@ fn compare(
     fast: &Reasoner,
     trajectories: u64,
     max_plies: usize,
-    deadline: Instant,
+    deadline: CpuDeadline,
 ) -> Compared {
     let name = path.display();
     let mut states = 0;
@@ -101,7 +102,7 @@ fn compare(
         let mut expected_state = oracle.initial_state();
         let mut actual_state = fast.initial_state();
         for ply in 0..=max_plies {
-            if Instant::now() > deadline {
+            if deadline.is_past() {
                 return Compared::States(states);
             }
             let expected_fluents = oracle.render_state(&expected_state);
@@ -185,18 +186,19 @@ fn grounded_reasoner_agrees_with_the_interpreter_on_the_corpus() {
             skipped += 1; // static errors: neither engine runs it
             continue;
         };
-        let game_started = Instant::now();
+        // The engines count their budgets in CPU time; so does the comparison.
+        let game_started = CpuInstant::now();
         let budget = Budget {
             max_steps: 5_000_000,
             max_facts: 200_000,
-            deadline: Some(game_started + Duration::from_millis(2500)),
+            deadline: Some(game_started.deadline(Duration::from_millis(2500))),
         };
         let Ok(oracle) = Reasoner::interpreted(program.clone(), budget.clone()) else {
             skipped += 1;
             continue;
         };
         let limits = GroundingLimits {
-            deadline: Some(game_started + Duration::from_millis(1500)),
+            deadline: Some(game_started.deadline(Duration::from_millis(1500))),
             ..GroundingLimits::default()
         };
         let fast = match Reasoner::with_limits(program, budget, &limits) {
@@ -227,7 +229,7 @@ fn grounded_reasoner_agrees_with_the_interpreter_on_the_corpus() {
             fallbacks += 1;
             continue;
         }
-        let deadline = game_started + Duration::from_millis(2500);
+        let deadline = game_started.deadline(Duration::from_millis(2500));
         match compare(&path, &oracle, &fast, 3, 40, deadline) {
             Compared::States(n) => {
                 compared += 1;
@@ -291,11 +293,10 @@ fn every_corpus_game_plays_on_the_reasoner_or_says_why_not() {
     let mut panics = Vec::new();
     let mut messages: std::collections::BTreeMap<String, usize> = Default::default();
     for path in &files {
-        let started = Instant::now();
         let budget = Budget {
             max_steps: 20_000_000,
             max_facts: 500_000,
-            deadline: Some(started + Duration::from_secs(2)),
+            deadline: Some(CpuDeadline::after(Duration::from_secs(2))),
         };
         let outcome = catch_unwind(AssertUnwindSafe(|| -> Result<bool, String> {
             let game = with_file(path, |db, file| reasoner_for(db, file, budget))
