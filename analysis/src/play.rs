@@ -650,7 +650,7 @@ mod move_by_move_tests {
             cells.dedup();
             assert_eq!(cells.len(), 9, "{}: {moves:?}", game.engine_name());
             for named in moves {
-                let after = game.position_after(&[named.name.clone()]).unwrap();
+                let after = game.position_after(std::slice::from_ref(&named.name)).unwrap();
                 let picture = game.picture(&after);
                 let landed: Vec<&PieceMark> = picture
                     .pieces
@@ -701,7 +701,7 @@ mod move_by_move_tests {
                     Turn::Over { goals } => break goals,
                     Turn::Choose(choices) => {
                         let role = choices[0].role;
-                        let player = if plies.len() % 2 == 0 {
+                        let player = if plies.len().is_multiple_of(2) {
                             "random"
                         } else {
                             "mcts"
