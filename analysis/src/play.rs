@@ -650,7 +650,9 @@ mod move_by_move_tests {
             cells.dedup();
             assert_eq!(cells.len(), 9, "{}: {moves:?}", game.engine_name());
             for named in moves {
-                let after = game.position_after(std::slice::from_ref(&named.name)).unwrap();
+                let after = game
+                    .position_after(std::slice::from_ref(&named.name))
+                    .unwrap();
                 let picture = game.picture(&after);
                 let landed: Vec<&PieceMark> = picture
                     .pieces
