@@ -79,3 +79,102 @@ fn yavalath_is_viable() {
     assert_eq!(report["viable"], true, "{report}");
     assert_eq!(report["games"], 100);
 }
+
+/// The JSON report carries every game's lead history, the series the quality criteria are
+/// measured on: as many as games, an estimate per role after each searched ply, and the
+/// outcomes counted in `wins` and `draws`.
+#[test]
+fn the_report_carries_every_lead_history() {
+    let report = probe("yavalath.ludi", "6");
+    let histories = report["lead_histories"].as_array().expect("a list");
+    assert_eq!(histories.len(), 6);
+    let mut wins = serde_json::Map::new();
+    let mut draws = 0;
+    for history in histories {
+        let estimates = history["estimates"].as_array().expect("a list");
+        let length = history["length"].as_u64().expect("a length");
+        let first = history["first_measured_ply"].as_u64().expect("a ply");
+        // Every ply after the random opening is measured.
+        assert_eq!(estimates.len() as u64, length + 1 - first, "{history}");
+        for row in estimates {
+            let row = row.as_array().expect("an estimate per role");
+            assert_eq!(row.len(), 2);
+            assert!(
+                row.iter()
+                    .all(|e| (0.0..=1.0).contains(&e.as_f64().unwrap()))
+            );
+        }
+        match history["winner"].as_str() {
+            Some(winner) => {
+                let count = wins.entry(winner).or_insert(Value::from(0));
+                *count = Value::from(count.as_u64().unwrap() + 1);
+                // Once the game is over the estimates are the goals: the winner's is highest.
+                let last = estimates
+                    .last()
+                    .expect("a measured ply")
+                    .as_array()
+                    .unwrap();
+                // Yavalath's roles in order: White, Black.
+                let role = usize::from(winner == "Black");
+                let best = last.iter().map(|e| e.as_f64().unwrap()).fold(0.0, f64::max);
+                assert_eq!(last[role].as_f64().unwrap(), best, "{history}");
+            }
+            None => draws += 1,
+        }
+    }
+    for (role, count) in report["wins"].as_object().expect("wins by role") {
+        if count != 0 {
+            assert_eq!(wins.get(role), Some(count), "{role}");
+        }
+    }
+    assert_eq!(report["draws"], draws);
+}
+
+/// `--plots DIR` draws the outcomes, the game lengths and each game's lead history as SVG.
+#[test]
+fn plots_are_written_for_every_game() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let plots = folder.path().join("plots");
+    let path = support::project_root().join("corpus/ludi/yavalath.ludi");
+    let output = ludeme(&[
+        "probe",
+        path.to_str().expect("a UTF-8 path"),
+        "--games",
+        "3",
+        "--plots",
+        plots.to_str().expect("a UTF-8 path"),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut written: Vec<String> = std::fs::read_dir(&plots)
+        .expect("the folder is made")
+        .map(|entry| {
+            entry
+                .expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    written.sort();
+    assert_eq!(
+        written,
+        [
+            "lead-history-001.svg",
+            "lead-history-002.svg",
+            "lead-history-003.svg",
+            "lengths.svg",
+            "outcomes.svg"
+        ]
+    );
+    for name in written {
+        let svg = std::fs::read_to_string(plots.join(&name)).expect("readable");
+        assert!(
+            svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+            "{name}"
+        );
+    }
+}

@@ -112,6 +112,24 @@ struct Json<'a> {
     wins: BTreeMap<&'a str, usize>,
     draws: usize,
     seconds: f64,
+    /// Every game in order, with its lead history: the series the quality criteria are
+    /// measured on, for scripts that draw or measure it themselves.
+    lead_histories: Vec<GameJson<'a>>,
+}
+
+/// One game of the JSON report.
+#[derive(Serialize)]
+struct GameJson<'a> {
+    /// Plies played, the random opening included.
+    length: usize,
+    /// The winning role's name; `null` for a draw.
+    winner: Option<&'a str>,
+    /// Abandoned as a draw (at the length limit, or because the game could not go on).
+    abandoned: bool,
+    /// The ply (from 1) after which the first estimates were taken.
+    first_measured_ply: usize,
+    /// After each searched ply, every role's estimate of its position, 0..1, in role order.
+    estimates: &'a [Vec<f64>],
 }
 
 fn fail(path: &Path, message: impl std::fmt::Display) -> u8 {
@@ -197,6 +215,20 @@ pub fn run(args: &ProbeArgs) -> u8 {
                 .collect(),
             draws: report.draws,
             seconds: report.seconds,
+            lead_histories: report
+                .histories
+                .iter()
+                .map(|history| GameJson {
+                    length: history.length,
+                    winner: history
+                        .winner
+                        .and_then(|winner| report.roles.get(winner))
+                        .map(String::as_str),
+                    abandoned: history.abandoned,
+                    first_measured_ply: history.first_measured_ply,
+                    estimates: &history.estimates,
+                })
+                .collect(),
         };
         match serde_json::to_string_pretty(&json) {
             Ok(text) => println!("{text}"),
