@@ -33,9 +33,8 @@ impl CpuInstant {
     /// or where the system has no thread CPU clock).
     pub fn elapsed(&self) -> Duration {
         match self.cpu {
-            Some(then) if self.thread == std::thread::current().id() => {
-                thread_cpu_time().map_or_else(|| self.wall.elapsed(), |now| now.saturating_sub(then))
-            }
+            Some(then) if self.thread == std::thread::current().id() => thread_cpu_time()
+                .map_or_else(|| self.wall.elapsed(), |now| now.saturating_sub(then)),
             _ => self.wall.elapsed(),
         }
     }

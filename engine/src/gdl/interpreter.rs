@@ -8,11 +8,11 @@
 //! Every join attempt and derived fact counts against a [`Budget`], so a runaway recursion ends
 //! with [`GdlError::Budget`] instead of hanging.
 
+use crate::cpu_time::CpuDeadline;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
-use crate::cpu_time::CpuDeadline;
 
 use super::GdlError;
 use super::program::{

@@ -7,10 +7,10 @@ use std::time::Duration;
 use rand::Rng;
 
 use super::GdlError;
-use crate::cpu_time::CpuDeadline;
 use super::grounded::{GroundedGame, GroundedMove, GroundedState, GroundingLimits};
 use super::interpreter::{Budget, GdlState, Interpreter};
 use super::program::{Ground, Program};
+use crate::cpu_time::CpuDeadline;
 use crate::playout::Playout;
 use crate::{Game, Reward, RoleIndex};
 

@@ -12,8 +12,8 @@
 //! from function terms, big boards) ends with an error and the caller falls back to the
 //! interpreter.
 
-use std::ops::Range;
 use crate::cpu_time::CpuDeadline;
+use std::ops::Range;
 
 use rustc_hash::FxHashMap;
 
