@@ -11,11 +11,12 @@
 
 mod metrics;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
+use crate::cpu_time::CpuInstant;
 use crate::players::{Clock, Heuristic, MoveBudget, SearchPlayer};
 use crate::{Game, Reward, RoleIndex};
 
@@ -35,7 +36,7 @@ pub struct ProbeSettings {
     pub nodes_per_move: u64,
     /// A guard on each move's time, whatever the node budget.
     pub time_per_move: Duration,
-    /// When the whole probe must stop (games not played by then are not counted).
+    /// When the whole probe must stop, in CPU time (games not played by then are not counted).
     pub time_limit: Option<Duration>,
     /// Plies after which a game is abandoned as a draw (a timeout).
     pub max_length: usize,
@@ -97,7 +98,8 @@ pub fn probe_with_progress<G: Game>(
     settings: &ProbeSettings,
     games_done: &mut dyn FnMut(usize),
 ) -> ProbeReport {
-    let started = Instant::now();
+    // CPU time: how many games a time limit allows does not depend on the machine's load.
+    let started = CpuInstant::now();
     let roles = game.roles().len();
     let player = SearchPlayer::iterative_deepening();
     let budget = MoveBudget {
