@@ -277,8 +277,9 @@ fn distance_matrix(catalog: &Catalog<'_>) -> Vec<Vec<f64>> {
 }
 
 /// Builds the ludeme tree of every known game, with a bar: the bulk of the work of `nearest`
-/// over a large corpus, which the search then finds done (the trees are salsa's, kept).
-fn build_known_trees(analysis: &Analysis) {
+/// (and of a report's nearest games) over a large corpus, which the search then finds done
+/// (the trees are salsa's, kept).
+pub fn build_known_trees(analysis: &Analysis) {
     let db = analysis.db();
     let Some(project) = ludeme_analysis::project::project(db) else {
         return;

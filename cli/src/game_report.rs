@@ -61,6 +61,9 @@ pub fn run(args: &ReportArgs) -> u8 {
         return fail("cancelled".to_owned());
     };
     drop(reading);
+    if args.nearest > 0 {
+        crate::distance::build_known_trees(&analysis);
+    }
     let self_play = &args.self_play;
     let options = ReportOptions {
         probe: (!args.no_probe).then(|| ProbeRequest {
