@@ -69,7 +69,11 @@ fn statistics_count_each_code_after_the_diagnostics() {
         .map(|diagnostic| diagnostic["code"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(rows.len(), codes.len(), "{text}");
-    assert!(text.ends_with("checked 4 files: 3 errors, 3 warnings, 2 info\n"));
+    assert!(
+        text.ends_with(
+            "checked 4 files: 3 errors, 3 warnings, 2 info\n[*] 3 fixable with `--fix`\n"
+        )
+    );
 }
 
 #[test]
@@ -80,7 +84,11 @@ fn concise_output_is_one_line_per_diagnostic() {
     insta::assert_snapshot!("concise", text);
     let diagnostics = json(&[GAMES]);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), diagnostics.len() + 1, "and the tally");
+    assert_eq!(
+        lines.len(),
+        diagnostics.len() + 2,
+        "and the tally and the fixes"
+    );
     for (line, diagnostic) in lines.iter().zip(&diagnostics) {
         let heading = match diagnostic["severity"].as_str().unwrap() {
             "info" => "note",
@@ -305,7 +313,9 @@ fn quiet_prints_the_diagnostics_alone() {
         let quiet = stdout(&output);
         assert!(!quiet.contains("checked "), "{quiet}");
         assert_eq!(
-            format!("{quiet}checked 4 files: 3 errors, 3 warnings, 2 info\n"),
+            format!(
+                "{quiet}checked 4 files: 3 errors, 3 warnings, 2 info\n[*] 3 fixable with `--fix`\n"
+            ),
             loud
         );
     }
@@ -361,7 +371,8 @@ fn severity_is_the_least_severity_shown_in_every_format() {
     assert!(!text.contains("warning["), "{text}");
     assert!(text.ends_with(
         "checked 4 files: 3 errors, 3 warnings, 2 info\n\
-         not shown, being less severe than asked for: 3 warnings, 2 info\n"
+         not shown, being less severe than asked for: 3 warnings, 2 info\n\
+         [*] 2 fixable with `--fix`\n"
     ));
     assert_eq!(text.matches("error[").count(), 3);
     // On a clean file nothing is left out, and nothing is said about it.
@@ -459,7 +470,7 @@ fn asking_for_a_format_or_a_severity_turns_the_screenful_view_off() {
         let text = stdout(&check_on_terminal(12, 200, &all));
         let expected = if args == ["--quiet"] {
             full.lines()
-                .filter(|line| !line.starts_with("checked "))
+                .filter(|line| !line.starts_with("checked ") && !line.starts_with("[*] 3 fixable"))
                 .map(|line| format!("{line}\n"))
                 .collect()
         } else {

@@ -89,13 +89,37 @@ pub struct Label {
     pub message: String,
 }
 
-/// A change to the text that resolves a diagnostic, offered by editors as a quick fix.
+/// Whether a fix may be applied without a person looking at it: what `ludeme check --fix`
+/// applies (safe fixes) and what it leaves to `--unsafe-fixes`. The editor offers both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Applicability {
+    /// Ambiguous or inventive: one of several close names, or a part written from the
+    /// manual's example, whose values the designer still has to choose.
+    Unsafe,
+    /// Keeps what the designer meant: the one close name of a misspelling, a spelling the
+    /// checker already reads the same way, a form written the way every reader agrees on.
+    Safe,
+}
+
+impl Applicability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Applicability::Safe => "safe",
+            Applicability::Unsafe => "unsafe",
+        }
+    }
+}
+
+/// A change to the text that resolves a diagnostic, offered by editors as a quick fix and
+/// applied by `ludeme check --fix` when it is safe.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Fix {
     /// What applying it does, as an editor shows it: "Replace with `in-a-row`".
     pub title: String,
     /// Replacements (range, new text), non-overlapping.
     pub edits: Vec<(TextRange, String)>,
+    pub applicability: Applicability,
 }
 
 /// One problem found in a file.
@@ -127,13 +151,40 @@ impl Diagnostic {
     }
 
     /// Adds the fix that replaces `range` with `replacement`, titled "Replace with `...`".
-    pub fn with_replacement(mut self, range: TextRange, replacement: impl Into<String>) -> Self {
+    pub fn with_replacement(
+        mut self,
+        range: TextRange,
+        replacement: impl Into<String>,
+        applicability: Applicability,
+    ) -> Self {
         let replacement = replacement.into();
         self.fixes.push(Fix {
             title: format!("Replace with `{replacement}`"),
             edits: vec![(range, replacement)],
+            applicability,
         });
         self
+    }
+
+    /// Adds one replacement of `range` per "did you mean" suggestion, best first. A lone
+    /// suggestion is safe; among several, picking one is a guess, so each is unsafe.
+    pub fn with_suggestions(mut self, range: TextRange, suggestions: &[&str]) -> Self {
+        let applicability = if suggestions.len() == 1 {
+            Applicability::Safe
+        } else {
+            Applicability::Unsafe
+        };
+        for suggestion in suggestions {
+            self = self.with_replacement(range, *suggestion, applicability);
+        }
+        self
+    }
+
+    /// The fix `--fix` applies: the first safe one, or with `unsafe_fixes` the first of all.
+    pub fn fix_to_apply(&self, unsafe_fixes: bool) -> Option<&Fix> {
+        self.fixes
+            .iter()
+            .find(|fix| unsafe_fixes || fix.applicability == Applicability::Safe)
     }
 
     /// Replaces every range of the diagnostic (its span, labels and fixes) by `map` of it: how

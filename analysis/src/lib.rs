@@ -12,12 +12,14 @@ mod diagnostic;
 pub mod distance;
 pub mod egg;
 pub mod files;
+pub mod fix;
 pub mod fuzzing;
 pub mod game_report;
 pub mod gdl;
 mod host;
 pub mod ide;
 pub mod ludi;
+pub mod names;
 pub mod picture;
 pub mod play;
 pub mod probe_plots;
@@ -36,7 +38,7 @@ pub use analysis::{
 pub use db::{Db, RootDatabase};
 /// The clock of time budgets (CPU time of the working thread), for the front ends' limits.
 pub use ludeme_engine::cpu_time::{CpuDeadline, CpuInstant};
-pub use diagnostic::{Diagnostic, Fix, Label, Severity, TextRange};
+pub use diagnostic::{Applicability, Diagnostic, Fix, Label, Severity, TextRange};
 pub use host::{AnalysisHost, Applied, Change, FileKey, LoadedPaths};
 pub use salsa::Cancelled;
 pub use source::{GAME_FILE_EXTENSIONS, LoadError, SourceFile, Syntax, decode_source};

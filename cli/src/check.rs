@@ -9,12 +9,15 @@ use std::sync::{Mutex, PoisonError};
 
 use ludeme_analysis::files::{InputProblem, LoadFailure};
 use ludeme_analysis::gdl::simulate::SimulationOptions;
-use ludeme_analysis::{Analysis, DiagnosticDepth, Severity, SourceFile};
+use std::io::Write;
+
+use ludeme_analysis::{Analysis, AnalysisHost, DiagnosticDepth, Severity, SourceFile};
 use rayon::prelude::*;
 
 use crate::exit;
+use crate::fixing::{self, FileToFix, FixedFile};
 use crate::project::{open_paths, settings_for};
-use crate::report::{self, ColorChoice, FileReport, HumanOptions, OutputFormat, screen};
+use crate::report::{self, ColorChoice, FileReport, FixNote, HumanOptions, OutputFormat, screen};
 
 /// The limits of `--simulate`, each only meaningful with it.
 #[derive(clap::Args, Clone, Debug)]
@@ -115,6 +118,19 @@ pub struct CheckArgs {
     /// first checked path's folder or its nearest ancestor.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Apply the safe fixes (the quick fixes the editor offers that keep what the designer
+    /// meant), round after round until none applies, then report what is left. A file that
+    /// would check worse after a round keeps its text from before that round.
+    #[arg(long)]
+    fix: bool,
+    /// Also apply the unsafe fixes with --fix or --diff (one of several close names, a
+    /// missing part written from the manual's example); without them, count them as fixable.
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Write nothing: print the fixes --fix would make as a unified diff, and exit 1 when
+    /// there are any.
+    #[arg(long, conflicts_with = "fix")]
+    diff: bool,
 }
 
 /// The long help's account of the default output, for the reader who wonders why a terminal
@@ -189,9 +205,14 @@ pub fn run(args: CheckArgs) -> u8 {
             return exit::FAILURE;
         }
     };
-    let (host, loaded) = open_paths(paths, config);
+    let (mut host, loaded) = open_paths(paths, config);
     let mut problems = loaded.problems;
     let depth = DiagnosticDepth::Full { simulation };
+    let inputs: Vec<Option<SourceFile>> = loaded
+        .checked
+        .iter()
+        .map(|(_, loaded)| loaded.as_ref().ok().copied())
+        .collect();
     // One task per file, so that the two or three big games of a folder do not end up queued
     // behind each other on one thread while the others sit idle. Each worker has its own
     // snapshot (snapshots are Send, not Sync).
@@ -207,7 +228,24 @@ pub fn run(args: CheckArgs) -> u8 {
         .collect();
     // The database holds every file's syntax tree; freeing them one by one would take a tenth of
     // the run on one thread, and the process is about to exit, which frees them all at once.
-    std::mem::forget(snapshot);
+    // Fixing writes to the host, which waits for every snapshot to go.
+    if args.fix || args.diff {
+        drop(snapshot);
+    } else {
+        std::mem::forget(snapshot);
+    }
+    let mut outcomes = outcomes;
+    let fixed = if args.fix || args.diff {
+        let fixed = fix(&mut host, &mut outcomes, &inputs, &depth, args.unsafe_fixes);
+        if args.diff {
+            std::mem::forget(host);
+            return print_diff(&fixed, &problems);
+        }
+        problems.extend(write_fixed(&fixed));
+        Some(fixed.iter().map(|file| file.fixed.len()).sum())
+    } else {
+        None
+    };
     std::mem::forget(host);
     let mut reports = Vec::with_capacity(outcomes.len() + 1);
     reports.extend(config_report);
@@ -233,6 +271,12 @@ pub fn run(args: CheckArgs) -> u8 {
         color: args.color,
         statistics: args.statistics,
         quiet: args.quiet,
+        fixes: match fixed {
+            Some(fixed) => FixNote::Fixed(fixed),
+            None => FixNote::Fixable {
+                unsafe_fixes: args.unsafe_fixes,
+            },
+        },
     };
     let written = match output {
         Output::Format(format) if nothing_checked && format.is_human() => Ok(()),
@@ -243,6 +287,17 @@ pub fn run(args: CheckArgs) -> u8 {
     if let Err(error) = written {
         eprintln!("ludeme check: cannot write the report: {error}");
         return exit::FAILURE;
+    }
+    // The machine formats keep standard output for the diagnostics.
+    if let Some(fixed) = fixed
+        && matches!(output, Output::Format(format) if !format.is_human())
+    {
+        let remaining = reports
+            .iter()
+            .map(|report| report.diagnostics.len())
+            .sum::<usize>()
+            + not_shown.total_all();
+        eprintln!("ludeme check: {}", report::fixed_summary(fixed, remaining));
     }
     for problem in &problems {
         eprintln!(
@@ -300,4 +355,105 @@ fn check_file(
     let mut report = FileReport::new(path, text, checked.diagnostics);
     report.simulation = checked.simulation;
     Ok(report)
+}
+
+/// Applies the fixes of the files checked (`outcomes`, with their `inputs` in the host) and
+/// puts each fixed file's new text and diagnostics in its report.
+fn fix(
+    host: &mut AnalysisHost,
+    outcomes: &mut [Result<FileReport, InputProblem>],
+    inputs: &[Option<SourceFile>],
+    depth: &DiagnosticDepth,
+    unsafe_fixes: bool,
+) -> Vec<FixedFile> {
+    let mut to_fix = Vec::new();
+    let mut places = Vec::new();
+    for (place, (outcome, input)) in outcomes.iter().zip(inputs).enumerate() {
+        let (Ok(report), Some(file)) = (outcome, input) else {
+            continue;
+        };
+        let fixable = report
+            .diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic.fix_to_apply(unsafe_fixes).is_some());
+        if fixable {
+            places.push(place);
+            to_fix.push(FileToFix {
+                path: report.path.clone(),
+                file: *file,
+                text: report.file.source().clone(),
+                diagnostics: report.diagnostics.clone(),
+            });
+        }
+    }
+    let fixed = fixing::fix_files(host, to_fix, depth, unsafe_fixes);
+    for (place, file) in places.into_iter().zip(&fixed) {
+        if let Some(rolled_back) = &file.rolled_back {
+            eprintln!(
+                "ludeme check: {}: round {} of fixes left {} diagnostics where there were {}: \
+                 it was undone, and the file keeps the fixes of the rounds before it",
+                file.path.display(),
+                rolled_back.round,
+                rolled_back.after,
+                rolled_back.before
+            );
+        }
+        if let Ok(report) = &mut outcomes[place]
+            && file.changed()
+        {
+            let simulation = report.simulation.take();
+            *report = FileReport::new(
+                file.path.clone(),
+                file.text.to_string(),
+                file.diagnostics.clone(),
+            );
+            report.simulation = simulation;
+        }
+    }
+    fixed
+}
+
+/// `--diff`: what `--fix` would change, as unified diffs; exit 1 when there is anything.
+fn print_diff(fixed: &[FixedFile], problems: &[InputProblem]) -> u8 {
+    let mut would_fix = 0;
+    let mut out = std::io::stdout().lock();
+    for file in fixed.iter().filter(|file| file.changed()) {
+        would_fix += file.fixed.len();
+        let diff = fixing::unified_diff(&file.path, &file.original, &file.text);
+        if let Err(error) = out.write_all(diff.as_bytes()) {
+            eprintln!("ludeme check: cannot write the diff: {error}");
+            return exit::FAILURE;
+        }
+    }
+    for problem in problems {
+        eprintln!(
+            "ludeme check: {}: {}",
+            problem.path.display(),
+            problem.message
+        );
+    }
+    eprintln!("ludeme check: {}", report::would_fix_summary(would_fix));
+    if !problems.is_empty() {
+        exit::FAILURE
+    } else if would_fix > 0 {
+        exit::PROBLEMS_FOUND
+    } else {
+        exit::CLEAN
+    }
+}
+
+/// Writes the files `--fix` changed; a file that cannot be written is an input problem.
+fn write_fixed(fixed: &[FixedFile]) -> Vec<InputProblem> {
+    fixed
+        .iter()
+        .filter(|file| file.changed())
+        .filter_map(|file| {
+            std::fs::write(&file.path, file.text.as_bytes())
+                .err()
+                .map(|error| InputProblem {
+                    path: file.path.clone(),
+                    message: format!("cannot write the fixed file: {error}"),
+                })
+        })
+        .collect()
 }

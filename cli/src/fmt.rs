@@ -6,6 +6,7 @@
 //!   change, and exits 1 if there are any;
 //! - `--to kif|infix` converts: `name.kif` → `name.hrf` beside it (or the reverse); a file already
 //!   in the target syntax is formatted in place;
+//! - `--diff` writes nothing and prints the unified diffs alone, exiting 1 if there are any;
 //! - `--stdout` prints the result instead of writing it.
 //!
 //! `--to` leaves EGGG and Ludi files in their one syntax (formatted in place). Exit 2 when a file cannot be read or written,
@@ -47,7 +48,10 @@ impl Target {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     Write,
+    /// Lists the files that would change, each with its diff.
     Check,
+    /// Prints the diffs alone, a patch `git apply` takes (as `ruff format --diff`).
+    Diff,
     Stdout,
 }
 
@@ -157,9 +161,13 @@ pub fn run(paths: &[PathBuf], mode: Mode, to: Option<Target>) -> u8 {
                         } else {
                             println!("would write {} (from {})", output.display(), path.display());
                         }
-                        print!("{}", unified_diff(&output, &before, &text));
+                        print!("{}", crate::fixing::unified_diff(&output, &before, &text));
                     }
                     Mode::Check => {}
+                    Mode::Diff if differs => {
+                        print!("{}", crate::fixing::unified_diff(&output, &before, &text));
+                    }
+                    Mode::Diff => {}
                     Mode::Write if differs => {
                         if let Err(error) = std::fs::write(&output, &text) {
                             failed = true;
@@ -174,7 +182,7 @@ pub fn run(paths: &[PathBuf], mode: Mode, to: Option<Target>) -> u8 {
     }
     if mode != Mode::Stdout {
         let verb = match (mode, to.is_some()) {
-            (Mode::Check, _) => "would change",
+            (Mode::Check | Mode::Diff, _) => "would change",
             (_, true) => "written",
             (_, false) => "reformatted",
         };
@@ -187,7 +195,7 @@ pub fn run(paths: &[PathBuf], mode: Mode, to: Option<Target>) -> u8 {
     }
     if failed {
         exit::FAILURE
-    } else if mode == Mode::Check && changed > 0 {
+    } else if matches!(mode, Mode::Check | Mode::Diff) && changed > 0 {
         exit::PROBLEMS_FOUND
     } else {
         exit::CLEAN
@@ -291,15 +299,4 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |at| at + 1);
     (line, before[line_start..].chars().count() + 1)
-}
-
-/// What formatting would change, as a unified diff (`--- a/PATH`, `+++ b/PATH`, hunks with three
-/// lines of context), the form `git diff` and `ruff format --diff` show.
-fn unified_diff(path: &Path, before: &str, after: &str) -> String {
-    let shown = path.display().to_string();
-    similar::TextDiff::from_lines(before, after)
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("a/{shown}"), &format!("b/{shown}"))
-        .to_string()
 }

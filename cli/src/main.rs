@@ -8,6 +8,7 @@ mod check;
 mod distance;
 mod exit;
 mod explain;
+mod fixing;
 mod fmt;
 mod game_report;
 mod play;
@@ -53,6 +54,10 @@ enum Command {
         /// Write nothing; list the files that would change and exit 1 if there are any.
         #[arg(long, conflicts_with = "stdout")]
         check: bool,
+        /// Write nothing; print what would change as a unified diff (and nothing else on
+        /// standard output), and exit 1 if anything would.
+        #[arg(long, conflicts_with_all = ["stdout", "check"])]
+        diff: bool,
         /// Convert to this syntax: `name.kif` becomes `name.hrf` beside it, or the reverse.
         #[arg(long, value_enum)]
         to: Option<fmt::Target>,
@@ -145,13 +150,15 @@ fn main() -> ExitCode {
         Command::Fmt {
             paths,
             check,
+            diff,
             to,
             stdout,
         } => {
-            let mode = match (check, stdout) {
-                (true, _) => fmt::Mode::Check,
-                (false, true) => fmt::Mode::Stdout,
-                (false, false) => fmt::Mode::Write,
+            let mode = match (check, diff, stdout) {
+                (true, _, _) => fmt::Mode::Check,
+                (_, true, _) => fmt::Mode::Diff,
+                (_, _, true) => fmt::Mode::Stdout,
+                _ => fmt::Mode::Write,
             };
             fmt::run(&paths, mode, to)
         }

@@ -83,10 +83,20 @@ pub const BUILTIN_QUANTITIES: &[&str] = &["score", "level", "point", "money", "t
 /// Words that stand for an empty cell in `board starts [...]`.
 pub const EMPTY_CELLS: &[&str] = &["empty", "blank", "none", "_"];
 
-/// The form most like `written` (lower-cased statement text), among those whose head is `head`
-/// when it is given; `None` when nothing is close.
+/// The form most like `written` (the statement's text), among those whose head is `head` when
+/// it is given; `None` when nothing is close.
+///
+/// A form is close when the statement's words from its start, as many as the form has, read
+/// like the form (normalised Damerau–Levenshtein similarity of at least one half) and, past the
+/// words the two share, what is left reads like the form too: `board is 5 x 5 grid` is not
+/// `board is hexagon`, the two sharing only `board is`. Numbers stand for any number (`5 x 5
+/// grid` is the form `3 × 3 grid`), and a form found nearly word for word later in the
+/// statement counts as well (`board is 5 x 5 grid` holds `5 x 5 grid`).
 pub fn closest_form(written: &str, head: Option<&str>) -> Option<&'static str> {
-    let written = written.to_lowercase();
+    let words: Vec<String> = written.split_whitespace().map(normalised_word).collect();
+    let similarity = |a: &[String], b: &[String]| {
+        strsim::normalized_damerau_levenshtein(&a.join(" "), &b.join(" "))
+    };
     FORMS
         .iter()
         .filter(|form| {
@@ -96,35 +106,61 @@ pub fn closest_form(written: &str, head: Option<&str>) -> Option<&'static str> {
                     .is_some_and(|first| crate::egg::words::key(first) == head)
             })
         })
-        .map(|form| {
-            // Compare with as much of the statement as the form has words, so that a long
-            // statement is not penalised for what follows its head.
-            let length = form.split(' ').count();
-            let prefix: Vec<&str> = written.split_whitespace().take(length).collect();
-            let score =
-                strsim::normalized_damerau_levenshtein(&prefix.join(" "), &form.to_lowercase());
-            (score, *form)
+        .filter_map(|form| {
+            let shape: Vec<String> = form.split(' ').map(normalised_word).collect();
+            let at_start = {
+                let prefix = &words[..shape.len().min(words.len())];
+                let shared = prefix
+                    .iter()
+                    .zip(&shape)
+                    .take_while(|(word, form_word)| word == form_word)
+                    .count();
+                let score = similarity(prefix, &shape);
+                let rest_alike = shared == shape.len()
+                    || similarity(&prefix[shared.min(prefix.len())..], &shape[shared..]) >= 0.5;
+                (score >= 0.5 && rest_alike).then_some(score)
+            };
+            // Later in the statement, only a near copy of the form counts.
+            let later = (1..words.len().saturating_sub(shape.len()) + 1)
+                .map(|start| similarity(&words[start..start + shape.len()], &shape))
+                .filter(|score| *score >= 0.8)
+                .max_by(f64::total_cmp);
+            let score = match (at_start, later) {
+                (Some(a), Some(b)) => a.max(b),
+                (one, other) => one.or(other)?,
+            };
+            Some((score, *form))
         })
-        .filter(|(score, _)| *score >= 0.5)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, form)| form)
 }
 
-/// The candidate closest to `name` (case ignored), if any is close enough to suggest.
-pub fn closest_name<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let name = name.to_lowercase();
-    candidates
-        .into_iter()
-        .map(|candidate| {
-            let score = strsim::normalized_damerau_levenshtein(&name, &candidate.to_lowercase());
-            (score, candidate)
-        })
-        .filter(|(score, _)| *score >= 0.6)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, candidate)| candidate)
+/// A word as [`closest_form`] compares it: lower case, every number written `#` (`2..6` is
+/// `#..#`), and `x` between dimensions the `×` of the forms.
+fn normalised_word(word: &str) -> String {
+    let lower = word.to_lowercase();
+    if lower == "x" {
+        return "×".to_owned();
+    }
+    let mut out = String::with_capacity(lower.len());
+    let mut in_number = false;
+    for c in lower.chars() {
+        if c.is_ascii_digit() {
+            if !in_number {
+                out.push('#');
+            }
+            in_number = true;
+        } else {
+            in_number = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The candidates `name` plausibly misspells (case ignored, [`crate::names`]), closest first.
+pub fn close_names<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    crate::names::plausible_corrections(name, candidates)
 }
 
 #[cfg(test)]
@@ -145,9 +181,25 @@ mod tests {
         assert_eq!(closest_form("blorp frobnicates the widget", None), None);
     }
 
+    /// The issue's example: `board is 5 x 5 grid` was offered `board is hexagon`, which shares
+    /// its first two words only; the grid form it holds is the one it means.
+    #[test]
+    fn a_form_is_suggested_for_what_it_says_not_for_its_first_words() {
+        assert_eq!(
+            closest_form("board is 5 x 5 grid", None),
+            Some("3 × 3 grid")
+        );
+        assert_eq!(closest_form("board is 5", None), None);
+        assert_eq!(
+            closest_form("board is hexagonal", None),
+            Some("board is hexagon")
+        );
+        assert_eq!(closest_form("8 x 8 grid", None), Some("3 × 3 grid"));
+    }
+
     #[test]
     fn names_find_their_neighbours() {
-        assert_eq!(closest_name("Beet", ["Beat", "Fold"]), Some("Beat"));
-        assert_eq!(closest_name("Xyzzy", ["Beat", "Fold"]), None);
+        assert_eq!(close_names("Beet", ["Beat", "Fold"]), ["Beat"]);
+        assert!(close_names("Xyzzy", ["Beat", "Fold"]).is_empty());
     }
 }

@@ -1,12 +1,12 @@
-//! Code actions: the fixes diagnostics carry ("did you mean" → replace), the mandatory Ludi
-//! parts a ludeme lacks (added from the schema's example), and the conversion of a GDL file
-//! between prefix KIF and infix (by the formatter `ludeme fmt --to` uses).
+//! Code actions: the fixes diagnostics carry ("did you mean" → replace, a mandatory Ludi part
+//! added from the schema's example, ...), the same fixes `ludeme check --fix` applies, and the
+//! conversion of a GDL file between prefix KIF and infix (by the formatter `ludeme fmt --to`
+//! uses).
 
 use crate::gdl::{FormatError, format_gdl, gdl_rules};
-use crate::ludi::bind::Node;
-use crate::ludi::{ludi_tree, missing_parts};
 use crate::{
-    Db, Diagnostic, Severity, SourceFile, Syntax, TextRange, file_diagnostics, syntax_diagnostics,
+    Applicability, Db, Diagnostic, Severity, SourceFile, Syntax, TextRange, file_diagnostics,
+    syntax_diagnostics,
 };
 
 /// What a code action does, for the editor's menus.
@@ -47,100 +47,12 @@ pub fn code_actions(db: &dyn Db, file: SourceFile, range: TextRange) -> Vec<Code
                 kind: CodeActionKind::QuickFix,
                 edits: fix.edits.clone(),
                 diagnostic: Some(diagnostic.clone()),
-                preferred: diagnostic.fixes.len() == 1,
+                // What `ludeme check --fix` would apply unasked, the editor may too.
+                preferred: diagnostic.fixes.len() == 1 && fix.applicability == Applicability::Safe,
             });
         }
     }
-    if file.syntax(db) == Syntax::Ludi {
-        actions.extend(missing_part_fixes(db, file, &diagnostics));
-    }
     actions
-}
-
-/// "Add `(end ...)`" for each mandatory part a ludeme at the range lacks (the game's `players`,
-/// `board` and `end`, a board's `tiling` and `size`, ...), inserted where the schema puts it
-/// and written as the schema's example.
-fn missing_part_fixes(
-    db: &dyn Db,
-    file: SourceFile,
-    diagnostics: &[Diagnostic],
-) -> Vec<CodeAction> {
-    let bound = ludi_tree(db, file);
-    let Some(game) = bound.game.as_ref() else {
-        return Vec::new();
-    };
-    let text = file.text(db);
-    let mut actions = Vec::new();
-    for missing in missing_parts(bound) {
-        let Some(diagnostic) = diagnostics
-            .iter()
-            .find(|d| d.code == "ludi/missing-part" && d.range == missing.range)
-        else {
-            continue;
-        };
-        let Some(part) = missing.part else {
-            continue;
-        };
-        // Only an example that is the part itself can stand in for it.
-        if !part.example.starts_with(&format!("({} ", part.name)) {
-            continue;
-        }
-        let mut node: Option<&Node> = None;
-        game.walk(&mut |candidate| {
-            if candidate.name_range == missing.range && candidate.entry == missing.parent {
-                node = Some(candidate);
-            }
-        });
-        let Some(node) = node else { continue };
-        let insert_at = insertion_point(node, missing.param);
-        let multiline = text[node.range.start..node.range.end].contains('\n');
-        let separator = if multiline {
-            format!("\n{}", indentation_of_children(text, node))
-        } else {
-            " ".to_owned()
-        };
-        actions.push(CodeAction {
-            title: format!("Add `{}`", part.example),
-            kind: CodeActionKind::QuickFix,
-            edits: vec![(
-                TextRange::empty(insert_at),
-                format!("{separator}{}", part.example),
-            )],
-            diagnostic: Some(diagnostic.clone()),
-            preferred: true,
-        });
-    }
-    actions
-}
-
-/// Where a missing argument of parameter `param` goes: after the last argument of an earlier
-/// parameter, else right after the ludeme's name.
-fn insertion_point(node: &Node, param: usize) -> usize {
-    node.args
-        .iter()
-        .filter(|arg| arg.param < param)
-        .map(|arg| arg.value.range().end)
-        .max()
-        .unwrap_or(node.name_range.end)
-}
-
-/// The indentation of a multi-line ludeme's children: that of its first argument on a line of
-/// its own, else its own line's indentation and two spaces.
-fn indentation_of_children(text: &str, node: &Node) -> String {
-    let line_of = |offset: usize| {
-        let line_start = text[..offset].rfind('\n').map_or(0, |newline| newline + 1);
-        let indent: String = text[line_start..]
-            .chars()
-            .take_while(|c| *c == ' ' || *c == '\t')
-            .collect();
-        (line_start, indent)
-    };
-    let (own_line, own_indent) = line_of(node.range.start);
-    node.args
-        .iter()
-        .map(|arg| line_of(arg.value.range().start))
-        .find(|(line_start, _)| *line_start != own_line)
-        .map_or_else(|| format!("{own_indent}  "), |(_, indent)| indent)
 }
 
 /// The other GDL syntax, when the file is whole enough to convert: no syntax errors and every

@@ -329,7 +329,7 @@ impl Binder {
                     range: atom.range,
                     name: atom.text.clone(),
                     parent: None,
-                    suggestions: vec![schema::game().name],
+                    suggestions: schema::suggestions(&atom.text, [schema::game().name]),
                 }),
             }
             return;

@@ -36,6 +36,71 @@ pub struct HumanOptions {
     pub statistics: bool,
     /// The diagnostics alone, without summaries, tally or hints (`--quiet`).
     pub quiet: bool,
+    /// The line about fixes after the tally.
+    pub fixes: FixNote,
+}
+
+/// The line about fixes after the tally, as ruff prints it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixNote {
+    /// Nothing was fixed: how many diagnostics `--fix` would fix (counting the unsafe fixes
+    /// when `--unsafe-fixes` was given), and how many more `--unsafe-fixes` would.
+    Fixable { unsafe_fixes: bool },
+    /// `--fix` applied this many fixes.
+    Fixed(usize),
+}
+
+/// `fixed N diagnostics (M remaining)`: what `--fix` did.
+pub fn fixed_summary(fixed: usize, remaining: usize) -> String {
+    format!(
+        "fixed {} ({remaining} remaining)",
+        plural(fixed, "diagnostic")
+    )
+}
+
+/// `would fix N diagnostics`: what `--diff` shows.
+pub fn would_fix_summary(fixes: usize) -> String {
+    format!("would fix {}", plural(fixes, "diagnostic"))
+}
+
+/// After the tally: what `--fix` did, or what it would do.
+fn write_fix_note(
+    out: &mut dyn WriteColor,
+    note: FixNote,
+    reports: &[FileReport],
+    found: &CodeCounts,
+) -> io::Result<()> {
+    match note {
+        FixNote::Fixed(fixed) => writeln!(out, "{}", fixed_summary(fixed, found.total_all())),
+        FixNote::Fixable { unsafe_fixes } => {
+            let diagnostics = reports.iter().flat_map(|report| &report.diagnostics);
+            let (mut safe, mut unsafe_only) = (0, 0);
+            for diagnostic in diagnostics {
+                if diagnostic.fix_to_apply(false).is_some() {
+                    safe += 1;
+                } else if !diagnostic.fixes.is_empty() {
+                    unsafe_only += 1;
+                }
+            }
+            match (safe, unsafe_only, unsafe_fixes) {
+                (0, 0, _) => Ok(()),
+                (_, _, true) => writeln!(
+                    out,
+                    "[*] {} fixable with `--fix --unsafe-fixes`",
+                    safe + unsafe_only
+                ),
+                (_, 0, false) => writeln!(out, "[*] {safe} fixable with `--fix`"),
+                (0, _, false) => writeln!(
+                    out,
+                    "[*] {unsafe_only} fixable with `--fix --unsafe-fixes` (none with `--fix` alone)"
+                ),
+                (_, _, false) => writeln!(
+                    out,
+                    "[*] {safe} fixable with `--fix` ({unsafe_only} more with `--fix --unsafe-fixes`)"
+                ),
+            }
+        }
+    }
 }
 
 pub fn write(
@@ -159,12 +224,13 @@ fn write_page(
             below_error_counts(not_shown)
         )?;
     }
-    Ok(())
+    write_fix_note(out, options.fixes, reports, &found)
 }
 
 /// The screenful view once it leaves out warnings and information: `errors` (the reports with
 /// their errors alone) at `detail`, then what they leave out by code, the tally and the flags
-/// that show the rest.
+/// that show the rest. (What `--fix` would fix is left to the table's `[*]`: every row counts
+/// on a screen.)
 fn write_errors_page(
     out: &mut dyn WriteColor,
     detail: Detail,

@@ -1,5 +1,9 @@
-//! JSON output: an array of `{"file","code","severity","message","range"}` with 1-based
+//! JSON output: an array of `{"file","code","severity","message","range","fix"}` with 1-based
 //! positions; JSON lines: the same objects, one per line, for tools that read a stream.
+//!
+//! `fix` is the diagnostic's best fix, as ruff's JSON gives it, or `null`: its applicability
+//! (`safe`: `--fix` applies it; `unsafe`: only with `--unsafe-fixes`), what it does, and its
+//! edits, each the range it replaces and the new text.
 
 use std::io::Write;
 
@@ -14,6 +18,20 @@ struct JsonDiagnostic<'a> {
     severity: &'a str,
     message: &'a str,
     range: Span,
+    fix: Option<JsonFix<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    applicability: &'static str,
+    message: &'a str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonEdit<'a> {
+    content: &'a str,
+    range: Span,
 }
 
 fn diagnostics(reports: &[FileReport]) -> impl Iterator<Item = JsonDiagnostic<'_>> {
@@ -24,6 +42,18 @@ fn diagnostics(reports: &[FileReport]) -> impl Iterator<Item = JsonDiagnostic<'_
             severity: diagnostic.severity.as_str(),
             message: &diagnostic.message,
             range: report.span(diagnostic.range),
+            fix: diagnostic.fixes.first().map(|fix| JsonFix {
+                applicability: fix.applicability.as_str(),
+                message: &fix.title,
+                edits: fix
+                    .edits
+                    .iter()
+                    .map(|(range, content)| JsonEdit {
+                        content,
+                        range: report.span(*range),
+                    })
+                    .collect(),
+            }),
         })
     })
 }

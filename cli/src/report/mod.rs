@@ -21,7 +21,7 @@ use clap::ValueEnum;
 use codespan_reporting::files::{Files, SimpleFile};
 use ludeme_analysis::{Diagnostic, Severity, TextRange};
 
-pub use human::{HumanLayout, HumanOptions};
+pub use human::{FixNote, HumanLayout, HumanOptions, fixed_summary, would_fix_summary};
 pub use statistics::CodeCounts;
 
 /// Output formats of `ludeme check`.

@@ -70,6 +70,11 @@ impl CodeCounts {
         self.by_code.is_empty()
     }
 
+    /// How many diagnostics were counted.
+    pub fn total_all(&self) -> usize {
+        self.by_code.values().map(|count| count.count).sum()
+    }
+
     /// How many diagnostics of `severity` were counted.
     pub fn total(&self, severity: Severity) -> usize {
         self.by_code
@@ -142,12 +147,12 @@ pub fn write_table(out: &mut dyn WriteColor, counts: &CodeCounts) -> io::Result<
 mod tests {
     use super::*;
     use codespan_reporting::term::termcolor::NoColor;
-    use ludeme_analysis::TextRange;
+    use ludeme_analysis::{Applicability, TextRange};
 
     fn diagnostic(rule: &rules::Rule, fixed: bool) -> Diagnostic {
         let diagnostic = Diagnostic::new(rule, TextRange::empty(0), "m");
         if fixed {
-            diagnostic.with_replacement(TextRange::empty(0), "x")
+            diagnostic.with_replacement(TextRange::empty(0), "x", Applicability::Safe)
         } else {
             diagnostic
         }

@@ -5,6 +5,7 @@ mod context;
 
 mod conflicting_statements;
 mod empty_range;
+mod inexact_name;
 mod inheritance_cycle;
 mod missing_part;
 mod not_executable;
@@ -26,6 +27,7 @@ const CHECKS: &[Check] = &[
     conflicting_statements::check,
     empty_range::check,
     undefined_name::check,
+    inexact_name::check,
     missing_part::check,
     unresolved_base::check,
     inheritance_cycle::check,
@@ -39,6 +41,7 @@ pub const RULES: &[&Rule] = &[
     &conflicting_statements::CONFLICTING_STATEMENTS,
     &empty_range::EMPTY_RANGE,
     &undefined_name::UNDEFINED_NAME,
+    &inexact_name::INEXACT_NAME,
     &missing_part::MISSING_PLAYERS,
     &missing_part::MISSING_GOAL,
     &unresolved_base::UNRESOLVED_BASE,

@@ -2,7 +2,7 @@
 //! a step of the game, a cell of the starting board, a piece a player shows) and that no
 //! statement of the game or of its bases defines.
 
-use crate::egg::forms::{self, closest_name};
+use crate::egg::forms::{self, close_names};
 use crate::egg::inherit::walk_terms;
 use crate::egg::model::{DefinitionBody, StatementKind, Term, Value, Word};
 use crate::rules::Rule;
@@ -33,14 +33,15 @@ Fix: define the name (`Beat means ...`), or correct its spelling.",
 
 /// What a reference must be.
 #[derive(Clone, Copy)]
-enum Expect {
+pub(super) enum Expect {
     /// Defined by some statement (or supplied by EGGG).
     Definition,
     /// One of the pieces.
     Piece,
 }
 
-pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+/// The names the game uses where they must be defined, each with what it must be.
+pub(super) fn references<'c>(context: &Context<'c>) -> Vec<(&'c Word, Expect)> {
     let mut references: Vec<(&Word, Expect)> = Vec::new();
     for statement in &context.own.statements {
         match &statement.kind {
@@ -67,8 +68,12 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             _ => {}
         }
     }
+    references
+}
+
+pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let game = context.game;
-    for (word, expect) in references {
+    for (word, expect) in references(context) {
         let (known, candidates): (bool, Vec<&str>) = match expect {
             Expect::Definition => (
                 game.is_defined(&word.text),
@@ -94,21 +99,24 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             Expect::Piece => "a piece",
         };
         let mut message = format!("`{}` is not {what} in this game", word.text);
-        let close = closest_name(&word.text, candidates);
-        match close {
-            Some(close) => message.push_str(&format!("; did you mean `{close}`?")),
-            None => match expect {
+        let mut close = close_names(&word.text, candidates);
+        close.truncate(3);
+        match close.as_slice() {
+            [] => match expect {
                 Expect::Definition => {
                     message.push_str(&format!("; define it, e.g. `{} means ...`", word.text));
                 }
                 Expect::Piece => message.push_str("; add it to the `pieces are ...` statement"),
             },
+            names => {
+                let quoted: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+                message.push_str(&format!("; did you mean {}?", quoted.join(" or ")));
+            }
         }
-        let diagnostic = Diagnostic::new(&UNDEFINED_NAME, word.range, message);
-        out.push(match close {
-            Some(close) => diagnostic.with_replacement(word.range, close),
-            None => diagnostic,
-        });
+        out.push(
+            Diagnostic::new(&UNDEFINED_NAME, word.range, message)
+                .with_suggestions(word.range, &close),
+        );
     }
 }
 

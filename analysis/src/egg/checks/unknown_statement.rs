@@ -1,7 +1,7 @@
 //! `egg/unknown-statement`: a statement the model does not understand.
 
 use crate::rules::Rule;
-use crate::{Diagnostic, Severity};
+use crate::{Applicability, Diagnostic, Severity};
 
 use super::Context;
 
@@ -41,7 +41,8 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let diagnostic = Diagnostic::new(&UNKNOWN_STATEMENT, unknown.range, message);
         out.push(match unknown.suggestion {
             Some(form) if replaces_as_written(&written, form) => {
-                diagnostic.with_replacement(unknown.range, form)
+                // The form is literal and as long as the statement: nothing written is lost.
+                diagnostic.with_replacement(unknown.range, form, Applicability::Safe)
             }
             _ => diagnostic,
         });

@@ -2,7 +2,7 @@
 
 use crate::gdl::model::Compound;
 use crate::rules::Rule;
-use crate::{Diagnostic, Severity};
+use crate::{Applicability, Diagnostic, Severity};
 
 use super::Context;
 
@@ -36,7 +36,9 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             );
             out.push(
                 Diagnostic::new(&ZERO_ARITY_PARENTHESES, compound.range, message)
-                    .with_replacement(compound.range, name.to_string()),
+                    // Every such spelling is reported, so `--fix` drops the parentheses of each
+                    // together: the file keeps one name where it had one.
+                    .with_replacement(compound.range, name.to_string(), Applicability::Safe),
             );
         }
     }

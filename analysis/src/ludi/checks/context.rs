@@ -7,11 +7,13 @@ use crate::ludi::schema::{LUDEMES, Ludeme};
 pub struct Context<'a> {
     pub bound: &'a Bound,
     pub game: Option<&'a Game>,
+    /// The file's text, for fixes that lay out what they insert as the file does.
+    pub text: &'a str,
 }
 
 impl<'a> Context<'a> {
-    pub fn new(bound: &'a Bound, game: Option<&'a Game>) -> Self {
-        Self { bound, game }
+    pub fn new(bound: &'a Bound, game: Option<&'a Game>, text: &'a str) -> Self {
+        Self { bound, game, text }
     }
 
     pub fn findings(&self) -> impl Iterator<Item = &'a Finding> + 'a {

@@ -66,7 +66,11 @@ pub const RULES: &[&Rule] = &[
 /// Every Ludi diagnostic of `file` (none for other languages).
 #[salsa::tracked(returns(ref))]
 pub fn ludi_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
-    let context = Context::new(ludi_tree(db, file), ludi_game(db, file).as_ref());
+    let context = Context::new(
+        ludi_tree(db, file),
+        ludi_game(db, file).as_ref(),
+        file.text(db),
+    );
     let mut diagnostics = Vec::new();
     for check in CHECKS {
         check(&context, &mut diagnostics);

@@ -63,10 +63,8 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         let message =
             format!("no {kind} is named `{text}`: {hint} Or {where_declared} (see docs/ludi.md)");
-        let diagnostic = suggestions.iter().fold(
-            Diagnostic::new(&UNDEFINED_NAME, *range, message),
-            |diagnostic, suggestion| diagnostic.with_replacement(*range, *suggestion),
-        );
+        let diagnostic = Diagnostic::new(&UNDEFINED_NAME, *range, message)
+            .with_suggestions(*range, &suggestions);
         out.push(diagnostic);
     });
 }

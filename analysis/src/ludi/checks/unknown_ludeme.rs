@@ -46,10 +46,8 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             "`{name}` is not a Ludi ludeme allowed in {}: {hint}",
             parent_name(*parent)
         );
-        let diagnostic = suggestions.iter().fold(
-            Diagnostic::new(&UNKNOWN_LUDEME, *range, message),
-            |diagnostic, suggestion| diagnostic.with_replacement(*range, *suggestion),
-        );
+        let diagnostic =
+            Diagnostic::new(&UNKNOWN_LUDEME, *range, message).with_suggestions(*range, suggestions);
         out.push(diagnostic);
     }
 }

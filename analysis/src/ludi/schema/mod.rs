@@ -478,22 +478,15 @@ pub fn places_of(ludeme: &Ludeme) -> Vec<(&'static Ludeme, &'static Param)> {
         .collect()
 }
 
-/// Keywords close to `word` (by normalised Damerau–Levenshtein similarity), best first, from
-/// `candidates`; for "did you mean".
+/// Keywords of `candidates` that `word` plausibly misspells ([`crate::names`]), closest first,
+/// at most three; for "did you mean".
 pub fn suggestions<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
-    let lower = word.to_lowercase();
-    let mut scored: Vec<(f64, &str)> = candidates
-        .into_iter()
-        .filter(|candidate| *candidate != word)
-        .map(|candidate| {
-            let score = strsim::normalized_damerau_levenshtein(&lower, &candidate.to_lowercase());
-            (score, candidate)
-        })
-        .filter(|(score, _)| *score >= 0.6)
-        .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-    scored.dedup_by(|a, b| a.1 == b.1);
-    scored.into_iter().take(3).map(|(_, name)| name).collect()
+    let mut sorted: Vec<&str> = candidates.into_iter().collect();
+    // Among equally close names, alphabetical order, whatever order the schema lists them in.
+    sorted.sort_unstable();
+    let mut close = crate::names::plausible_corrections(word, sorted);
+    close.truncate(3);
+    close
 }
 
 #[cfg(test)]
