@@ -36,10 +36,10 @@ pub use analysis::{
     Analysis, Cancellable, Checked, DiagnosticDepth, Explanation, resume_cancelled,
 };
 pub use db::{Db, RootDatabase};
-/// The clock of time budgets (CPU time of the working thread), for the front ends' limits.
-pub use ludeme_engine::cpu_time::{CpuDeadline, CpuInstant};
 pub use diagnostic::{Applicability, Diagnostic, Fix, Label, Severity, TextRange};
 pub use host::{AnalysisHost, Applied, Change, FileKey, LoadedPaths};
+/// The clock of time budgets (CPU time of the working thread), for the front ends' limits.
+pub use ludeme_engine::cpu_time::{CpuDeadline, CpuInstant};
 pub use salsa::Cancelled;
 pub use source::{GAME_FILE_EXTENSIONS, LoadError, SourceFile, Syntax, decode_source};
 pub use symbols::{DocumentSymbol, SymbolKind, document_symbols};

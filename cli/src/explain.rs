@@ -45,6 +45,13 @@ pub fn run(target: Option<&str>, format: ExplainFormat) -> u8 {
     if let Some(rule) = rules::find(target) {
         return explain_code(rule, format);
     }
+    if let Some(nearest) = nearest_codes(target) {
+        eprintln!(
+            "ludeme explain: no diagnostic has the code `{target}`; did you mean {nearest}? \
+             (`ludeme explain` lists the codes)"
+        );
+        return exit::FAILURE;
+    }
     if is_game_file(path) || target.contains(['/', '\\']) {
         eprintln!("ludeme explain: {target}: no such file");
     } else {
@@ -53,6 +60,34 @@ pub fn run(target: Option<&str>, format: ExplainFormat) -> u8 {
         );
     }
     exit::FAILURE
+}
+
+/// The codes `written` plausibly misspells, as "`a` or `b`": whole codes, or codes whose name
+/// alone was written (`unsafe-varible` for `gdl/unsafe-variable`); `None` when none is close.
+fn nearest_codes(written: &str) -> Option<String> {
+    let codes: Vec<&str> = rules::all().map(|rule| rule.code).collect();
+    let mut close = ludeme_analysis::names::plausible_corrections(written, codes.iter().copied());
+    if close.is_empty() && !written.contains('/') {
+        let names = codes
+            .iter()
+            .filter_map(|code| code.split_once('/').map(|(_, name)| name));
+        let close_names = ludeme_analysis::names::plausible_corrections(written, names);
+        close = codes
+            .iter()
+            .copied()
+            .filter(|code| {
+                code.split_once('/')
+                    .is_some_and(|(_, name)| close_names.contains(&name))
+            })
+            .collect();
+    }
+    close.truncate(3);
+    let quoted: Vec<String> = close.iter().map(|code| format!("`{code}`")).collect();
+    match quoted.as_slice() {
+        [] => None,
+        [one] => Some(one.clone()),
+        [init @ .., last] => Some(format!("{} or {last}", init.join(", "))),
+    }
 }
 
 fn list_codes(format: ExplainFormat) -> u8 {

@@ -25,7 +25,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
-#[command(name = "ludeme", version, about, long_about = None)]
+// The version names the commit built (cli/build.rs), so that a report can say which build.
+#[command(name = "ludeme", version = env!("LUDEME_VERSION"), about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
