@@ -296,6 +296,72 @@ fn bench_reports_playouts_and_outcome_frequencies() {
     assert_eq!(other.status.code(), Some(2));
 }
 
+/// What went wrong in play is in the report, not only its outcomes: playouts ended by a role
+/// without legal moves, and terminal states that give a role several goal values (here the
+/// second role's `goal` rules both hold at the end: 50 and 0).
+#[test]
+fn bench_reports_blocked_roles_and_ambiguous_goals() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("faulty.kif");
+    std::fs::write(
+        &game,
+        "(role a) (role b)\n\
+         (init (step 0))\n\
+         (<= (legal a go) (true (step 0)))\n\
+         (<= (legal b wait) (true (step 0)))\n\
+         (<= (legal a go) (true (step 1)))\n\
+         (<= (next (step 1)) (true (step 0)))\n\
+         (<= (next (step 2)) (true (step 1)))\n\
+         (<= terminal (true (step 2)))\n\
+         (<= (goal a 100) (true (step 2)))\n\
+         (<= (goal b 50) (true (step 2)))\n\
+         (<= (goal b 0) (true (step 2)))\n",
+    )
+    .unwrap();
+    let output = ludeme(&[
+        "bench",
+        game.to_str().unwrap(),
+        "--seconds",
+        "0.2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let playouts = report["playouts"].as_u64().unwrap();
+    assert!(playouts > 0);
+    // After one ply `b` has no legal move: no playout reaches the ambiguous end.
+    assert_eq!(report["no_legal_move"].as_u64(), Some(playouts));
+    assert_eq!(report["completed"].as_u64(), Some(0));
+    assert_eq!(report["ambiguous_goals"].as_u64(), Some(0));
+
+    let ending = std::fs::read_to_string(&game).unwrap().replace(
+        "(<= (legal a go) (true (step 1)))",
+        "(<= (legal ?r go) (role ?r) (true (step 1)))",
+    );
+    std::fs::write(&game, ending).unwrap();
+    let output = ludeme(&[
+        "bench",
+        game.to_str().unwrap(),
+        "--seconds",
+        "0.2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let playouts = report["playouts"].as_u64().unwrap();
+    assert_eq!(report["completed"].as_u64(), Some(playouts));
+    assert_eq!(report["no_legal_move"].as_u64(), Some(0));
+    assert_eq!(report["ambiguous_goals"].as_u64(), Some(playouts));
+    let human = ludeme(&["bench", game.to_str().unwrap(), "--seconds", "0.1"]);
+    assert!(
+        stdout(&human).contains("several goal values"),
+        "{}",
+        stdout(&human)
+    );
+}
+
 /// A reader that goes away before the output comes (`ludeme bench … | head -0`) ends the run
 /// quietly: no panic message about a broken pipe.
 #[test]

@@ -106,6 +106,9 @@ pub struct PlayoutFigures {
     /// Playouts that did not end: at the ply limit, with a role without legal moves.
     pub ply_limits: u64,
     pub no_legal_move: u64,
+    /// Completed playouts whose terminal state gave a role several goal values (the highest
+    /// counted in `outcomes`).
+    pub ambiguous_goals: u64,
 }
 
 impl PlayoutFigures {
@@ -351,6 +354,7 @@ fn measure_playouts<G: Game>(
         outcomes,
         ply_limits: stats.ply_limits,
         no_legal_move: stats.no_legal_move,
+        ambiguous_goals: stats.ambiguous_goals,
     })
 }
 

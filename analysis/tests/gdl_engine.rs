@@ -370,3 +370,40 @@ fn infix_text_in_a_kif_file_gets_one_finding_that_says_so() {
         );
     }
 }
+
+/// A terminal state that gives a role two goal values is counted as such by both reasoners
+/// (the playout keeps the highest, as players resolve it).
+#[test]
+fn both_reasoners_count_terminal_states_with_several_goal_values() {
+    let text = "(role a)\n\
+                (init (step 0))\n\
+                (<= (legal a go) (true (step 0)))\n\
+                (<= (next (step 1)) (true (step 0)))\n\
+                (<= terminal (true (step 1)))\n\
+                (<= (goal a 50) (true (step 1)))\n\
+                (<= (goal a 0) (true (step 1)))\n";
+    let (_, grounded) = checked_and_played("two-goals.kif", text);
+    let grounded = grounded.unwrap();
+    assert_eq!(grounded.engine_name(), "grounded");
+    let db = RootDatabase::default();
+    let file = SourceFile::new(
+        &db,
+        std::path::PathBuf::from("two-goals.kif"),
+        Syntax::GdlKif,
+        Arc::from(text),
+        None,
+    );
+    let program = ludeme_analysis::gdl::engine::program_for(&db, file).unwrap();
+    let interpreted =
+        ludeme_engine::gdl::Reasoner::interpreted(program, Budget::default()).unwrap();
+    for game in [&grounded, &interpreted] {
+        let stats = random_playouts(game, &mut SmallRng::seed_from_u64(3), 5, 10);
+        assert_eq!(stats.completed, 5, "{}", game.engine_name());
+        assert_eq!(stats.ambiguous_goals, 5, "{}", game.engine_name());
+        assert_eq!(
+            stats.outcomes[0].get(&50),
+            Some(&5),
+            "the highest value counts"
+        );
+    }
+}

@@ -33,6 +33,9 @@ struct Report {
     /// often does either is a finding, not a detail.
     ply_limits: u64,
     no_legal_move: u64,
+    /// Completed playouts whose terminal state gave a role several goal values: a fault of the
+    /// game (`check --simulate` reports it), counted in `outcomes` at the highest.
+    ambiguous_goals: u64,
     /// CPU seconds of play.
     seconds: f64,
     /// Playouts per CPU second.
@@ -136,6 +139,7 @@ fn report(path: &Path, game: &PlayableGame, setup_seconds: f64, figures: Playout
             .saturating_sub(figures.ply_limits + figures.no_legal_move),
         ply_limits: figures.ply_limits,
         no_legal_move: figures.no_legal_move,
+        ambiguous_goals: figures.ambiguous_goals,
     }
 }
 
@@ -166,6 +170,12 @@ fn print_human(report: &Report) {
             .map(|(value, share)| format!("{value}: {:.1} %", share * 100.0))
             .collect();
         println!("  {role}: {}", shares.join(", "));
+    }
+    if report.ambiguous_goals > 0 {
+        println!(
+            "  {} playouts ended in a state giving a role several goal values (counted above at the highest; `ludeme check --simulate` shows one)",
+            report.ambiguous_goals
+        );
     }
     let (ply_limits, no_legal_move) = (report.ply_limits, report.no_legal_move);
     if ply_limits + no_legal_move > 0 {

@@ -51,6 +51,12 @@ pub trait Game {
     /// The goal value of each role in `state` (indexed by role).
     fn goals(&self, state: &Self::State) -> Vec<Reward>;
 
+    /// Whether the terminal `state` gives some role several goal values ([`Game::goals`] then
+    /// gives the highest). Only GDL can say so; other languages give one value by construction.
+    fn goals_are_ambiguous(&self, _state: &Self::State) -> bool {
+        false
+    }
+
     /// Why the engine stopped answering, if it did. Engines that work under budgets (the GDL
     /// interpreter) cannot return an error through the methods above; after a failure they
     /// answer "terminal, no moves" and say why here, so that players and playouts can tell a

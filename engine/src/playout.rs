@@ -28,6 +28,9 @@ pub struct Playout {
     pub end: PlayoutEnd,
     /// The goals of the terminal state (only when `end` is [`PlayoutEnd::Terminal`]).
     pub goals: Option<Vec<Reward>>,
+    /// The terminal state gave some role several goal values (a fault of the game; `goals`
+    /// holds the highest, as players resolve it).
+    pub ambiguous_goals: bool,
 }
 
 /// A joint move with every role's move drawn uniformly from its legal moves, or the first role
@@ -99,11 +102,18 @@ pub fn step_by_step_playout<G: Game, R: Rng + ?Sized>(
                 plies,
                 end: PlayoutEnd::Failure(message),
                 goals: None,
+                ambiguous_goals: false,
             };
         }
         goals = Some(values);
     }
-    Playout { plies, end, goals }
+    let ambiguous_goals = goals.is_some() && game.goals_are_ambiguous(&state);
+    Playout {
+        plies,
+        end,
+        goals,
+        ambiguous_goals,
+    }
 }
 
 /// Totals over many playouts.
@@ -116,6 +126,8 @@ pub struct PlayoutStats {
     pub completed_plies: u64,
     /// Per role, how often each goal value ended a completed playout.
     pub outcomes: Vec<BTreeMap<Reward, u64>>,
+    /// Completed playouts whose terminal state gave a role several goal values.
+    pub ambiguous_goals: u64,
     pub ply_limits: u64,
     pub no_legal_move: u64,
     /// The first failure message met, with how many playouts failed.
@@ -137,6 +149,7 @@ impl PlayoutStats {
             PlayoutEnd::Terminal => {
                 self.completed += 1;
                 self.completed_plies += playout.plies as u64;
+                self.ambiguous_goals += u64::from(playout.ambiguous_goals);
                 for (role, &value) in playout.goals.iter().flatten().enumerate() {
                     if let Some(outcome) = self.outcomes.get_mut(role) {
                         *outcome.entry(value).or_default() += 1;

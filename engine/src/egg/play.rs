@@ -275,6 +275,11 @@ impl Game for EggEngine {
             plies += 1;
         };
         let goals = (end == PlayoutEnd::Terminal).then(|| self.goals(&state));
-        Playout { plies, end, goals }
+        Playout {
+            plies,
+            end,
+            goals,
+            ambiguous_goals: false,
+        }
     }
 }

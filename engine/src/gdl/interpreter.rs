@@ -711,6 +711,13 @@ impl Game for Interpreter {
         self.record(result, vec![0; self.roles.len()])
     }
 
+    fn goals_are_ambiguous(&self, state: &GdlState) -> bool {
+        self.failure.borrow().is_none()
+            && self
+                .try_goal_values(state)
+                .is_ok_and(|values| values.iter().any(|role| role.len() > 1))
+    }
+
     fn failure(&self) -> Option<String> {
         self.failure.borrow().as_ref().map(ToString::to_string)
     }

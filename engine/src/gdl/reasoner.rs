@@ -344,6 +344,18 @@ impl Game for Reasoner {
         }
     }
 
+    fn goals_are_ambiguous(&self, state: &ReasonerState) -> bool {
+        match (&self.engine, state) {
+            (Engine::Grounded(game), ReasonerState::Grounded(state)) => {
+                game.goals_are_ambiguous(state)
+            }
+            (Engine::Interpreted(interpreter), ReasonerState::Interpreted(state)) => {
+                interpreter.goals_are_ambiguous(state)
+            }
+            _ => false,
+        }
+    }
+
     fn failure(&self) -> Option<String> {
         if self.mixed_up.get() {
             return Some(MIXED_UP.to_owned());

@@ -55,6 +55,7 @@ impl LudiGame {
                     plies,
                     end: PlayoutEnd::PlyLimit,
                     goals: None,
+                    ambiguous_goals: false,
                 };
             }
             if empty_count == 0 {
@@ -100,6 +101,7 @@ impl LudiGame {
             plies,
             end: PlayoutEnd::Terminal,
             goals,
+            ambiguous_goals: false,
         }
     }
 

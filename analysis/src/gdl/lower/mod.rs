@@ -95,7 +95,8 @@ pub fn infix_in_kif(db: &dyn Db, file: SourceFile) -> Option<Diagnostic> {
         &INFIX_IN_KIF,
         TextRange::new(0, first_line),
         "this file is written in infix GDL (`role(x)`, `head :- body`), but a `.kif` file is read \
-         as prefix KIF: rename it to `.hrf`, or convert it to KIF",
+         as prefix KIF: rename it to `.hrf` (then `ludeme fmt --to kif` converts it, if KIF is \
+         wanted)",
     ))
 }
 
@@ -334,7 +335,8 @@ and declares its roles there, this one finding replaces them.
 
     role(xplayer)           ; in `game.kif`: infix text under a KIF name
 
-Fix: rename the file to `.hrf` (the editor offers it), or convert it to KIF.",
+Fix: rename the file to `.hrf` (the editor offers it); `ludeme fmt --to kif` then converts it
+if KIF is wanted.",
 };
 
 pub const RULES: &[&DiagnosticRule] = &[

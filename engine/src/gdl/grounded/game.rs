@@ -261,22 +261,28 @@ impl GroundedGame {
     }
 
     /// The highest goal value of each role (0 when none), or the error of a bad value.
-    fn goal_rewards(&self, evaluator: &mut Evaluator) -> Result<Vec<Reward>, GdlError> {
+    /// Each role's goal value (the highest of several, 0 for none), and whether some role had
+    /// several different ones.
+    fn goal_rewards(&self, evaluator: &mut Evaluator) -> Result<(Vec<Reward>, bool), GdlError> {
         let mut rewards = Vec::with_capacity(self.goals.len());
+        let mut ambiguous = false;
         for (role, goals) in self.goals.iter().enumerate() {
-            let mut best = None;
+            let mut best: Option<Reward> = None;
             for goal in goals
                 .iter()
                 .filter(|g| evaluator.query(&self.circuit, g.prop))
             {
                 match goal.value {
-                    Some(value) => best = best.max(Some(value)),
+                    Some(value) => {
+                        ambiguous |= best.is_some_and(|best| best != value);
+                        best = best.max(Some(value));
+                    }
                     None => return Err(self.bad_goal(role, goal)),
                 }
             }
             rewards.push(best.unwrap_or(0));
         }
-        Ok(rewards)
+        Ok((rewards, ambiguous))
     }
 
     fn record(&self, error: GdlError) {
@@ -355,6 +361,7 @@ impl GroundedGame {
                 plies: 0,
                 end: PlayoutEnd::Failure(error.to_string()),
                 goals: None,
+                ambiguous_goals: false,
             };
         }
         let circuit = &self.circuit;
@@ -402,10 +409,10 @@ impl GroundedGame {
             scratch.evaluator.load_state(circuit, &scratch.next);
             plies += 1;
         };
-        let mut goals = None;
+        let (mut goals, mut ambiguous_goals) = (None, false);
         if end == PlayoutEnd::Terminal {
             match self.goal_rewards(&mut scratch.evaluator) {
-                Ok(rewards) => goals = Some(rewards),
+                Ok((rewards, ambiguous)) => (goals, ambiguous_goals) = (Some(rewards), ambiguous),
                 Err(error) => {
                     let message = error.to_string();
                     self.record(error);
@@ -413,11 +420,17 @@ impl GroundedGame {
                         plies,
                         end: PlayoutEnd::Failure(message),
                         goals: None,
+                        ambiguous_goals: false,
                     };
                 }
             }
         }
-        Playout { plies, end, goals }
+        Playout {
+            plies,
+            end,
+            goals,
+            ambiguous_goals,
+        }
     }
 }
 
@@ -479,12 +492,22 @@ impl Game for GroundedGame {
         let mut scratch = self.scratch.borrow_mut();
         self.evaluate_state(&mut scratch, state);
         match self.goal_rewards(&mut scratch.evaluator) {
-            Ok(rewards) => rewards,
+            Ok((rewards, _)) => rewards,
             Err(error) => {
                 self.record(error);
                 vec![0; self.role_names.len()]
             }
         }
+    }
+
+    fn goals_are_ambiguous(&self, state: &GroundedState) -> bool {
+        if self.failure.borrow().is_some() {
+            return false;
+        }
+        let mut scratch = self.scratch.borrow_mut();
+        self.evaluate_state(&mut scratch, state);
+        self.goal_rewards(&mut scratch.evaluator)
+            .is_ok_and(|(_, ambiguous)| ambiguous)
     }
 
     fn failure(&self) -> Option<String> {
