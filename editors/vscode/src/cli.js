@@ -142,4 +142,4 @@ function registerCommands(context, binary) {
   });
 }
 
-module.exports = { registerCommands, runLudeme };
+module.exports = { registerCommands, runLudeme, activeGameFile };

@@ -6,6 +6,7 @@ const vscode = require('vscode');
 const { LanguageClient, TransportKind } = require('vscode-languageclient/node');
 const { findServer } = require('./discovery');
 const { registerCommands } = require('./cli');
+const { registerViewCommands } = require('./webviews');
 const { LANGUAGE_IDS, gdlLanguageOf } = require('./languages');
 const { explicitSetting } = require('./settings');
 const { LENS_COMMANDS, lensDetails } = require('./lens-details');
@@ -84,6 +85,7 @@ async function activate(context) {
   output = vscode.window.createOutputChannel('Ludeme');
   context.subscriptions.push(output);
   registerCommands(context, () => serverCommand);
+  registerViewCommands(context, () => serverCommand);
   context.subscriptions.push(
     vscode.commands.registerCommand('ludeme.restartServer', async () => {
       await stopClient();

@@ -22,7 +22,13 @@ const mock = {
   executed: [],
   /** The editor `window.activeTextEditor` returns. */
   activeTextEditor: undefined,
+  /** Webview panels made with `window.createWebviewPanel`: { viewType, title, options, webview: { html } }. */
+  panels: [],
+  /** Handlers registered with `workspace.onDidSaveTextDocument`. */
+  saveListeners: [],
   reset() {
+    this.panels = [];
+    this.saveListeners = [];
     this.settings = {};
     this.messages = [];
     this.commands = new Map();
@@ -47,6 +53,13 @@ mock.document = (fsPath, languageId, text, { dirty = false } = {}) => ({
 
 const vscode = {
   ViewColumn: { Beside: -2 },
+  Uri: {
+    parse: (text) => ({ text, toString: () => text }),
+  },
+  env: {
+    // Local: the address is reachable as it is.
+    asExternalUri: async (uri) => uri,
+  },
   ProgressLocation: { Notification: 15 },
   workspace: {
     getConfiguration(section) {
@@ -68,6 +81,10 @@ const vscode = {
       return disposable();
     },
     onDidChangeConfiguration: () => disposable(),
+    onDidSaveTextDocument(listener) {
+      mock.saveListeners.push(listener);
+      return disposable();
+    },
     getWorkspaceFolder: () => undefined,
     async openTextDocument(options) {
       mock.opened.push(options);
@@ -83,6 +100,29 @@ const vscode = {
     showErrorMessage: async (text) => void mock.messages.push(['error', text]),
     showInformationMessage: async (text) => void mock.messages.push(['information', text]),
     showTextDocument: async () => undefined,
+    createWebviewPanel(viewType, title, showOptions, options) {
+      const disposeListeners = [];
+      const panel = {
+        viewType,
+        title,
+        showOptions,
+        options,
+        webview: { html: '' },
+        revealed: 0,
+        reveal() {
+          panel.revealed += 1;
+        },
+        onDidDispose(listener) {
+          disposeListeners.push(listener);
+          return disposable();
+        },
+        dispose() {
+          disposeListeners.forEach((listener) => listener());
+        },
+      };
+      mock.panels.push(panel);
+      return panel;
+    },
     withProgress: (_options, task) =>
       task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: disposable }),
   },

@@ -166,3 +166,66 @@ test('a command without a game file open says so', async () => {
   assert.ok(mock.messages.some(([kind]) => kind === 'information'));
   await extension.deactivate();
 });
+
+test('Show Board draws `ludeme render` in a webview and redraws it on save', async () => {
+  const context = await activate({});
+  const file = path.join(REPOSITORY, 'corpus', 'gdl', 'ticTacToe.kif');
+  const document = mock.document(file, 'gdl', fs.readFileSync(file, 'utf8'));
+  mock.activeTextEditor = { document };
+  await mock.commands.get('ludeme.showBoard')();
+  assert.equal(mock.panels.length, 1, JSON.stringify(mock.messages));
+  const [panel] = mock.panels;
+  assert.equal(panel.viewType, 'ludeme.board');
+  assert.equal(panel.options.enableScripts, false);
+  assert.match(panel.webview.html, /<img src="data:image\/svg\+xml;base64,/);
+  assert.match(panel.webview.html, /Content-Security-Policy/);
+  // Saving the file redraws the same panel; the command again reveals it.
+  panel.webview.html = '';
+  const redrawn = new Promise((resolve) => {
+    const timer = setInterval(() => {
+      if (panel.webview.html) resolve(clearInterval(timer));
+    }, 20);
+  });
+  mock.saveListeners.forEach((listener) => listener(document));
+  await redrawn;
+  assert.match(panel.webview.html, /data:image\/svg\+xml/);
+  await mock.commands.get('ludeme.showBoard')();
+  assert.equal(mock.panels.length, 1);
+  assert.equal(panel.revealed, 1);
+  context.subscriptions.forEach((item) => item.dispose());
+  await extension.deactivate();
+});
+
+test('Show Report shows `ludeme report` in a webview', async () => {
+  const context = await activate({});
+  const file = path.join(FIXTURES, 'broken.ludi');
+  mock.activeTextEditor = { document: mock.document(file, 'ludi', fs.readFileSync(file, 'utf8')) };
+  await mock.commands.get('ludeme.showReport')();
+  assert.equal(mock.panels.length, 1, JSON.stringify(mock.messages));
+  const html = mock.panels[0].webview.html;
+  assert.equal(mock.panels[0].viewType, 'ludeme.report');
+  assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'/);
+  assert.match(html, /Ludeme report/);
+  context.subscriptions.forEach((item) => item.dispose());
+  await extension.deactivate();
+});
+
+test('Play This Game frames the page of one `ludeme serve` for the folder', async () => {
+  const context = await activate({});
+  const file = path.join(FIXTURES, 'broken.ludi');
+  mock.activeTextEditor = { document: mock.document(file, 'ludi', fs.readFileSync(file, 'utf8')) };
+  const url = await mock.commands.get('ludeme.playGame')();
+  assert.equal(mock.panels.length, 1, JSON.stringify(mock.messages));
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/#broken\.ludi$/);
+  const html = mock.panels[0].webview.html;
+  assert.ok(html.includes(`<iframe src="${url}"`));
+  assert.match(html, new RegExp(`frame-src ${new URL(url).origin};`));
+  // The server answers, and knows the game by that path.
+  const response = await fetch(new URL('/api/game?path=broken.ludi', url));
+  assert.equal(response.status, 200);
+  // A second game of the same folder uses the same server.
+  const again = await mock.commands.get('ludeme.playGame')();
+  assert.equal(new URL(again).origin, new URL(url).origin);
+  context.subscriptions.forEach((item) => item.dispose());
+  await extension.deactivate();
+});
