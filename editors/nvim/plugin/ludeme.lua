@@ -56,3 +56,20 @@ end, {
   end,
   desc = 'This GDL game in the other syntax (ludeme fmt --to)',
 })
+
+vim.api.nvim_create_user_command('LudemePlay', function()
+  ludeme().play()
+end, { desc = "Play this game on the page of `ludeme serve`, in the browser" })
+
+vim.api.nvim_create_user_command('LudemeReport', function(command)
+  ludeme().report(command.fargs)
+end, { nargs = '*', desc = "This game's report (ludeme report), in the browser" })
+
+vim.api.nvim_create_autocmd('VimLeavePre', {
+  group = vim.api.nvim_create_augroup('ludeme_servers', { clear = true }),
+  callback = function()
+    if package.loaded.ludeme then
+      require('ludeme').stop_servers()
+    end
+  end,
+})

@@ -276,6 +276,73 @@ test("the server's lens commands show their details", function()
   check(vim.deep_equal(lines, { '# random play', '', 'no terminal state', 'in 10 games' }), 'simulation: ' .. vim.inspect(lines))
 end)
 
+test('the page address of ludeme serve, and of a game on it', function()
+  local ludeme = require('ludeme')
+  local printed = 'ludeme serve: the games of /my games at http://127.0.0.1:41237/\n'
+  check(ludeme.serve_url(printed) == 'http://127.0.0.1:41237/', 'the address is read')
+  check(ludeme.serve_url('ludeme serve: the games of . at http://127.0.0.1:4') == nil, 'not yet printed')
+  local game = ludeme.game_url('http://127.0.0.1:5/', '/w/', '/w/corpus/gdl/a b#.kif')
+  check(game == 'http://127.0.0.1:5/#corpus%2Fgdl%2Fa%20b%23.kif', 'the game is named in the fragment: ' .. tostring(game))
+  check(ludeme.game_url('http://127.0.0.1:5/', '/w', '/elsewhere/a.kif') == nil, 'a file outside the folder')
+end)
+
+--- Runs `action` with vim.ui.open replaced by a recorder; returns what it was asked to open.
+local function opened_by(action)
+  local real = vim.ui.open
+  local targets = {}
+  vim.ui.open = function(target)
+    table.insert(targets, target)
+    return nil, nil
+  end
+  local ok, err = pcall(function()
+    action()
+    vim.wait(TIMEOUT_MS * 4, function()
+      return #targets > 0
+    end, 50)
+  end)
+  vim.ui.open = real
+  assert(ok, err)
+  return targets[1]
+end
+
+test(':LudemePlay serves the project once and opens the game on its page', function()
+  local ludeme = require('ludeme')
+  open(fixtures .. '/broken.ludi')
+  local url = opened_by(function()
+    vim.cmd('LudemePlay')
+  end)
+  if check(url, ':LudemePlay opened an address') then
+    check(url:match('^http://127%.0%.0%.1:%d+/#editors%%2Ffixtures%%2Fbroken%.ludi$'), 'the game page: ' .. url)
+    local origin = url:match('^(http://[^/]+)/')
+    if vim.fn.executable('curl') == 1 then
+      local address = origin .. '/api/game?path=editors/fixtures/broken.ludi'
+      local answer = vim.system({ 'curl', '-s', '-o', '/dev/null', '-w', '%{http_code}', address }, { text = true }):wait()
+      check(answer.stdout == '200', 'the server knows the game: ' .. tostring(answer.stdout))
+    end
+    open(fixtures .. '/broken.kif')
+    local again = opened_by(function()
+      vim.cmd('LudemePlay')
+    end)
+    check(again and vim.startswith(again, origin .. '/#'), 'the same server for the same project: ' .. tostring(again))
+    check(vim.tbl_count(ludeme.servers) == 1, 'one server')
+  end
+  ludeme.stop_servers()
+  check(next(ludeme.servers) == nil, 'the servers are stopped')
+end)
+
+test(':LudemeReport writes the report to a temporary file and opens it', function()
+  open(fixtures .. '/broken.ludi')
+  local path = opened_by(function()
+    vim.cmd('LudemeReport')
+  end)
+  if check(path, ':LudemeReport opened a file') then
+    check(path:match('%.html$'), 'an HTML file: ' .. path)
+    local text = table.concat(vim.fn.readfile(path), '\n')
+    check(text:find('<!DOCTYPE html>', 1, true) and text:find('Ludeme report', 1, true), 'the report')
+    os.remove(path)
+  end
+end)
+
 if failures > 0 then
   io.stderr:write(failures .. ' check(s) failed\n')
   os.exit(1)

@@ -133,4 +133,190 @@ function M.setup_buffer(buf)
   vim.bo[buf].autoindent = true
 end
 
+--- The folder a game's commands run in and `:LudemePlay` serves: the project's (the folder of its
+--- ludeme.toml, else of .git), else the game's own folder.
+function M.root(file)
+  return vim.fs.root(file, { 'ludeme.toml', '.git' }) or vim.fs.dirname(file)
+end
+
+--- The page's address in what `ludeme serve` printed ("ludeme serve: the games of F at
+--- http://127.0.0.1:PORT/"), or nil while it has not printed it yet.
+--- @param output string
+--- @return string?
+function M.serve_url(output)
+  for line in vim.gsplit(output, '\n', { plain = true }) do
+    local url = line:match('%sat (https?://[^%s/]+/)%s*$')
+    if url then
+      return url
+    end
+  end
+  return nil
+end
+
+--- Percent-encodes as JavaScript's encodeURIComponent does.
+local function encode_component(text)
+  return (text:gsub("[^%w%-_%.!~%*'%(%)]", function(char)
+    return string.format('%%%02X', string.byte(char))
+  end))
+end
+
+--- The address of one game on the page served for `folder`: the page names a game by its path
+--- under the folder in the fragment. Nil when the file is not under the folder.
+--- @param page string the served page, e.g. http://127.0.0.1:41234/
+--- @param folder string
+--- @param file string
+--- @return string?
+function M.game_url(page, folder, file)
+  folder = vim.fs.normalize(folder):gsub('/$', '')
+  file = vim.fs.normalize(file)
+  if file:sub(1, #folder + 1) ~= folder .. '/' then
+    return nil
+  end
+  local base = page:gsub('#.*$', '')
+  if base:sub(-1) ~= '/' then
+    base = base .. '/'
+  end
+  return base .. '#' .. encode_component(file:sub(#folder + 2))
+end
+
+--- Running `ludeme serve` processes by folder: { process, url?, waiting = { callbacks } }.
+M.servers = {}
+
+--- Calls `callback(url, err)` with the page of `ludeme serve FOLDER --port 0`, started once per
+--- folder and stopped when Neovim exits.
+function M.serve(folder, callback)
+  local server = M.servers[folder]
+  if server and server.url then
+    return callback(server.url)
+  end
+  if server then
+    table.insert(server.waiting, callback)
+    return
+  end
+  server = { waiting = { callback }, output = '', errors = '' }
+  M.servers[folder] = server
+  local function finish(url, err)
+    local waiting = server.waiting
+    server.waiting = {}
+    vim.schedule(function()
+      for _, waiter in ipairs(waiting) do
+        waiter(url, err)
+      end
+    end)
+  end
+  local command = { M.binary(), 'serve', folder, '--port', '0' }
+  local ok, process = pcall(vim.system, command, {
+    text = true,
+    cwd = folder,
+    env = { NO_COLOR = '1' },
+    stdout = function(_, data)
+      if data and not server.url then
+        server.output = server.output .. data
+        server.url = M.serve_url(server.output)
+        if server.url then
+          finish(server.url)
+        end
+      end
+    end,
+    stderr = function(_, data)
+      server.errors = server.errors .. (data or '')
+    end,
+  }, function(result)
+    if M.servers[folder] == server then
+      M.servers[folder] = nil
+    end
+    if not server.url then
+      finish(nil, string.format('ludeme serve stopped (status %s): %s', result.code, vim.trim(server.errors)))
+    end
+  end)
+  if not ok then
+    M.servers[folder] = nil
+    finish(nil, 'cannot run ' .. command[1] .. ': ' .. tostring(process))
+    return
+  end
+  server.process = process
+end
+
+--- Stops every server `:LudemePlay` started.
+function M.stop_servers()
+  for folder, server in pairs(M.servers) do
+    if server.process then
+      server.process:kill('sigterm')
+    end
+    M.servers[folder] = nil
+  end
+end
+
+--- The current buffer's game file, written first if it has changes, or nil after saying why not.
+local function current_game()
+  local file = vim.api.nvim_buf_get_name(0)
+  if file == '' or vim.bo.buftype ~= '' then
+    vim.notify('ludeme: this buffer is not a game file', vim.log.levels.WARN)
+    return nil
+  end
+  vim.cmd('silent update')
+  return vim.fs.normalize(vim.fn.fnamemodify(file, ':p'))
+end
+
+local function open(target)
+  local _, err = vim.ui.open(target)
+  if err then
+    vim.notify('ludeme: cannot open ' .. target .. ': ' .. err, vim.log.levels.ERROR)
+  end
+end
+
+--- `:LudemePlay`: the game's page of `ludeme serve` (one server per project) in the browser.
+--- @param on_done? fun(url: string?)
+function M.play(on_done)
+  local file = current_game()
+  if not file then
+    return
+  end
+  local folder = M.root(file)
+  M.serve(folder, function(page, err)
+    local url = page and M.game_url(page, folder, file)
+    if not url then
+      local reason = err or (file .. ' is not under ' .. folder)
+      vim.notify('ludeme: cannot serve the game: ' .. reason, vim.log.levels.ERROR)
+    else
+      open(url)
+    end
+    if on_done then
+      on_done(url)
+    end
+  end)
+end
+
+--- `:LudemeReport`: `ludeme report` into a temporary HTML file, opened in the browser.
+--- @param args string[] more options of `ludeme report`
+--- @param on_done? fun(path: string?)
+function M.report(args, on_done)
+  local file = current_game()
+  if not file then
+    return
+  end
+  local output = vim.fn.tempname() .. '-' .. vim.fn.fnamemodify(file, ':t:r') .. '.html'
+  local command = { M.binary(), 'report', file, '-o', output }
+  vim.list_extend(command, args or {})
+  vim.notify('ludeme: reporting on ' .. vim.fs.basename(file) .. '...')
+  local function on_exit(result)
+    vim.schedule(function()
+      local done = result.code == 0 and vim.uv.fs_stat(output) ~= nil
+      if done then
+        open(output)
+      else
+        vim.notify('ludeme report failed: ' .. vim.trim(result.stderr or ''), vim.log.levels.ERROR)
+      end
+      if on_done then
+        on_done(done and output or nil)
+      end
+    end)
+  end
+  local opts = { text = true, cwd = M.root(file), env = { NO_COLOR = '1' } }
+  local ok, started = pcall(vim.system, command, opts, on_exit)
+  if not ok then
+    vim.notify('ludeme: cannot run ' .. command[1] .. ': ' .. tostring(started), vim.log.levels.ERROR)
+  end
+end
+
 return M

@@ -43,7 +43,10 @@ test("a game's page names its path under the folder in the fragment", () => {
     views.gamePageUrl('http://127.0.0.1:5000/', '/w', '/w/corpus/gdl/ticTacToe.kif'),
     'http://127.0.0.1:5000/#corpus%2Fgdl%2FticTacToe.kif',
   );
-  assert.equal(views.gamePageUrl('http://127.0.0.1:5000', '/w', '/w/a b#.ludi'), 'http://127.0.0.1:5000/#a%20b%23.ludi');
+  assert.equal(
+    views.gamePageUrl('http://127.0.0.1:5000', '/w', '/w/a b#.ludi'),
+    'http://127.0.0.1:5000/#a%20b%23.ludi',
+  );
   assert.equal(
     views.gamePageUrl('http://localhost:9/', 'C:\\w', 'C:\\w\\games\\x.egg', path.win32),
     'http://localhost:9/#games%2Fx.egg',
@@ -78,7 +81,9 @@ test('the play view frames the game page, and only its origin', () => {
 });
 
 test('the report keeps its page, under a policy put first in its head', () => {
-  const report = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<style>p{}</style></head><body><p>x</p></body></html>';
+  const report =
+    '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
+    '<style>p{}</style></head><body><p>x</p></body></html>';
   const html = views.reportHtml(report);
   const policy = policyOf(html);
   assert.match(policy, /default-src 'none'/);
