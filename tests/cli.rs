@@ -318,18 +318,23 @@ fn bench_reports_blocked_roles_and_ambiguous_goals() {
          (<= (goal b 0) (true (step 2)))\n",
     )
     .unwrap();
-    let output = ludeme(&[
-        "bench",
-        game.to_str().unwrap(),
-        "--seconds",
-        "0.2",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
-    let playouts = report["playouts"].as_u64().unwrap();
-    assert!(playouts > 0);
+    // `bench --format json` on the game: its report and how many playouts it made.
+    let bench = |game: &Path| -> (Value, u64) {
+        let output = ludeme(&[
+            "bench",
+            game.to_str().unwrap(),
+            "--seconds",
+            "0.2",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
+        let playouts = report["playouts"].as_u64().unwrap();
+        assert!(playouts > 0);
+        (report, playouts)
+    };
+    let (report, playouts) = bench(&game);
     // After one ply `b` has no legal move: no playout reaches the ambiguous end.
     assert_eq!(report["no_legal_move"].as_u64(), Some(playouts));
     assert_eq!(report["completed"].as_u64(), Some(0));
@@ -340,17 +345,7 @@ fn bench_reports_blocked_roles_and_ambiguous_goals() {
         "(<= (legal ?r go) (role ?r) (true (step 1)))",
     );
     std::fs::write(&game, ending).unwrap();
-    let output = ludeme(&[
-        "bench",
-        game.to_str().unwrap(),
-        "--seconds",
-        "0.2",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
-    let playouts = report["playouts"].as_u64().unwrap();
+    let (report, playouts) = bench(&game);
     assert_eq!(report["completed"].as_u64(), Some(playouts));
     assert_eq!(report["no_legal_move"].as_u64(), Some(0));
     assert_eq!(report["ambiguous_goals"].as_u64(), Some(playouts));

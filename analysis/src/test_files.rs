@@ -47,3 +47,27 @@ pub fn corpus_texts_with_extension(extension: &str) -> Vec<(std::path::PathBuf, 
     found.sort();
     found
 }
+
+/// Runs `compare` on every clean KIF game of [`corpus_texts_with_extension`] (one the fast
+/// reader accepts) with its text, the reader's forms and the tree-sitter tree: the features that
+/// read clean KIF off the forms must give what the tree gives. Fails when fewer than five games
+/// were compared.
+pub fn compare_on_clean_kif_games(
+    mut compare: impl FnMut(
+        &std::path::Path,
+        &str,
+        &crate::syntax::kif_forms::Forms,
+        tree_sitter::Node<'_>,
+    ),
+) {
+    let mut compared = 0;
+    for (path, text) in corpus_texts_with_extension("kif") {
+        let Some(forms) = crate::kif_forms::read_kif(&text) else {
+            continue;
+        };
+        let tree = crate::parse_text(crate::Syntax::GdlKif, &text, None);
+        compare(&path, &text, &forms, tree.root());
+        compared += 1;
+    }
+    assert!(compared >= 5, "compared only {compared} games");
+}

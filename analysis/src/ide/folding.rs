@@ -94,26 +94,18 @@ fn folds(spans: Vec<TextRange>, comments: Vec<TextRange>, text: &str) -> Vec<Tex
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Syntax;
 
     /// Every clean KIF game of the project's corpus (and of the shared corpus beside the clone,
     /// when there is one) folds the same from the fast reader's forms as from the tree.
     #[test]
     fn clean_kif_folds_the_same_from_forms_and_from_the_tree() {
-        let mut compared = 0;
-        for (path, text) in crate::test_files::corpus_texts_with_extension("kif") {
-            let Some(forms) = crate::kif_forms::read_kif(&text) else {
-                continue;
-            };
-            let tree = crate::parse_text(Syntax::GdlKif, &text, None);
+        crate::test_files::compare_on_clean_kif_games(|path, text, forms, root| {
             assert_eq!(
-                clean_kif_folding_ranges(&forms, &text),
-                tree_folding_ranges(tree.root(), &text),
+                clean_kif_folding_ranges(forms, text),
+                tree_folding_ranges(root, text),
                 "{}",
                 path.display()
             );
-            compared += 1;
-        }
-        assert!(compared >= 5, "compared only {compared} games");
+        });
     }
 }
