@@ -24,7 +24,7 @@ pub fn format_egg(text: &str) -> Option<String> {
     let mut verbatim = verbatim_ranges(root);
     verbatim.sort_by_key(|range| range.start);
     let inside_verbatim = |offset: usize| {
-        let after = verbatim.partition_point(|range| range.start < offset);
+        let after = verbatim.partition_point(|range| range.start <= offset);
         after > 0 && offset < verbatim[after - 1].end
     };
     let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
@@ -133,6 +133,18 @@ fn normalise_line(
         // A carriage return not before a newline is blank space to the grammar, as a tab.
         if !matches!(c, ' ' | '\t' | '\r') || inside_verbatim(position) {
             output.push(c);
+            continue;
+        }
+        // But it also ends a comment, which a space does not: the blank space right after a
+        // comment (it can only start with that carriage return) is copied as written, or the
+        // text after it would join the comment.
+        if c == '\r' && position > 0 && inside_verbatim(position - 1) {
+            output.push(c);
+            while let Some((_, next)) =
+                chars.next_if(|&(_, next)| matches!(next, ' ' | '\t' | '\r'))
+            {
+                output.push(next);
+            }
             continue;
         }
         while chars
