@@ -24,11 +24,16 @@ pub fn project_files(folder: &str, extension: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Every game whose name ends in `.extension` under the project's `corpus/` and, when the clone
-/// has it beside it, the shared corpus `../shared/corpus`, at any depth: (path, text).
+/// Every game whose name ends in `.extension` under the project's `corpus/` and
+/// `tests/fixtures/` and, when the clone has it beside it, the shared corpus `../shared/corpus`,
+/// at any depth: (path, text).
 pub fn corpus_texts_with_extension(extension: &str) -> Vec<(std::path::PathBuf, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut folders = vec![root.join("corpus"), root.join("../shared/corpus")];
+    let mut folders = vec![
+        root.join("corpus"),
+        root.join("tests/fixtures"),
+        root.join("../shared/corpus"),
+    ];
     let mut found = Vec::new();
     while let Some(folder) = folders.pop() {
         let Ok(entries) = std::fs::read_dir(&folder) else {
