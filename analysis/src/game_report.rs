@@ -387,16 +387,10 @@ fn probe_view(report: &ProbeReport, settings: &ProbeSettings, advised: bool) -> 
     let percent = |share: f64| format!("{:.0} %", share * 100.0);
     let figure = |value: f64| format!("{value:.2}");
     let optional = |value: Option<f64>| value.map_or_else(|| "n/a".to_owned(), figure);
-    let wins: Vec<String> = report
-        .roles
-        .iter()
-        .zip(&report.wins)
-        .map(|(role, wins)| format!("{role} {wins}"))
-        .collect();
     let criteria = vec![
         Criterion {
             name: "outcomes",
-            value: format!("{}; draws {}", wins.join(", "), report.draws),
+            value: format!("{}; draws {}", report.wins_listed(), report.draws),
             meaning: "games won by each role, and drawn",
         },
         Criterion {

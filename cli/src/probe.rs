@@ -256,13 +256,7 @@ fn print_human(path: &Path, report: &ProbeReport) {
     for reason in &report.verdict.reasons {
         println!("  - {reason}");
     }
-    let wins: Vec<String> = report
-        .roles
-        .iter()
-        .zip(&report.wins)
-        .map(|(role, wins)| format!("{role} {wins}"))
-        .collect();
-    println!("  wins: {}, draws {}", wins.join(", "), report.draws);
+    println!("  wins: {}, draws {}", report.wins_listed(), report.draws);
     println!(
         "  completion {}, drawishness {}, timeouts {}",
         percent(report.completion),

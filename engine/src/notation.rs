@@ -365,23 +365,7 @@ impl Notation for EggEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ludi::{BoardSpec, CellName, Description, Shape};
-
-    fn ludi(tiling: Tiling, shape: Shape, size: &[u32]) -> LudiGame {
-        let board = BoardSpec {
-            tiling,
-            shape,
-            size: size.to_vec(),
-            diagonal_adjacency: false,
-        };
-        LudiGame::new(Description::placement_game(
-            "Test",
-            &["White", "Black"],
-            board,
-            Vec::new(),
-        ))
-        .expect("a playable board")
-    }
+    use crate::ludi::{CellName, Shape};
 
     #[test]
     fn column_letters_count_as_cell_names_do() {
@@ -408,7 +392,7 @@ mod tests {
             (Tiling::TruncSquare, Shape::Square, vec![4]),
         ];
         for (tiling, shape, size) in boards {
-            let game = ludi(tiling, shape, &size);
+            let game = crate::ludi::placement_test_game(tiling, shape, &size);
             let mut names = std::collections::HashSet::new();
             for cell in 0..game.board().cell_count() as CellIndex {
                 let name = game.cell_name(cell);
@@ -434,7 +418,7 @@ mod tests {
 
     #[test]
     fn a_replay_reads_names_loosely_and_reports_the_legal_moves() {
-        let game = ludi(Tiling::Square, Shape::Square, &[3, 3]);
+        let game = crate::ludi::placement_test_game(Tiling::Square, Shape::Square, &[3, 3]);
         let plies = |text: &str| split_plies(text);
         let state = replay(&game, &plies("a1, B2")).expect("legal moves");
         assert_eq!(state.plies(), 2);

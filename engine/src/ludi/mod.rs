@@ -16,6 +16,25 @@ mod state;
 #[cfg(test)]
 mod tests;
 
+/// A two-player placement game on the board `tiling`, `shape`, `size` describe: what the
+/// engine's other tests (move names, pictures) need of a board.
+#[cfg(test)]
+pub(crate) fn placement_test_game(tiling: Tiling, shape: Shape, size: &[u32]) -> LudiGame {
+    let board = BoardSpec {
+        tiling,
+        shape,
+        size: size.to_vec(),
+        diagonal_adjacency: false,
+    };
+    LudiGame::new(Description::placement_game(
+        "Test",
+        &["White", "Black"],
+        board,
+        Vec::new(),
+    ))
+    .expect("a playable board")
+}
+
 use rand::Rng;
 
 pub use board::{Board, CellIndex};

@@ -3,25 +3,9 @@
 
 use super::*;
 use crate::egg::{self, EggEngine, Goal, LineGoal, Moves, Scoring, Turns};
-use crate::ludi::{BoardSpec, CellIndex, Description, LudiGame, Shape, Tiling};
+use crate::ludi::{CellIndex, Shape, Tiling};
 
 const EPSILON: f64 = 1e-9;
-
-fn ludi(tiling: Tiling, shape: Shape, size: &[u32]) -> LudiGame {
-    let board = BoardSpec {
-        tiling,
-        shape,
-        size: size.to_vec(),
-        diagonal_adjacency: false,
-    };
-    LudiGame::new(Description::placement_game(
-        "Test",
-        &["White", "Black"],
-        board,
-        Vec::new(),
-    ))
-    .expect("a playable board")
-}
 
 /// How many corners two cells have in common.
 fn shared_corners(a: &Cell, b: &Cell) -> usize {
@@ -68,7 +52,7 @@ fn ludi_boards_are_drawn_as_their_graphs() {
         (Tiling::TruncSquare, Shape::Square, vec![4]),
     ];
     for (tiling, shape, size) in boards {
-        let game = ludi(tiling, shape, &size);
+        let game = crate::ludi::placement_test_game(tiling, shape, &size);
         let picture = game.picture(&game.initial_state());
         assert_eq!(picture.cells.len(), game.board().cell_count());
         let board = game.board();
@@ -84,7 +68,7 @@ fn ludi_boards_are_drawn_as_their_graphs() {
 
 #[test]
 fn the_layers_of_a_3d_board_stand_side_by_side() {
-    let game = ludi(Tiling::Square, Shape::Square, &[3, 3, 3]);
+    let game = crate::ludi::placement_test_game(Tiling::Square, Shape::Square, &[3, 3, 3]);
     let picture = game.picture(&game.initial_state());
     assert_eq!(picture.cells.len(), 27);
     let captions: Vec<&str> = picture.captions.iter().map(|c| c.text.as_str()).collect();
@@ -104,7 +88,7 @@ fn the_layers_of_a_3d_board_stand_side_by_side() {
 
 #[test]
 fn ludi_pieces_stand_on_their_cells_with_their_owners() {
-    let game = ludi(Tiling::Hex, Shape::Hex, &[3]);
+    let game = crate::ludi::placement_test_game(Tiling::Hex, Shape::Hex, &[3]);
     let a1 = game.cell("A1").expect("a corner");
     let c3 = game.cell("C3").expect("the centre");
     let state = [a1, c3].iter().fold(game.initial_state(), |state, &cell| {

@@ -72,6 +72,19 @@ pub struct ProbeReport {
     pub histories: Vec<LeadHistory>,
 }
 
+impl ProbeReport {
+    /// Each role's wins, as people read them: `white 12, black 9`.
+    pub fn wins_listed(&self) -> String {
+        let wins: Vec<String> = self
+            .roles
+            .iter()
+            .zip(&self.wins)
+            .map(|(role, wins)| format!("{role} {wins}"))
+            .collect();
+        wins.join(", ")
+    }
+}
+
 /// One self-play game as the probe saw it: its outcome and its lead history — every role's
 /// estimate of its position after each searched ply, the series that drama, uncertainty, lead
 /// change and decisiveness are measured on, as the seed's Figs. 7 and 8 draw it.
