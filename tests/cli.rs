@@ -296,6 +296,43 @@ fn bench_reports_playouts_and_outcome_frequencies() {
     assert_eq!(other.status.code(), Some(2));
 }
 
+/// `--playouts N` plays exactly N playouts, the same ones for the same seed, on either GDL
+/// engine; a count of zero, or a count with `--seconds`, is refused.
+#[test]
+fn bench_plays_an_exact_count_of_playouts() {
+    let bench = |extra: &[&str]| -> Value {
+        let mut args = vec!["bench", "corpus/gdl/ticTacToe.kif", "--format", "json"];
+        args.extend_from_slice(extra);
+        let output = ludeme(&args);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        serde_json::from_str(&stdout(&output)).unwrap()
+    };
+    let first = bench(&["--playouts", "1234", "--seed", "7"]);
+    assert_eq!(first["playouts"].as_u64(), Some(1234));
+    assert_eq!(
+        first["completed"].as_u64(),
+        Some(1234),
+        "tic-tac-toe always ends"
+    );
+    let again = bench(&["--playouts", "1234", "--seed", "7"]);
+    assert_eq!(first["outcomes"], again["outcomes"]);
+    assert_eq!(first["avg_plies"], again["avg_plies"]);
+    let other_seed = bench(&["--playouts", "1234", "--seed", "8"]);
+    assert_ne!(first["outcomes"], other_seed["outcomes"]);
+    // The count holds on the interpreter too.
+    let interpreted = bench(&["--playouts", "1234", "--seed", "7", "--interpreter"]);
+    assert_eq!(interpreted["engine"], "interpreter");
+    assert_eq!(interpreted["playouts"].as_u64(), Some(1234));
+    for bad in [
+        &["--playouts", "0"][..],
+        &["--playouts", "10", "--seconds", "1"][..],
+    ] {
+        let mut args = vec!["bench", "corpus/gdl/ticTacToe.kif"];
+        args.extend_from_slice(bad);
+        assert_eq!(ludeme(&args).status.code(), Some(2), "{bad:?}");
+    }
+}
+
 /// What went wrong in play is in the report, not only its outcomes: playouts ended by a role
 /// without legal moves, and terminal states that give a role several goal values (here the
 /// second role's `goal` rules both hold at the end: 50 and 0).

@@ -199,7 +199,13 @@ impl PlayableGame {
     /// Uniformly random playouts from the initial state for `duration`, on this thread.
     /// An engine that gives up (a budget ran out) ends the measure with its reason.
     pub fn random_playouts(&self, duration: Duration, seed: u64) -> Result<PlayoutFigures, String> {
-        on_engine!(self, game => measure_playouts(game, duration, seed))
+        on_engine!(self, game => measure_playouts(game, PlayoutLimit::CpuTime(duration), seed))
+    }
+
+    /// Exactly `count` uniformly random playouts from the initial state, on this thread (fewer
+    /// only when the engine gives up, which ends the measure with its reason).
+    pub fn counted_random_playouts(&self, count: u64, seed: u64) -> Result<PlayoutFigures, String> {
+        on_engine!(self, game => measure_playouts(game, PlayoutLimit::Count(count), seed))
     }
 
     /// The self-play probe: Ludi games are judged with their advisors, the others with a
@@ -322,17 +328,30 @@ fn run_match<G: Game>(
     (result, names)
 }
 
+/// When a measure of random playouts stops.
+#[derive(Clone, Copy, Debug)]
+enum PlayoutLimit {
+    /// After this much CPU time (so that the figure is playouts per CPU second whatever the
+    /// load).
+    CpuTime(Duration),
+    /// After exactly this many playouts.
+    Count(u64),
+}
+
 fn measure_playouts<G: Game>(
     game: &G,
-    duration: Duration,
+    limit: PlayoutLimit,
     seed: u64,
 ) -> Result<PlayoutFigures, String> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut stats = PlayoutStats::new(game.roles().len());
     let start = game.initial_state();
-    // Counted in CPU time, so that the figure is playouts per CPU second whatever the load.
     let clock = CpuInstant::now();
-    while clock.elapsed() < duration {
+    let more = |stats: &PlayoutStats| match limit {
+        PlayoutLimit::CpuTime(duration) => clock.elapsed() < duration,
+        PlayoutLimit::Count(count) => stats.playouts < count,
+    };
+    while more(&stats) {
         stats.add(&random_playout(game, &start, &mut rng, BENCH_MAX_PLIES));
         if let Some(failure) = game.failure() {
             return Err(failure);

@@ -1,5 +1,5 @@
 //! `ludeme bench FILE`: uniformly random playouts from the initial state, on one thread, for a
-//! given CPU time; playouts per CPU second (a figure the machine's load does not change) and the
+//! given CPU time or number of playouts; playouts per CPU second (a figure the machine's load does not change) and the
 //! outcome frequencies. Every language: the game is
 //! played on the engine the analysis chooses for it.
 
@@ -54,15 +54,35 @@ struct CircuitSize {
     ground_rules: usize,
 }
 
-pub fn run(path: &Path, seconds: f64, seed: u64, json: bool, interpreter: bool) -> u8 {
+/// When `bench` stops playing.
+#[derive(Clone, Copy, Debug)]
+pub enum Until {
+    /// After this many CPU seconds of play (`--seconds`).
+    Seconds(f64),
+    /// After exactly this many playouts (`--playouts`).
+    Playouts(u64),
+}
+
+impl Until {
+    /// `--playouts` when given, `--seconds` otherwise (the two options conflict).
+    pub fn new(seconds: f64, playouts: Option<u64>) -> Self {
+        playouts.map_or(Until::Seconds(seconds), Until::Playouts)
+    }
+}
+
+pub fn run(path: &Path, until: Until, seed: u64, json: bool, interpreter: bool) -> u8 {
     let fail = |message: String| {
         eprintln!("ludeme bench: {}: {message}", path.display());
         exit::FAILURE
     };
-    if !(seconds > 0.0 && seconds.is_finite()) {
-        return fail(format!(
-            "--seconds must be a positive number, not {seconds}"
-        ));
+    match until {
+        Until::Seconds(seconds) if !(seconds > 0.0 && seconds.is_finite()) => {
+            return fail(format!(
+                "--seconds must be a positive number, not {seconds}"
+            ));
+        }
+        Until::Playouts(0) => return fail("--playouts must be at least 1".to_owned()),
+        _ => {}
     }
     // Counted in CPU time, as the engines count it: setting up a game takes the same budget
     // whatever the machine's load.
@@ -71,26 +91,39 @@ pub fn run(path: &Path, seconds: f64, seed: u64, json: bool, interpreter: bool) 
         Ok(opened) => opened,
         Err(message) => return fail(message),
     };
-    let duration = Duration::from_secs_f64(seconds);
-    // The whole command's budget, from before the game is read: setting it up (reading,
-    // checking, grounding) may take up to twice the time asked for plus a second, then the
-    // playouts take the time asked for. A GDL game that does not ground by half of the setup
-    // time falls back to the interpreter, and a question that never ends stops at the budget's
-    // end.
-    let setup = duration * 2 + Duration::from_secs(1);
+    // With --seconds, the whole command's budget, from before the game is read: setting it up
+    // (reading, checking, grounding) may take up to twice the time asked for plus a second,
+    // then the playouts take the time asked for. A GDL game that does not ground by half of the
+    // setup time falls back to the interpreter, and a question that never ends stops at the
+    // budget's end. With --playouts, the engines' own limits: a count is not cut by a clock.
+    let deadline = match until {
+        Until::Seconds(seconds) => {
+            let duration = Duration::from_secs_f64(seconds);
+            Some(started.deadline(duration * 3 + Duration::from_secs(1)))
+        }
+        Until::Playouts(_) => None,
+    };
     let options = EngineOptions {
-        deadline: Some(started.deadline(setup + duration)),
+        deadline,
         interpreter,
+    };
+    let hint = |message: String| match until {
+        Until::Seconds(seconds) => with_budget_hint(message, seconds),
+        Until::Playouts(_) => message,
     };
     let game = match analysis.playable(file, &options) {
         Ok(Ok(game)) => game,
-        Ok(Err(message)) => return fail(with_budget_hint(message, seconds)),
+        Ok(Err(message)) => return fail(hint(message)),
         Err(_) => return fail("cancelled".to_owned()),
     };
     let setup_seconds = started.elapsed().as_secs_f64();
-    let figures = match game.random_playouts(duration, seed) {
+    let figures = match until {
+        Until::Seconds(seconds) => game.random_playouts(Duration::from_secs_f64(seconds), seed),
+        Until::Playouts(count) => game.counted_random_playouts(count, seed),
+    };
+    let figures = match figures {
         Ok(figures) => figures,
-        Err(message) => return fail(with_budget_hint(message, seconds)),
+        Err(message) => return fail(hint(message)),
     };
     let report = report(path, &game, setup_seconds, figures);
     if json {

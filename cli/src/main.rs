@@ -75,6 +75,10 @@ enum Command {
         /// plus a second of CPU time.
         #[arg(long, default_value_t = 10.0)]
         seconds: f64,
+        /// Play exactly this many playouts instead of for a time; the engines' own limits
+        /// (grounding for at most 10 CPU seconds, steps per question) bound the work.
+        #[arg(long, conflicts_with = "seconds")]
+        playouts: Option<u64>,
         /// The random seed, for repeatable runs.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -166,12 +170,13 @@ fn main() -> ExitCode {
         Command::Bench {
             file,
             seconds,
+            playouts,
             seed,
             format,
             interpreter,
         } => bench::run(
             &file,
-            seconds,
+            bench::Until::new(seconds, playouts),
             seed,
             format == BenchFormat::Json,
             interpreter,
