@@ -29,6 +29,7 @@ fn check_on_terminal(rows: usize, columns: usize, args: &[&str]) -> Output {
         .arg("check")
         .args(args)
         .env(TERMINAL_SIZE, format!("{rows}x{columns}"))
+        .env(support::CACHE_DIR_VARIABLE, support::test_cache_dir())
         .current_dir(support::project_root())
         .output()
         .expect("the ludeme binary runs")

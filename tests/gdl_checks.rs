@@ -13,6 +13,7 @@ use serde_json::Value;
 fn check_json(file: &Path) -> Vec<Value> {
     let output = Command::new(env!("CARGO_BIN_EXE_ludeme"))
         .args(["check", "--format", "json"])
+        .env(support::CACHE_DIR_VARIABLE, support::test_cache_dir())
         .arg(file)
         .output()
         .expect("ludeme runs");
@@ -23,6 +24,7 @@ fn check_json(file: &Path) -> Vec<Value> {
 fn human(file: &Path) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_ludeme"))
         .args(["check", "--color", "never"])
+        .env(support::CACHE_DIR_VARIABLE, support::test_cache_dir())
         .arg(file)
         .current_dir(support::project_root())
         .output()

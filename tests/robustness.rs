@@ -245,6 +245,7 @@ fn run_measured(args: &[&str]) -> (Output, Option<Usage>) {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ludeme"))
         .args(args)
         .current_dir(support::project_root())
+        .env(support::CACHE_DIR_VARIABLE, support::test_cache_dir())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()

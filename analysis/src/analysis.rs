@@ -118,6 +118,22 @@ impl Analysis {
         self.with_db(|db| check(db, file, depth))
     }
 
+    /// A fingerprint of everything [`Analysis::check`] of `file` at `depth` reads, for a cache
+    /// of its results across runs (`ludeme check`'s): the file's path, syntax and text, the
+    /// settings in force, the depth, and what the check reads from other files — the known
+    /// games of the file's language (see [`crate::project::known_games_fingerprint`]) when
+    /// `distance/duplicate` runs or the file is EGGG (whose `is like` names other games). Two
+    /// runs with the same fingerprint and the same build give the same diagnostics; the caller
+    /// adds which build. `None` when the result is not a function of these: random play is
+    /// budgeted in CPU time, so what it finds varies from run to run.
+    pub fn check_fingerprint(
+        &self,
+        file: SourceFile,
+        depth: &DiagnosticDepth,
+    ) -> Cancellable<Option<u128>> {
+        self.with_db(|db| check_fingerprint(db, file, depth))
+    }
+
     /// Whether the static diagnostics of `file` leave checks to the full ones (a large GDL
     /// file: [`crate::quick_file_diagnostics`]).
     pub fn defers_whole_file_checks(&self, file: SourceFile) -> Cancellable<bool> {
@@ -268,6 +284,31 @@ fn check(db: &dyn Db, file: SourceFile, depth: &DiagnosticDepth) -> Checked {
         diagnostics: crate::project::settings(db).rules.apply(found),
         simulation: headline,
     }
+}
+
+fn check_fingerprint(db: &dyn Db, file: SourceFile, depth: &DiagnosticDepth) -> Option<u128> {
+    use std::hash::Hash;
+    let reads_other_games = match depth {
+        DiagnosticDepth::Full {
+            simulation: Some(_),
+        } => return None,
+        DiagnosticDepth::Full { simulation: None } => crate::project::settings(db)
+            .rules
+            .is_enabled(crate::distance::DUPLICATE_GAME.code),
+        DiagnosticDepth::Static => false,
+    } || file.syntax(db) == Syntax::Egg;
+    let mut hasher = siphasher::sip128::SipHasher13::new();
+    file.path(db).hash(&mut hasher);
+    file.syntax(db).hash(&mut hasher);
+    file.text(db).hash(&mut hasher);
+    matches!(depth, DiagnosticDepth::Static).hash(&mut hasher);
+    // Every setting, whatever it affects: the debug form names each field and lists the
+    // selection's maps in their (sorted) order, so equal settings always print alike.
+    format!("{:?}", crate::project::settings(db)).hash(&mut hasher);
+    if reads_other_games {
+        crate::project::known_games_fingerprint(db, file).hash(&mut hasher);
+    }
+    Some(siphasher::sip128::Hasher128::finish128(&hasher).as_u128())
 }
 
 fn playable(

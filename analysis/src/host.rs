@@ -20,7 +20,7 @@ use salsa::{Database, Setter};
 use crate::analysis::Analysis;
 use crate::config::Config;
 use crate::files::{
-    FileSystem, InputProblem, LoadFailure, LoadedGame, collect_game_files, load_game,
+    FileKind, FileSystem, InputProblem, LoadFailure, LoadedGame, collect_game_files, load_game,
 };
 use crate::project::Project;
 use crate::syntax::EditedTree;
@@ -269,7 +269,38 @@ impl AnalysisHost {
         paths: &[PathBuf],
         settings: Arc<Config>,
     ) -> LoadedPaths {
-        let (found, mut problems) = collect_game_files(paths);
+        let (found, problems) = collect_game_files(paths);
+        self.load_found(fs, found, problems, settings)
+    }
+
+    /// [`AnalysisHost::load_paths`] for one game whose bytes are given rather than read (text
+    /// piped to `--stdin-filename`, as an editor or a hook sends an unsaved buffer): it is named
+    /// `path`, which need not exist, and checked as if it were there; the games it may be
+    /// compared with (its EGGG neighbours, the corpus folders') are read through `fs`, with
+    /// `path`'s copy on disk, if any, replaced by `bytes`.
+    pub fn load_given(
+        &mut self,
+        fs: &dyn FileSystem,
+        path: &Path,
+        bytes: Vec<u8>,
+        settings: Arc<Config>,
+    ) -> LoadedPaths {
+        let given = GivenFile {
+            path: path.to_path_buf(),
+            bytes,
+            others: fs,
+        };
+        self.load_found(&given, vec![path.to_path_buf()], Vec::new(), settings)
+    }
+
+    /// The rest of [`AnalysisHost::load_paths`], once the game files to check are `found`.
+    fn load_found(
+        &mut self,
+        fs: &dyn FileSystem,
+        found: Vec<PathBuf>,
+        mut problems: Vec<InputProblem>,
+        settings: Arc<Config>,
+    ) -> LoadedPaths {
         let mut change = Change::new();
         let mut checked = Vec::new();
         let mut workspace = Vec::new();
@@ -339,6 +370,40 @@ impl AnalysisHost {
             })
             .collect();
         LoadedPaths { checked, problems }
+    }
+}
+
+/// A file system where one file's bytes are given, and every other path is `others`'.
+struct GivenFile<'a> {
+    path: PathBuf,
+    bytes: Vec<u8>,
+    others: &'a dyn FileSystem,
+}
+
+impl GivenFile<'_> {
+    fn is_given(&self, path: &Path) -> bool {
+        path == self.path
+            || path
+                .canonicalize()
+                .is_ok_and(|path| self.path.canonicalize().is_ok_and(|given| given == path))
+    }
+}
+
+impl FileSystem for GivenFile<'_> {
+    fn kind(&self, path: &Path) -> std::io::Result<FileKind> {
+        if self.is_given(path) {
+            return Ok(FileKind::File {
+                len: self.bytes.len() as u64,
+            });
+        }
+        self.others.kind(path)
+    }
+
+    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        if self.is_given(path) {
+            return Ok(self.bytes.clone());
+        }
+        self.others.read(path)
     }
 }
 

@@ -227,3 +227,35 @@ fn duplicate_key(db: &dyn Db, file: SourceFile) -> Option<u64> {
 pub fn settings(db: &dyn Db) -> Arc<Config> {
     project(db).map_or_else(Arc::default, |project| project.settings(db).clone())
 }
+
+/// A fingerprint of the known games (workspace and corpus) of each language, GDL's two
+/// syntaxes together: their paths, syntaxes and texts. What a file's check reads from other
+/// files (`distance/duplicate`, an EGGG `is like`) is among the known games of its language, so
+/// a cached result keyed on this fingerprint is never stale: a game added, removed or edited
+/// changes it. Worked out once per revision, not once per file.
+#[salsa::tracked(returns(copy))]
+fn known_games_fingerprints(db: &dyn Db) -> [u128; 3] {
+    let mut hashers = [(); 3].map(|()| siphasher::sip128::SipHasher13::new());
+    if let Some(project) = project(db) {
+        for &file in project.workspace(db).iter().chain(project.corpus(db)) {
+            let hasher = &mut hashers[language_slot(file.syntax(db))];
+            file.path(db).hash(hasher);
+            file.syntax(db).hash(hasher);
+            file.text(db).hash(hasher);
+        }
+    }
+    hashers.map(|hasher| siphasher::sip128::Hasher128::finish128(&hasher).as_u128())
+}
+
+fn language_slot(syntax: Syntax) -> usize {
+    match language(syntax) {
+        Syntax::Ludi => 1,
+        Syntax::Egg => 2,
+        _ => 0,
+    }
+}
+
+/// The fingerprint of the known games of `file`'s language (see [`known_games_fingerprints`]).
+pub fn known_games_fingerprint(db: &dyn Db, file: SourceFile) -> u128 {
+    known_games_fingerprints(db)[language_slot(file.syntax(db))]
+}

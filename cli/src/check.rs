@@ -14,9 +14,10 @@ use std::io::Write;
 use ludeme_analysis::{Analysis, AnalysisHost, DiagnosticDepth, Severity, SourceFile};
 use rayon::prelude::*;
 
+use crate::cache::{self, ResultsCache};
 use crate::exit;
 use crate::fixing::{self, FileToFix, FixedFile};
-use crate::project::{open_paths, settings_for};
+use crate::project::{open_paths, open_stdin, paths_or_stdin, settings_for};
 use crate::report::{self, ColorChoice, FileReport, FixNote, HumanOptions, OutputFormat, screen};
 
 /// The limits of `--simulate`, each only meaningful with it.
@@ -131,6 +132,23 @@ pub struct CheckArgs {
     /// there are any.
     #[arg(long, conflicts_with = "fix")]
     diff: bool,
+    /// Check every file afresh, neither reading nor writing the results cache (also when the
+    /// environment variable LUDEME_NO_CACHE is set to anything but `0` or an empty value).
+    #[arg(long)]
+    no_cache: bool,
+    /// The folder of the results cache [default: the environment variable LUDEME_CACHE_DIR,
+    /// else `.ludeme_cache` in the folder of `ludeme.toml`, else in the current folder].
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+    /// Check the game read from standard input, reported (and its settings and neighbours
+    /// found) as if it were the file PATH, which need not exist; with --diff, the fixes are a
+    /// patch of PATH. Not with --fix (nothing to write to) or --watch.
+    #[arg(long, value_name = "PATH", conflicts_with = "fix")]
+    stdin_filename: Option<PathBuf>,
+    /// Check, then check again whenever a game file under the paths or the settings file
+    /// changes (the screen of a terminal cleared each time), until interrupted with Ctrl-C.
+    #[arg(long, conflicts_with_all = ["stdin_filename", "diff"])]
+    watch: bool,
 }
 
 /// The long help's account of the default output, for the reader who wonders why a terminal
@@ -150,7 +168,14 @@ Output:
   information out of any of them.
 
   The exit status does not depend on what is shown: 0 no errors, 1 errors found (0 with
-  --exit-zero), 2 a usage or I/O failure.";
+  --exit-zero), 2 a usage or I/O failure.
+
+Cache:
+  Each file's diagnostics are kept in `.ludeme_cache` (see --cache-dir), under a fingerprint
+  of what its check reads: its text, the settings, and the other games of its language it is
+  compared with (`distance/duplicate`, an EGGG `is like`); results of another build are never
+  read. A second run over unchanged files analyses nothing. --simulate is never cached (its
+  random play is budgeted in CPU time); --no-cache turns the cache off.";
 
 impl CheckArgs {
     /// How the report is printed: the format asked for, or, on a terminal with nothing asked,
@@ -174,6 +199,34 @@ enum Output {
 }
 
 pub fn run(args: CheckArgs) -> u8 {
+    if args.watch {
+        return crate::watch::run(&args.paths, args.config.as_deref(), || {
+            check_once(&args, Lifetime::Continuing);
+        });
+    }
+    check_once(&args, Lifetime::Exiting)
+}
+
+/// Whether the process ends after this check.
+#[derive(Clone, Copy, PartialEq)]
+enum Lifetime {
+    /// The analyses are left to the process's exit to free (see [`release`]).
+    Exiting,
+    /// `--watch`: everything is freed, for the next run.
+    Continuing,
+}
+
+/// Frees `value`, or, when the process is about to exit, leaves it to the exit: the database
+/// holds every file's syntax tree, and freeing them one by one would take a tenth of the run on
+/// one thread.
+fn release<T>(value: T, lifetime: Lifetime) {
+    match lifetime {
+        Lifetime::Exiting => std::mem::forget(value),
+        Lifetime::Continuing => drop(value),
+    }
+}
+
+fn check_once(args: &CheckArgs, lifetime: Lifetime) -> u8 {
     let output = args.output();
     if args.statistics
         && let Output::Format(format) = output
@@ -196,7 +249,14 @@ pub fn run(args: CheckArgs) -> u8 {
     } else {
         None
     };
-    let paths = &args.paths;
+    let paths = match paths_or_stdin(&args.paths, args.stdin_filename.as_deref()) {
+        Ok(paths) => paths,
+        Err(message) => {
+            eprintln!("ludeme check: {message}");
+            return exit::FAILURE;
+        }
+    };
+    let paths = &paths;
     // The settings file is reported like a game file: its mistakes have positions.
     let (config, config_report) = match settings_for(paths, args.config.as_deref()) {
         Ok(settings) => settings,
@@ -205,7 +265,17 @@ pub fn run(args: CheckArgs) -> u8 {
             return exit::FAILURE;
         }
     };
-    let (mut host, loaded) = open_paths(paths, config);
+    let cache = results_cache(args, config.path.as_deref());
+    let (mut host, loaded) = match &args.stdin_filename {
+        Some(name) => match open_stdin(name, config) {
+            Ok(opened) => opened,
+            Err(message) => {
+                eprintln!("ludeme check: {message}");
+                return exit::FAILURE;
+            }
+        },
+        None => open_paths(paths, config),
+    };
     let mut problems = loaded.problems;
     let depth = DiagnosticDepth::Full { simulation };
     let inputs: Vec<Option<SourceFile>> = loaded
@@ -223,22 +293,30 @@ pub fn run(args: CheckArgs) -> u8 {
         .into_par_iter()
         .with_max_len(1)
         .map_init(new_snapshot, |analysis, (path, loaded)| {
-            check_file(analysis, path, loaded, &depth)
+            check_file(analysis, path, loaded, &depth, cache.as_ref())
         })
         .collect();
-    // The database holds every file's syntax tree; freeing them one by one would take a tenth of
-    // the run on one thread, and the process is about to exit, which frees them all at once.
     // Fixing writes to the host, which waits for every snapshot to go.
     if args.fix || args.diff {
         drop(snapshot);
     } else {
-        std::mem::forget(snapshot);
+        release(snapshot, lifetime);
     }
     let mut outcomes = outcomes;
     let fixed = if args.fix || args.diff {
         let fixed = fix(&mut host, &mut outcomes, &inputs, &depth, args.unsafe_fixes);
+        if let Some(cache) = &cache
+            && args.fix
+        {
+            for file in fixed.iter().filter(|file| file.changed()) {
+                cache.forget(&file.path);
+            }
+        }
         if args.diff {
-            std::mem::forget(host);
+            if let Some(cache) = cache {
+                cache.save();
+            }
+            release(host, lifetime);
             return print_diff(&fixed, &problems);
         }
         problems.extend(write_fixed(&fixed));
@@ -246,7 +324,10 @@ pub fn run(args: CheckArgs) -> u8 {
     } else {
         None
     };
-    std::mem::forget(host);
+    release(host, lifetime);
+    if let Some(cache) = cache {
+        cache.save();
+    }
     let mut reports = Vec::with_capacity(outcomes.len() + 1);
     reports.extend(config_report);
     for outcome in outcomes {
@@ -315,6 +396,29 @@ pub fn run(args: CheckArgs) -> u8 {
     }
 }
 
+/// The results cache of this run, unless it is turned off or random play is asked for.
+fn results_cache(
+    args: &CheckArgs,
+    settings_file: Option<&std::path::Path>,
+) -> Option<ResultsCache> {
+    let turned_off =
+        std::env::var_os("LUDEME_NO_CACHE").is_some_and(|value| !value.is_empty() && value != "0");
+    // A piped game is one editor buffer among many versions: not worth a file of results.
+    if args.no_cache || turned_off || args.simulate || args.stdin_filename.is_some() {
+        return None;
+    }
+    let folder = args
+        .cache_dir
+        .clone()
+        .or_else(|| {
+            std::env::var_os(cache::CACHE_DIR_VARIABLE)
+                .filter(|value| !value.is_empty())
+                .map(PathBuf::from)
+        })
+        .unwrap_or_else(|| cache::default_folder(settings_file));
+    Some(ResultsCache::open(&folder, &args.paths))
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -326,6 +430,7 @@ fn check_file(
     path: PathBuf,
     loaded: Result<SourceFile, LoadFailure>,
     depth: &DiagnosticDepth,
+    cache: Option<&ResultsCache>,
 ) -> Result<FileReport, InputProblem> {
     let file = match loaded {
         Ok(file) => file,
@@ -345,13 +450,21 @@ fn check_file(
         }
     };
     // Nothing writes to the database while the check runs: a cancellation cannot happen.
-    let checked = analysis
-        .check(file, depth)
-        .expect("no write during `ludeme check`");
-    let text = analysis
-        .text(file)
-        .expect("no write during `ludeme check`")
-        .to_string();
+    let no_write = "no write during `ludeme check`";
+    let text = analysis.text(file).expect(no_write).to_string();
+    let fingerprint = match cache {
+        Some(_) => analysis.check_fingerprint(file, depth).expect(no_write),
+        None => None,
+    };
+    if let (Some(cache), Some(fingerprint)) = (cache, fingerprint)
+        && let Some(diagnostics) = cache.lookup(&path, fingerprint)
+    {
+        return Ok(FileReport::new(path, text, diagnostics));
+    }
+    let checked = analysis.check(file, depth).expect(no_write);
+    if let (Some(cache), Some(fingerprint)) = (cache, fingerprint) {
+        cache.record(&path, fingerprint, &checked.diagnostics);
+    }
     let mut report = FileReport::new(path, text, checked.diagnostics);
     report.simulation = checked.simulation;
     Ok(report)

@@ -7,7 +7,9 @@
 //! - `--to kif|infix` converts: `name.kif` → `name.hrf` beside it (or the reverse); a file already
 //!   in the target syntax is formatted in place;
 //! - `--diff` writes nothing and prints the unified diffs alone, exiting 1 if there are any;
-//! - `--stdout` prints the result instead of writing it.
+//! - `--stdout` prints the result instead of writing it;
+//! - `--stdin-filename PATH` formats the game read from standard input as if it were `PATH`
+//!   and prints the result (with `--check` or `--diff`, what would change).
 //!
 //! `--to` leaves EGGG and Ludi files in their one syntax (formatted in place). Exit 2 when a file cannot be read or written,
 //! cannot be formatted (syntax or lowering errors: nothing is written for it), or cannot be
@@ -24,7 +26,7 @@ use ludeme_analysis::{Analysis, SourceFile, Syntax};
 use rayon::prelude::*;
 
 use crate::exit;
-use crate::project::{open_paths, settings_for};
+use crate::project::{open_paths, open_stdin, paths_or_stdin, settings_for};
 
 /// The syntax `--to` converts to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -70,11 +72,36 @@ enum Outcome {
     Failed(String),
 }
 
-pub fn run(paths: &[PathBuf], mode: Mode, to: Option<Target>) -> u8 {
-    let settings = settings_for(paths, None)
+pub fn run(paths: &[PathBuf], mode: Mode, to: Option<Target>, stdin_filename: Option<&Path>) -> u8 {
+    let paths = match paths_or_stdin(paths, stdin_filename) {
+        Ok(paths) => paths,
+        Err(message) => {
+            eprintln!("ludeme fmt: {message}");
+            return exit::FAILURE;
+        }
+    };
+    let settings = settings_for(&paths, None)
         .map(|(settings, _)| settings)
         .unwrap_or_default();
-    let (host, loaded) = open_paths(paths, settings);
+    // A piped game has no file to write to: its result is printed, as `--stdout` does.
+    let (mode, opened) = match stdin_filename {
+        Some(name) => (
+            if mode == Mode::Write {
+                Mode::Stdout
+            } else {
+                mode
+            },
+            open_stdin(name, settings),
+        ),
+        None => (mode, Ok(open_paths(&paths, settings))),
+    };
+    let (host, loaded) = match opened {
+        Ok(opened) => opened,
+        Err(message) => {
+            eprintln!("ludeme fmt: {message}");
+            return exit::FAILURE;
+        }
+    };
     let problems = loaded.problems;
     let files: Vec<PathBuf> = loaded
         .checked

@@ -4,6 +4,7 @@
 //! 2 — usage or I/O failure (a missing path, a folder without games, an unreadable file).
 
 mod bench;
+mod cache;
 mod check;
 mod distance;
 mod exit;
@@ -18,6 +19,7 @@ mod project;
 mod render;
 mod report;
 mod serve;
+mod watch;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -65,6 +67,10 @@ enum Command {
         /// Print the result instead of writing files.
         #[arg(long)]
         stdout: bool,
+        /// Format the game read from standard input as if it were the file PATH (which need
+        /// not exist) and print the result; with --check or --diff, say what would change.
+        #[arg(long, value_name = "PATH")]
+        stdin_filename: Option<PathBuf>,
     },
     /// Random playouts of a game from its initial state on one thread: playouts per CPU second
     /// and how often each role gets each goal value.
@@ -158,6 +164,7 @@ fn main() -> ExitCode {
             diff,
             to,
             stdout,
+            stdin_filename,
         } => {
             let mode = match (check, diff, stdout) {
                 (true, _, _) => fmt::Mode::Check,
@@ -165,7 +172,7 @@ fn main() -> ExitCode {
                 (_, _, true) => fmt::Mode::Stdout,
                 _ => fmt::Mode::Write,
             };
-            fmt::run(&paths, mode, to)
+            fmt::run(&paths, mode, to, stdin_filename.as_deref())
         }
         Command::Bench {
             file,

@@ -40,6 +40,42 @@ pub fn open_paths(paths: &[PathBuf], settings: Config) -> (AnalysisHost, LoadedP
     (host, loaded)
 }
 
+/// A host holding the game piped to `--stdin-filename PATH`, checked under `PATH`, and what it
+/// may refer to (see [`AnalysisHost::load_given`]); an error when standard input cannot be read.
+pub fn open_stdin(path: &Path, settings: Config) -> Result<(AnalysisHost, LoadedPaths), String> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
+        .map_err(|error| format!("cannot read standard input: {error}"))?;
+    let mut host = AnalysisHost::new();
+    let loaded = host.load_given(&OsFileSystem, path, bytes, Arc::new(settings));
+    Ok((host, loaded))
+}
+
+/// The paths a command works on: `paths`, or with `--stdin-filename` that name alone; an error
+/// when both are given (`-` and the default `.` stand for standard input).
+pub fn paths_or_stdin(
+    paths: &[PathBuf],
+    stdin_filename: Option<&Path>,
+) -> Result<Vec<PathBuf>, String> {
+    let Some(name) = stdin_filename else {
+        return Ok(paths.to_vec());
+    };
+    let only_stdin = paths
+        .iter()
+        .all(|path| path == Path::new("-") || path == Path::new("."));
+    if !only_stdin {
+        return Err(format!(
+            "--stdin-filename reads one game from standard input; give no other path (or `-`), not {}",
+            paths
+                .iter()
+                .map(|path| path.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        ));
+    }
+    Ok(vec![name.to_path_buf()])
+}
+
 /// Which games a command compares a game with.
 pub enum KnownGames {
     /// The corpus folders of the settings.

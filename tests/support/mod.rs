@@ -17,11 +17,19 @@ pub fn ludeme(args: &[&str]) -> std::process::Output {
     ludeme_in(args, &project_root())
 }
 
+/// Where the binary under test keeps `check`'s results cache: in cargo's folder for test files,
+/// not at the project root, so that tests leave nothing in the checkout (or a fresh clone).
+pub const CACHE_DIR_VARIABLE: &str = "LUDEME_CACHE_DIR";
+pub fn test_cache_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("ludeme-cache")
+}
+
 /// Runs the `ludeme` binary under test with `args`, from `dir`.
 pub fn ludeme_in(args: &[&str], dir: &Path) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_ludeme"))
         .args(args)
         .current_dir(dir)
+        .env(CACHE_DIR_VARIABLE, test_cache_dir())
         .output()
         .expect("the ludeme binary runs")
 }
