@@ -184,15 +184,35 @@ impl Backend {
 
     /// Answers a request about the open document `uri` on a snapshot, off the async runtime;
     /// `None` when the document is not open (or not a game file).
+    ///
+    /// A write elsewhere (the workspace scan landing, another document's edit, new settings)
+    /// cancels every query in flight, though this document's answer is still wanted: the query
+    /// runs again on a new snapshot while the document stays at the same version, a few times,
+    /// so that a hover asked while the scan lands is answered, not dropped. Only an edit of the
+    /// document itself (or writes that keep coming) gives `ContentModified`.
     async fn query<T: Send + 'static>(
         &self,
         uri: &Uri,
-        query: impl FnOnce(&Snapshot) -> T + Send + std::panic::UnwindSafe + 'static,
+        query: impl Fn(&Snapshot) -> T + Clone + Send + std::panic::UnwindSafe + 'static,
     ) -> Result<Option<T>> {
-        let Some(snapshot) = self.session().snapshot(uri) else {
-            return Ok(None);
-        };
-        run_query(snapshot, query).await.map(Some)
+        const ATTEMPTS: usize = 4;
+        let mut attempt = 1;
+        loop {
+            let Some(snapshot) = self.session().snapshot(uri) else {
+                return Ok(None);
+            };
+            let version = snapshot.document.version;
+            match run_query(snapshot, query.clone()).await {
+                Err(error)
+                    if is_content_modified(&error)
+                        && attempt < ATTEMPTS
+                        && self.session().version(uri) == Some(version) =>
+                {
+                    attempt += 1;
+                }
+                answer => return answer.map(Some),
+            }
+        }
     }
 
     /// Computes and publishes the diagnostics of `uri` on a blocking thread. Stale results (the
@@ -688,7 +708,7 @@ impl LanguageServer for Backend {
         let unresolved = action.clone();
         let resolved = self
             .query(&uri, move |snapshot| {
-                editing::resolve_conversion(snapshot, &document_uri, action)
+                editing::resolve_conversion(snapshot, &document_uri, action.clone())
             })
             .await?;
         Ok(resolved.unwrap_or(unresolved))

@@ -125,8 +125,11 @@ fn normalise_line(
     inside_verbatim: &impl Fn(usize) -> bool,
     output: &mut String,
 ) {
-    let indent = content.len() - content.trim_start_matches([' ', '\t']).len();
-    output.push_str(&content[..indent]);
+    // Carriage returns at the start of a line are blank space that does not indent it (the
+    // grammar's scanner skips them when it decides whether a line continues a statement), so
+    // they go, and the spaces and tabs among them are the indentation.
+    let indent = content.len() - content.trim_start_matches([' ', '\t', '\r']).len();
+    output.extend(content[..indent].chars().filter(|&c| c != '\r'));
     let mut chars = content[indent..].char_indices().peekable();
     while let Some((at, c)) = chars.next() {
         let position = offset + indent + at;
@@ -239,5 +242,15 @@ mod tests {
         assert_eq!(span, TextRange::new(11, text.len()));
         assert_eq!(piece, "turns alternate\n");
         assert_eq!(format_egg_range("2 players\n", TextRange::new(0, 0)), None);
+    }
+
+    #[test]
+    fn format_drops_carriage_returns_that_start_a_line_without_indenting_it() {
+        // `\rturns` starts a statement (a carriage return does not indent); `\r  up` continues
+        // one (the spaces do). Found by the `format` fuzz target.
+        assert_eq!(
+            format_egg("2 players\r\n\rturns alternate\n\r  up\n").as_deref(),
+            Some("2 players\r\nturns alternate\n  up\n")
+        );
     }
 }

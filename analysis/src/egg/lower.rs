@@ -33,7 +33,10 @@ pub fn egg_file(db: &dyn Db, file: SourceFile) -> EggFile {
 
 /// Lowers the statements under `root`.
 pub fn lower(root: Node<'_>, text: &str) -> EggFile {
-    let reader = Reader { text };
+    let reader = Reader {
+        text,
+        suggestions_left: std::cell::Cell::new(SUGGESTED_STATEMENTS),
+    };
     let items: Vec<Node<'_>> = root
         .named_children(&mut root.walk())
         .filter(|node| node.kind() != "comment" && !node.is_error())
@@ -60,11 +63,25 @@ pub fn lower(root: Node<'_>, text: &str) -> EggFile {
     file
 }
 
+/// How many unknown statements of a file get a suggestion (see [`Reader::suggestions_left`]).
+const SUGGESTED_STATEMENTS: usize = 100;
+
 struct Reader<'t> {
     text: &'t str,
+    /// How many more unknown statements get a closest form: past the first hundred a file is
+    /// not a game with typos, and comparing each of its statements with every form would cost
+    /// seconds (100,000 unknown statements) for suggestions nobody reads.
+    suggestions_left: std::cell::Cell<usize>,
 }
 
 impl Reader<'_> {
+    /// [`closest_form`] while suggestions are left.
+    fn closest_form(&self, written: &str, head: Option<&str>) -> Option<&'static str> {
+        let left = self.suggestions_left.get();
+        self.suggestions_left.set(left.checked_sub(1)?);
+        closest_form(written, head)
+    }
+
     fn range(&self, node: Node<'_>) -> TextRange {
         TextRange::new(node.start_byte(), node.end_byte())
     }
@@ -311,7 +328,7 @@ impl Reader<'_> {
                 None => Err(reserved("squares are hexagons")),
             },
             "turn" | "port" | "grid" => {
-                Err(unknown(closest_form(written, Some(&name.key())), None))
+                Err(unknown(self.closest_form(written, Some(&name.key())), None))
             }
             _ => Ok(StatementKind::Definition(Definition {
                 parameters: self.parameters(name_node),
@@ -368,7 +385,7 @@ impl Reader<'_> {
                 (Some("synchronize" | "synchronise"), None, 2) => {
                     Ok(StatementKind::Turns(TurnOrder::Synchronize))
                 }
-                _ => Err(unknown(closest_form(written, Some("turn")), None)),
+                _ => Err(unknown(self.closest_form(written, Some("turn")), None)),
             },
             ([Term::Word(_), Term::Word(_)], Some("score")) if key_at(1) == Some("increment") => {
                 Ok(StatementKind::ScoreIncrements)
@@ -405,7 +422,7 @@ impl Reader<'_> {
                     .collect(),
             )),
             (_, Some(head)) if forms::RESERVED_HEADS.contains(&head) => {
-                Err(unknown(closest_form(written, Some(head)), None))
+                Err(unknown(self.closest_form(written, Some(head)), None))
             }
             _ => match rule_key(&terms, defined) {
                 Some(key) => Ok(StatementKind::Rule(Rule {
@@ -413,7 +430,7 @@ impl Reader<'_> {
                     value: Value { terms, range },
                 })),
                 // A near-miss of a known form is a typo; otherwise say why it is no rule.
-                None => Err(match closest_form(written, None) {
+                None => Err(match self.closest_form(written, None) {
                     Some(form) => unknown(Some(form), None),
                     None => unknown(None, Some(NO_SUBJECT.to_owned())),
                 }),
@@ -675,6 +692,18 @@ mod tests {
         let file = lower_text("turns alternat\nblorp frobnicates the widget\n");
         let suggestions: Vec<Option<&str>> = file.unknown.iter().map(|u| u.suggestion).collect();
         assert_eq!(suggestions, [Some("turns alternate"), None]);
+    }
+
+    #[test]
+    fn only_the_first_hundred_unknown_statements_get_a_suggestion() {
+        let file = lower_text(&"turns alternat\n".repeat(SUGGESTED_STATEMENTS + 5));
+        let suggested = file
+            .unknown
+            .iter()
+            .filter(|u| u.suggestion.is_some())
+            .count();
+        assert_eq!(file.unknown.len(), SUGGESTED_STATEMENTS + 5);
+        assert_eq!(suggested, SUGGESTED_STATEMENTS);
     }
 
     #[test]
