@@ -665,6 +665,8 @@ pub fn engine_stage(analysis: &Analysis, file: SourceFile, seed: u64) {
         move_budget: MoveBudget::nodes(32),
         max_plies: ENGINE_PLIES,
         cancel: None,
+        // `play_match` draws chance from the match's seed.
+        chance_seed: 0,
     };
     let (result, players) = playable.play_match(&[], seed, &settings);
     assert_eq!(players.len(), roles, "{result:?}");

@@ -251,7 +251,8 @@ impl PlayableGame {
     }
 
     /// One match: `players[role]` names the player of each role (one of [`PLAYER_NAMES`];
-    /// `None`, or a name that is none of them, plays at random), seeded per role from `seed`.
+    /// `None`, or a name that is none of them, plays at random), seeded per role from `seed`;
+    /// a chance role's moves are drawn uniformly from `seed`, whatever player it is given.
     /// Returns the result and the players' names by role.
     pub fn play_match(
         &self,
@@ -323,7 +324,12 @@ fn run_match<G: Game>(
                 .unwrap_or_else(|| Box::new(RandomPlayer::new(seed)))
         })
         .collect();
-    let result = play_match(game, &mut players, settings);
+    // Chance (GDL-II's `random`) is drawn by the match itself, repeatably from the seed.
+    let settings = MatchSettings {
+        chance_seed: seed,
+        ..settings.clone()
+    };
+    let result = play_match(game, &mut players, &settings);
     let names = players.iter().map(|player| player.name()).collect();
     (result, names)
 }

@@ -168,6 +168,8 @@ pub fn run(args: &PlayArgs) -> u8 {
         },
         max_plies: args.max_plies,
         cancel: None,
+        // `play_match` draws chance from the match's seed.
+        chance_seed: 0,
     };
     let mut standings: Vec<Standing> = names
         .iter()

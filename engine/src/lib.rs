@@ -65,6 +65,24 @@ pub trait Game {
         None
     }
 
+    /// Whether `role` is chance (GDL-II's `random`): its move is drawn uniformly among its
+    /// legal moves, and no player ever chooses it.
+    fn is_chance_role(&self, _role: RoleIndex) -> bool {
+        false
+    }
+
+    /// What `role` perceives when `joint` is played in `state` (GDL-II's `sees`), each percept
+    /// in the game's own text (KIF for GDL), sorted; empty in games of complete information,
+    /// where every role sees the whole state.
+    fn percepts(
+        &self,
+        _state: &Self::State,
+        _joint: &[Self::Move],
+        _role: RoleIndex,
+    ) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Plays uniformly random joint moves from `state` until a terminal state or `max_plies`
     /// (see [`playout::random_playout`], which calls this). The default steps through the
     /// methods above; an engine with a faster loop (the grounded GDL reasoner plays without

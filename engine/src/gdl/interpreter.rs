@@ -643,6 +643,11 @@ fn instantiate(pattern: &Pattern, bindings: &[Option<Ground>]) -> Ground {
 }
 
 impl Interpreter {
+    /// [`Interpreter::try_percepts`], an error kept for [`Game::failure`] (no percepts then).
+    pub fn percepts(&self, state: &GdlState, joint: &[Ground], role: RoleIndex) -> Vec<Ground> {
+        self.record(self.try_percepts(state, joint, role), Vec::new())
+    }
+
     fn record<T>(&self, result: Result<T, GdlError>, fallback: T) -> T {
         match result {
             Ok(value) => value,

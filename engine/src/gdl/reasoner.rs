@@ -213,9 +213,14 @@ impl Reasoner {
             }
             _ => return Err(mixed_up()),
         };
-        let mut shown: Vec<String> = percepts.iter().map(|p| self.render(p)).collect();
+        Ok(self.render_sorted(&percepts))
+    }
+
+    /// Terms in KIF form, sorted.
+    fn render_sorted(&self, terms: &[Ground]) -> Vec<String> {
+        let mut shown: Vec<String> = terms.iter().map(|term| self.render(term)).collect();
         shown.sort();
-        Ok(shown)
+        shown
     }
 
     /// Every goal value of each role, ascending.
@@ -353,6 +358,31 @@ impl Game for Reasoner {
                 interpreter.goals_are_ambiguous(state)
             }
             _ => false,
+        }
+    }
+
+    fn is_chance_role(&self, role: RoleIndex) -> bool {
+        self.is_random(role)
+    }
+
+    fn percepts(
+        &self,
+        state: &ReasonerState,
+        joint: &[ReasonerMove],
+        role: RoleIndex,
+    ) -> Vec<String> {
+        let percepts = match (&self.engine, state) {
+            (Engine::Grounded(game), ReasonerState::Grounded(state)) => {
+                grounded_moves(joint).map(|joint| game.percepts(state, &joint, role))
+            }
+            (Engine::Interpreted(interpreter), ReasonerState::Interpreted(state)) => {
+                interpreted_moves(joint).map(|joint| interpreter.percepts(state, &joint, role))
+            }
+            _ => None,
+        };
+        match percepts {
+            Some(percepts) => self.render_sorted(&percepts),
+            None => self.mixed_up(Vec::new()),
         }
     }
 

@@ -313,3 +313,125 @@ fn the_facts_of_a_relation_make_one_stratum() {
     assert_eq!(initial.len(), 9 + 1 + 5_000);
     assert!(!game.legal_moves(&initial, 0).is_empty());
 }
+
+/// A small GDL-II game: chance hides one of three coins, the guesser is told the coin unless
+/// it is `edge`, then guesses. Chance's goal is fixed; the guesser wins by guessing right.
+const HIDDEN_COIN: &str = "
+    (role guesser) (role random)
+    (init (phase hide))
+    (coin heads) (coin tails) (coin edge)
+    (<= (legal random (hide ?c)) (true (phase hide)) (coin ?c))
+    (<= (legal random noop) (true (phase guess)))
+    (<= (legal guesser wait) (true (phase hide)))
+    (<= (legal guesser (guess ?c)) (true (phase guess)) (coin ?c))
+    (<= (next (hidden ?c)) (does random (hide ?c)))
+    (<= (next (hidden ?c)) (true (hidden ?c)))
+    (<= (next (phase guess)) (true (phase hide)))
+    (<= (next (phase over)) (true (phase guess)))
+    (<= (next right) (does guesser (guess ?c)) (true (hidden ?c)))
+    (<= (sees guesser (hint ?c)) (does random (hide ?c)) (distinct ?c edge))
+    (<= (sees random (guessed ?c)) (does guesser (guess ?c)))
+    (<= terminal (true (phase over)))
+    (<= (goal guesser 100) (true right))
+    (<= (goal guesser 0) (not (true right)))
+    (<= (goal random 50))";
+
+/// The game's two engines: grounded and interpreted.
+fn hidden_coin_engines() -> [Reasoner; 2] {
+    let program = || program(HIDDEN_COIN).expect("builds");
+    let grounded = Reasoner::new(program(), Budget::default()).expect("runs");
+    assert_eq!(grounded.engine_name(), "grounded");
+    let interpreted = Reasoner::interpreted(program(), Budget::default()).expect("runs");
+    [grounded, interpreted]
+}
+
+/// The joint move of the first ply with chance hiding `coin`.
+fn hiding(game: &Reasoner, coin: &str) -> Vec<ReasonerMove> {
+    let start = game.initial_state();
+    let hide = format!("(hide {coin})");
+    let chance_move = game
+        .legal_moves(&start, 1)
+        .into_iter()
+        .find(|m| game.render_move(m) == hide)
+        .expect("chance may hide every coin");
+    vec![game.legal_moves(&start, 0)[0].clone(), chance_move]
+}
+
+/// What each role sees comes through the `Game` interface, the same on both engines: the
+/// guesser the hint (none for `edge`), chance nothing until the guess, then the guess.
+#[test]
+fn gdl_ii_percepts_come_through_the_game_interface() {
+    for game in hidden_coin_engines() {
+        let engine = game.engine_name();
+        assert!(
+            game.is_chance_role(1) && !game.is_chance_role(0),
+            "{engine}"
+        );
+        let start = game.initial_state();
+        for (coin, hint) in [("heads", vec!["(hint heads)"]), ("edge", vec![])] {
+            let joint = hiding(&game, coin);
+            assert_eq!(game.percepts(&start, &joint, 0), hint, "{engine}: {coin}");
+            assert!(game.percepts(&start, &joint, 1).is_empty(), "{engine}");
+            let after = game.next_state(&start, &joint);
+            let guess = game.legal_moves(&after, 0);
+            assert_eq!(guess.len(), 3, "{engine}");
+            let joint = vec![guess[0].clone(), game.legal_moves(&after, 1)[0].clone()];
+            let guessed = game.render_move(&guess[0]).replace("(guess ", "(guessed ");
+            assert_eq!(game.percepts(&after, &joint, 1), [guessed], "{engine}");
+            assert!(game.percepts(&after, &joint, 0).is_empty(), "{engine}");
+        }
+        assert_eq!(game.failure(), None, "{engine}");
+    }
+}
+
+/// A player that must never be asked: chance's moves are the match's to draw.
+struct NeverAsked;
+
+impl<G: Game> crate::players::Player<G> for NeverAsked {
+    fn name(&self) -> &'static str {
+        "never asked"
+    }
+
+    fn choose_move(
+        &mut self,
+        _game: &G,
+        _state: &G::State,
+        role: crate::RoleIndex,
+        _clock: &mut crate::players::Clock,
+    ) -> Option<G::Move> {
+        panic!("a player was asked to choose for chance (role {role})");
+    }
+}
+
+/// In a match, chance moves uniformly at random and no player chooses for it: a guesser that
+/// always guesses the first coin wins about a third of the matches (two thirds would mean the
+/// draw is not uniform), on both engines; the same seed draws the same coins.
+#[test]
+fn gdl_ii_chance_moves_uniformly_and_no_player_chooses_for_it() {
+    use crate::players::{LegalPlayer, MatchEnd, MatchSettings, Player, play_match};
+    for game in hidden_coin_engines() {
+        let engine = game.engine_name();
+        let matches = 600;
+        let wins_from = |seeds: std::ops::Range<u64>| {
+            seeds
+                .filter(|&seed| {
+                    let mut players: Vec<Box<dyn Player<Reasoner>>> =
+                        vec![Box::new(LegalPlayer), Box::new(NeverAsked)];
+                    let settings = MatchSettings {
+                        chance_seed: seed,
+                        ..MatchSettings::default()
+                    };
+                    let result = play_match(&game, &mut players, &settings);
+                    assert_eq!(result.end, MatchEnd::Terminal, "{engine}");
+                    assert_eq!(result.moves[1], 0, "{engine}: chance's player was asked");
+                    result.goals == Some(vec![100, 50])
+                })
+                .count()
+        };
+        let wins = wins_from(0..matches);
+        let share = wins as f64 / matches as f64;
+        // One third, within four standard deviations (0.019 at 600 matches).
+        assert!((share - 1.0 / 3.0).abs() < 0.077, "{engine}: {share}");
+        assert_eq!(wins_from(0..matches), wins, "{engine}: repeatable");
+    }
+}

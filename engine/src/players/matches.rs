@@ -5,6 +5,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
 use super::{Clock, MoveBudget, Player};
 use crate::{Game, Reward, RoleIndex};
 
@@ -16,6 +19,9 @@ pub struct MatchSettings {
     pub max_plies: usize,
     /// Set it to stop the match (and the search under way) from elsewhere.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Seeds the draws of chance roles (GDL-II's `random`), which the match makes itself,
+    /// uniformly among their legal moves: no player chooses for chance.
+    pub chance_seed: u64,
 }
 
 /// Why a match ended.
@@ -82,6 +88,7 @@ pub fn play_match<G: Game>(
             .as_ref()
             .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
     };
+    let mut chance = SmallRng::seed_from_u64(settings.chance_seed);
     let mut state = game.initial_state();
     result.end = loop {
         let terminal = game.is_terminal(&state);
@@ -102,7 +109,7 @@ pub fn play_match<G: Game>(
         if cancelled() {
             break MatchEnd::Cancelled;
         }
-        match joint_move(game, &state, players, settings, &mut result) {
+        match joint_move(game, &state, players, settings, &mut chance, &mut result) {
             Ok(joint) => state = game.next_state(&state, &joint),
             Err(end) => break end,
         }
@@ -111,16 +118,30 @@ pub fn play_match<G: Game>(
     result
 }
 
-/// Every role's move in `state`, each checked against the role's legal moves.
+/// Every role's move in `state`, each checked against the role's legal moves; a chance role's
+/// drawn uniformly with `chance`.
 fn joint_move<G: Game>(
     game: &G,
     state: &G::State,
     players: &mut [Box<dyn Player<G>>],
     settings: &MatchSettings,
+    chance: &mut SmallRng,
     result: &mut MatchResult,
 ) -> Result<Vec<G::Move>, MatchEnd> {
     let mut joint = Vec::with_capacity(players.len());
     for (role, player) in players.iter_mut().enumerate() {
+        if game.is_chance_role(role) {
+            let mut legal = game.legal_moves(state, role);
+            if let Some(message) = game.failure() {
+                return Err(MatchEnd::Failure(message));
+            }
+            if legal.is_empty() {
+                return Err(MatchEnd::NoLegalMove(role));
+            }
+            let pick = chance.random_range(0..legal.len());
+            joint.push(legal.swap_remove(pick));
+            continue;
+        }
         let mut clock = Clock::start(&settings.move_budget);
         if let Some(flag) = &settings.cancel {
             clock = clock.with_cancel(flag.clone());
