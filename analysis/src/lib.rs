@@ -5,12 +5,14 @@
 //! lowering and checks that later layers add) read that tree. Front ends (the CLI and the language
 //! server) only call these queries: nothing is computed twice in two places.
 
+pub mod aesthetic;
 mod analysis;
 pub mod config;
 mod db;
 mod diagnostic;
 pub mod distance;
 pub mod egg;
+pub mod evolve;
 pub mod files;
 pub mod fix;
 pub mod fuzzing;

@@ -458,6 +458,8 @@ mod tests {
             estimates: estimates.iter().map(|e| e.to_vec()).collect(),
             drama: winner.map(|_| 0.0),
             uncertainty: winner.map(|_| 0.0),
+            options: Vec::new(),
+            state_hashes: Vec::new(),
         }
     }
 
@@ -486,6 +488,7 @@ mod tests {
             uncertainty: 0.0,
             lead_change: 0.0,
             decisiveness: 0.0,
+            criteria: Vec::new(),
             verdict: Verdict {
                 viable: true,
                 reasons: Vec::new(),

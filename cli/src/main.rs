@@ -7,6 +7,7 @@ mod bench;
 mod cache;
 mod check;
 mod distance;
+mod evolve;
 mod exit;
 mod explain;
 mod fixing;
@@ -101,6 +102,10 @@ enum Command {
     /// the report gives completion, balance, length, drama and the other criteria, and whether
     /// the game is viable and why not.
     Probe(probe::ProbeArgs),
+    /// Breed new Ludi games from known ones, as the Ludi paper's synthesis module: crossover and
+    /// mutation of ludeme trees, every child checked, probed and scored; the survivors are
+    /// written with their ancestry.
+    Evolve(evolve::EvolveArgs),
     /// The ludeme-tree distance between two games: duplicate, variant or new game, and the
     /// differences that matter most.
     Distance(distance::DistanceArgs),
@@ -190,6 +195,7 @@ fn main() -> ExitCode {
         ),
         Command::Play(args) => play::run(&args),
         Command::Probe(args) => probe::run(&args),
+        Command::Evolve(args) => evolve::run(&args),
         Command::Distance(args) => distance::run_distance(&args),
         Command::Nearest(args) => distance::run_nearest(&args),
         Command::Cluster(args) => distance::run_cluster(&args),

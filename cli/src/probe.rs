@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use ludeme_analysis::aesthetic::{CRITERIA, Criterion, aesthetic_score, criterion_named};
 use ludeme_analysis::play::{EngineOptions, ProbeReport, ProbeSettings};
 use ludeme_analysis::probe_plots::{game_lengths_svg, lead_history_svg, outcomes_svg};
 use ludeme_analysis::{Analysis, CpuInstant};
@@ -35,6 +36,10 @@ pub struct ProbeArgs {
     /// (`lengths.svg`).
     #[arg(long, value_name = "FOLDER")]
     plots: Option<PathBuf>,
+    /// Also print these criteria, with their sources: `all`, or names separated by commas
+    /// (`uncertainty,permanence`). The JSON report always holds every criterion.
+    #[arg(long, value_name = "all|NAME,...")]
+    criteria: Option<String>,
 }
 
 /// How the self-play games are played: the options `ludeme probe` and `ludeme report` share.
@@ -112,6 +117,10 @@ struct Json<'a> {
     wins: BTreeMap<&'a str, usize>,
     draws: usize,
     seconds: f64,
+    /// Every criterion of the probe by name (`null` when the games gave it nothing to
+    /// measure), and the aesthetic score, their weighted sum.
+    criteria: BTreeMap<&'static str, Option<f64>>,
+    aesthetic_score: f64,
     /// Every game in order, with its lead history: the series the quality criteria are
     /// measured on, for scripts that draw or measure it themselves.
     lead_histories: Vec<GameJson<'a>>,
@@ -142,6 +151,10 @@ pub fn run(args: &ProbeArgs) -> u8 {
     if let Some(problem) = args.self_play.problem() {
         return fail(path, problem);
     }
+    let shown_criteria = match args.criteria.as_deref().map(chosen_criteria).transpose() {
+        Ok(shown) => shown,
+        Err(message) => return fail(path, message),
+    };
     // The time limit counts from here, before the game is read: reading, setting up and
     // playing share it.
     let started = Instant::now();
@@ -215,6 +228,12 @@ pub fn run(args: &ProbeArgs) -> u8 {
                 .collect(),
             draws: report.draws,
             seconds: report.seconds,
+            criteria: report
+                .criteria
+                .iter()
+                .map(|criterion| (criterion.name, criterion.value))
+                .collect(),
+            aesthetic_score: aesthetic_score(&report),
             lead_histories: report
                 .histories
                 .iter()
@@ -236,6 +255,9 @@ pub fn run(args: &ProbeArgs) -> u8 {
         }
     } else {
         print_human(path, &report);
+        if let Some(shown) = shown_criteria {
+            print_criteria(&report, &shown);
+        }
     }
     exit::CLEAN
 }
@@ -277,6 +299,50 @@ fn print_human(path: &Path, report: &ProbeReport) {
         "  drama {:.2}, uncertainty {:.2}, lead change {:.2}, decisiveness {:.2}",
         report.drama, report.uncertainty, report.lead_change, report.decisiveness
     );
+}
+
+/// The criteria `--criteria` names: `all`, or names separated by commas.
+fn chosen_criteria(names: &str) -> Result<Vec<&'static Criterion>, String> {
+    if names.trim() == "all" {
+        return Ok(CRITERIA.iter().collect());
+    }
+    names
+        .split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(|name| {
+            criterion_named(name).ok_or_else(|| {
+                let known: Vec<&str> = CRITERIA.iter().map(|c| c.name).collect();
+                format!(
+                    "--criteria: `{name}` is not a criterion (all, or some of: {})",
+                    known.join(", ")
+                )
+            })
+        })
+        .collect()
+}
+
+/// The criteria `shown`, one a line with their value, meaning and source, and the aesthetic
+/// score.
+fn print_criteria(report: &ProbeReport, shown: &[&Criterion]) {
+    println!("  criteria:");
+    let width = shown.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    for criterion in shown {
+        let value = report
+            .criteria
+            .iter()
+            .find(|measured| measured.name == criterion.name)
+            .and_then(|measured| measured.value)
+            .map_or("n/a".to_owned(), |v| format!("{v:.3}"));
+        println!(
+            "    {:width$}  {value:>7}  {} [{}; {}]",
+            criterion.name,
+            criterion.meaning,
+            criterion.category.name(),
+            criterion.source
+        );
+    }
+    println!("  aesthetic score {:.3}", aesthetic_score(report));
 }
 
 /// The bar of a probe of `games` games of the game at `path`.

@@ -22,7 +22,15 @@ impl Progress {
     /// A bar counting up to `total`, e.g. `Progress::bar("probing yavalath", 100, "games")`.
     pub fn bar(what: impl Into<Cow<'static, str>>, total: u64, unit: &'static str) -> Progress {
         let template = format!("{{prefix}} [{{bar:32}}] {{pos}}/{{len}} {unit} · {{elapsed}}");
-        let style = ProgressStyle::with_template(&template)
+        Self::bar_from_template(what, total, &template)
+    }
+
+    fn bar_from_template(
+        what: impl Into<Cow<'static, str>>,
+        total: u64,
+        template: &str,
+    ) -> Progress {
+        let style = ProgressStyle::with_template(template)
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> ");
         let bar = ProgressBar::with_draw_target(Some(total), draw_target())
@@ -30,6 +38,24 @@ impl Progress {
             .with_prefix(what);
         bar.enable_steady_tick(TICK);
         Progress { bar }
+    }
+
+    /// A bar that also shows how fast the work goes and a message (`set_message`), e.g. the
+    /// children of `ludeme evolve` per second and the best score so far.
+    pub fn rate_bar(
+        what: impl Into<Cow<'static, str>>,
+        total: u64,
+        unit: &'static str,
+    ) -> Progress {
+        let template = format!(
+            "{{prefix}} [{{bar:32}}] {{pos}}/{{len}} {unit} · {{per_sec}} · {{msg}} · {{elapsed}}"
+        );
+        Self::bar_from_template(what, total, &template)
+    }
+
+    /// The message of a [`Progress::rate_bar`].
+    pub fn set_message(&self, message: String) {
+        self.bar.set_message(message);
     }
 
     /// A spinner for work of unknown size, e.g. `Progress::spinner("reading the corpus")`.

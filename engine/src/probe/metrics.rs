@@ -7,19 +7,13 @@
 
 use std::time::Duration;
 
+use super::criteria::{self, CriterionValue, Trials};
 use super::{GameRecord, PREFERRED_LENGTH, ProbeSettings};
 use crate::RoleIndex;
 
 /// A share of decided games at or beyond which one side's wins are "very unbalanced" or "a
 /// serious advantage".
 const LOPSIDED: f64 = 0.75;
-
-/// Samples along each game for the uncertainty criterion (the seed's S).
-const UNCERTAINTY_SAMPLES: usize = 100;
-
-/// The winner's lead (on the 0..1 scale of the players' estimates) beyond which the game counts
-/// as settled, for decisiveness.
-const SETTLED_LEAD: f64 = 0.5;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Verdict {
@@ -65,6 +59,8 @@ pub struct ProbeReport {
     /// The share of a decided game played before its outcome was settled: 1 when a game ends as
     /// soon as the winner is clear.
     pub decisiveness: f64,
+    /// Every criterion of [`criteria::CRITERIA`], in its order (the figures above among them).
+    pub criteria: Vec<CriterionValue>,
     pub verdict: Verdict,
     /// The probe's wall-clock time.
     pub seconds: f64,
@@ -105,6 +101,11 @@ pub struct LeadHistory {
     /// This game's drama and uncertainty, as the report's means count them (decided games only).
     pub drama: Option<f64>,
     pub uncertainty: Option<f64>,
+    /// At each ply (the random opening included), the number of legal moves of the role with
+    /// most: the complexity criteria's series.
+    pub options: Vec<usize>,
+    /// The hash of every state of the game, the initial one first: the repetition criteria's.
+    pub state_hashes: Vec<u64>,
 }
 
 impl LeadHistory {
@@ -116,8 +117,8 @@ impl LeadHistory {
     /// In a decided game, the winner's lead over the strongest loser after each searched ply,
     /// −1..1: the seed's thick line, below zero while the eventual winner was behind.
     pub fn winner_lead(&self) -> Option<Vec<f64>> {
-        self.winner.map(|winner| {
-            sides_of(Some(winner), &self.estimates)
+        self.winner.map(|_| {
+            criteria::sides(self)
                 .iter()
                 .map(|(mine, theirs)| mine - theirs)
                 .collect()
@@ -131,92 +132,46 @@ pub(crate) fn measure(
     settings: &ProbeSettings,
     elapsed: Duration,
 ) -> ProbeReport {
-    let games = records.len();
-    let share = |count: usize| {
-        if games == 0 {
-            0.0
-        } else {
-            count as f64 / games as f64
-        }
+    let histories = lead_histories(records, settings);
+    let trials = Trials {
+        roles: roles.len(),
+        preferred_length: PREFERRED_LENGTH,
+        histories: &histories,
     };
-    let mut wins = vec![0; roles.len()];
-    for record in records {
-        if let Some(winner) = record.winner {
-            wins[winner] += 1;
-        }
-    }
-    let decided: usize = wins.iter().sum();
-    let draws = games - decided;
-    let timeouts = records.iter().filter(|r| r.timed_out).count();
-    let shares: Vec<f64> = wins
-        .iter()
-        .map(|&w| w as f64 / decided.max(1) as f64)
-        .collect();
-    let balance = (decided > 0 && roles.len() > 1).then(|| {
-        let max = shares.iter().copied().fold(0.0, f64::max);
-        let min = shares.iter().copied().fold(1.0, f64::min);
-        1.0 - (max - min)
-    });
-    let first_move_advantage = (decided > 0 && roles.len() > 1).then(|| {
-        let n = roles.len() as f64;
-        (shares[0] - 1.0 / n) * n / (n - 1.0)
-    });
-    let lengths: Vec<f64> = records.iter().map(|r| r.length as f64).collect();
-    let avg_length = mean(&lengths);
-    let length_spread = mean(
-        &lengths
+    let criteria = criteria::measure_all(&trials);
+    let value = |name: &str| {
+        criteria
             .iter()
-            .map(|l| (l - avg_length).powi(2))
-            .collect::<Vec<_>>(),
-    )
-    .sqrt();
-    let preferred = PREFERRED_LENGTH as f64;
-    let duration = 1.0
-        - mean(
-            &lengths
-                .iter()
-                .map(|l| (preferred - l).abs() / preferred)
-                .collect::<Vec<_>>(),
-        );
-    let branching: Vec<f64> = records
-        .iter()
-        .flat_map(|r| r.branching.iter().map(|&b| b as f64))
-        .collect();
-    let won: Vec<&GameRecord> = records.iter().filter(|r| r.winner.is_some()).collect();
-    let drama = mean(&won.iter().map(|r| drama(r)).collect::<Vec<_>>());
-    let uncertainty = mean(&won.iter().map(|r| uncertainty(r)).collect::<Vec<_>>());
-    let decisiveness = mean(&won.iter().map(|r| decisiveness(r)).collect::<Vec<_>>());
-    let lead_change = mean(
-        &records
-            .iter()
-            .filter(|r| r.leads.len() > 1)
-            .map(lead_change)
-            .collect::<Vec<_>>(),
-    );
+            .find(|c| c.name == name)
+            .and_then(|c| c.value)
+    };
+    let wins = trials.wins_by_role();
+    let draws = records.len() - wins.iter().sum::<usize>();
     let mut report = ProbeReport {
         roles: roles.to_vec(),
-        games,
+        games: records.len(),
         wins,
         draws,
-        completion: share(decided),
-        drawishness: share(draws),
-        timeouts: share(timeouts),
-        balance,
-        first_move_advantage,
-        avg_length,
-        length_spread,
-        duration,
-        branching_factor: mean(&branching),
-        drama,
-        uncertainty,
-        lead_change,
-        decisiveness,
+        completion: value("completion").unwrap_or(0.0),
+        drawishness: value("drawishness").unwrap_or(0.0),
+        timeouts: value("timeouts").unwrap_or(0.0),
+        balance: value("balance"),
+        first_move_advantage: value("advantage"),
+        avg_length: value("length").unwrap_or(0.0),
+        length_spread: value("length_spread").unwrap_or(0.0),
+        duration: value("duration").unwrap_or(1.0),
+        branching_factor: value("branching_factor").unwrap_or(0.0),
+        drama: value("drama").unwrap_or(0.0),
+        uncertainty: value("uncertainty").unwrap_or(0.0),
+        lead_change: value("lead_change").unwrap_or(0.0),
+        decisiveness: value("decisiveness").unwrap_or(0.0),
+        criteria,
         verdict: Verdict {
             viable: false,
             reasons: Vec::new(),
         },
         seconds: elapsed.as_secs_f64(),
-        histories: lead_histories(records, settings),
+        histories,
     };
     report.verdict = verdict(&report, settings);
     report
@@ -225,14 +180,23 @@ pub(crate) fn measure(
 fn lead_histories(records: &[GameRecord], settings: &ProbeSettings) -> Vec<LeadHistory> {
     records
         .iter()
-        .map(|record| LeadHistory {
-            length: record.length,
-            winner: record.winner,
-            abandoned: record.timed_out,
-            first_measured_ply: settings.random_plies + 1,
-            estimates: record.leads.clone(),
-            drama: record.winner.map(|_| drama(record)),
-            uncertainty: record.winner.map(|_| uncertainty(record)),
+        .map(|record| {
+            let mut history = LeadHistory {
+                length: record.length,
+                winner: record.winner,
+                abandoned: record.timed_out,
+                first_measured_ply: settings.random_plies + 1,
+                estimates: record.leads.clone(),
+                drama: None,
+                uncertainty: None,
+                options: record.options.clone(),
+                state_hashes: record.state_hashes.clone(),
+            };
+            if history.winner.is_some() {
+                history.drama = Some(criteria::drama_of(&history));
+                history.uncertainty = Some(criteria::uncertainty_of(&history));
+            }
+            history
         })
         .collect()
 }
@@ -295,105 +259,6 @@ fn verdict(report: &ProbeReport, settings: &ProbeSettings) -> Verdict {
     }
 }
 
-fn mean(values: &[f64]) -> f64 {
-    if values.is_empty() {
-        0.0
-    } else {
-        values.iter().sum::<f64>() / values.len() as f64
-    }
-}
-
-/// The winner's and the strongest loser's estimates after each searched ply.
-fn sides(record: &GameRecord) -> Vec<(f64, f64)> {
-    sides_of(record.winner, &record.leads)
-}
-
-/// [`sides`] of a game won by `winner` whose estimates after each searched ply are `leads`.
-fn sides_of(winner: Option<RoleIndex>, leads: &[Vec<f64>]) -> Vec<(f64, f64)> {
-    let Some(winner) = winner else {
-        return Vec::new();
-    };
-    leads
-        .iter()
-        .map(|estimates| {
-            let mine = estimates.get(winner).copied().unwrap_or(0.0);
-            let theirs = estimates
-                .iter()
-                .enumerate()
-                .filter(|&(r, _)| r != winner)
-                .map(|(_, &e)| e)
-                .fold(0.0, f64::max);
-            (mine, theirs)
-        })
-        .collect()
-}
-
-/// Seed eq. (4): over the moves on which the eventual winner was behind, the mean of the square
-/// root of how far behind (0 when never behind).
-fn drama(record: &GameRecord) -> f64 {
-    let behind: Vec<f64> = sides(record)
-        .iter()
-        .filter(|(w, l)| w < l)
-        .map(|(w, l)| (l - w).sqrt())
-        .collect();
-    mean(&behind)
-}
-
-/// Seed eq. (5): sampled at S points t across the game, how far the winner's lead stays below
-/// the straight line from even (t = 0) to won (t = 1).
-fn uncertainty(record: &GameRecord) -> f64 {
-    let sides = sides(record);
-    if sides.is_empty() {
-        return 0.0;
-    }
-    let last = sides.len() - 1;
-    let samples: Vec<f64> = (0..UNCERTAINTY_SAMPLES)
-        .map(|s| {
-            let t = s as f64 / (UNCERTAINTY_SAMPLES - 1) as f64;
-            let (w, l) = sides[(t * last as f64).round() as usize];
-            (t - (w - l)).clamp(0.0, 1.0)
-        })
-        .collect();
-    mean(&samples)
-}
-
-/// The share of a game's rounds across which the leader changed. Positions are compared a full
-/// round apart (one move of every role), since right after a move the mover usually looks
-/// better, and comparing consecutive plies would count that rhythm as lead changes.
-fn lead_change(record: &GameRecord) -> f64 {
-    let leader = |estimates: &Vec<f64>| -> Option<usize> {
-        let best = estimates.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let at: Vec<usize> = (0..estimates.len())
-            .filter(|&r| estimates[r] == best)
-            .collect();
-        (at.len() == 1).then(|| at[0])
-    };
-    let round = record.leads.first().map_or(1, Vec::len).max(1);
-    let leaders: Vec<Option<usize>> = record.leads.iter().map(leader).collect();
-    if leaders.len() <= round {
-        return 0.0;
-    }
-    let pairs = leaders.len() - round;
-    let changes = (0..pairs)
-        .filter(|&i| matches!((leaders[i], leaders[i + round]), (Some(a), Some(b)) if a != b))
-        .count();
-    changes as f64 / pairs as f64
-}
-
-/// 1 − the share of the searched plies played after the winner's lead became settled for good.
-fn decisiveness(record: &GameRecord) -> f64 {
-    let sides = sides(record);
-    if sides.is_empty() {
-        return 1.0;
-    }
-    let settled_from = sides
-        .iter()
-        .rposition(|(w, l)| w - l < SETTLED_LEAD)
-        .map_or(0, |i| i + 1);
-    let after = sides.len().saturating_sub(settled_from + 1);
-    1.0 - after as f64 / sides.len() as f64
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,22 +269,14 @@ mod tests {
             winner,
             timed_out: false,
             leads: leads.iter().map(|l| l.to_vec()).collect(),
-            branching: vec![2; leads.len()],
+            options: vec![2; leads.len() + 1],
+            state_hashes: (0..leads.len() as u64 + 2).collect(),
         }
     }
 
     fn report(records: &[GameRecord]) -> ProbeReport {
         let roles = ["White".to_owned(), "Black".to_owned()];
         measure(&roles, records, &ProbeSettings::default(), Duration::ZERO)
-    }
-
-    #[test]
-    fn a_winner_never_behind_gives_no_drama_and_one_behind_does() {
-        let steady = record(Some(0), &[[0.6, 0.4], [0.7, 0.3], [1.0, 0.0]]);
-        assert_eq!(drama(&steady), 0.0);
-        // Behind by 0.36 once: the square root of the deficit.
-        let comeback = record(Some(0), &[[0.32, 0.68], [0.7, 0.3], [1.0, 0.0]]);
-        assert!((drama(&comeback) - 0.6).abs() < 1e-9);
     }
 
     #[test]

@@ -9,8 +9,10 @@
 //! are the shared iterative-deepening alpha-beta search of [`crate::players`], under a budget of
 //! states per move (repeatable) and of time (a guard).
 
+pub mod criteria;
 mod metrics;
 
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Duration;
 
 use rand::rngs::SmallRng;
@@ -77,8 +79,18 @@ pub(crate) struct GameRecord {
     pub timed_out: bool,
     /// After each searched ply, every role's estimate of its position, 0..1.
     pub leads: Vec<Vec<f64>>,
-    /// The number of legal moves at each decision.
-    pub branching: Vec<usize>,
+    /// At each ply, the number of legal moves of the role with most (the mover's).
+    pub options: Vec<usize>,
+    /// The hash of every state of the game, the initial one first.
+    pub state_hashes: Vec<u64>,
+}
+
+/// A state's hash for the repetition criteria: `DefaultHasher::new` has fixed keys, so the
+/// same state hashes alike in every run.
+fn state_hash<S: Hash>(state: &S) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    state.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// Plays the probe's games and measures them.
@@ -117,6 +129,7 @@ pub fn probe_with_progress<G: Game>(
         }
         let mut record = GameRecord::default();
         let mut state = game.initial_state();
+        record.state_hashes.push(state_hash(&state));
         loop {
             if game.is_terminal(&state) || game.failure().is_some() {
                 break;
@@ -126,13 +139,14 @@ pub fn probe_with_progress<G: Game>(
                 break;
             }
             let mut joint = Vec::with_capacity(roles);
+            let mut options = 0;
             for role in 0..roles {
                 let moves = game.legal_moves(&state, role);
+                options = options.max(moves.len());
                 let chosen = match moves.len() {
                     0 => None,
                     1 => moves.first().cloned(),
                     n => {
-                        record.branching.push(n);
                         if record.length < settings.random_plies {
                             moves.get(rng.random_range(0..n)).cloned()
                         } else {
@@ -154,6 +168,8 @@ pub fn probe_with_progress<G: Game>(
                 break;
             }
             state = game.next_state(&state, &joint);
+            record.options.push(options);
+            record.state_hashes.push(state_hash(&state));
             record.length += 1;
             if record.length > settings.random_plies {
                 record.leads.push(

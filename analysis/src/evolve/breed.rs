@@ -1,0 +1,212 @@
+//! Breeding, as the paper's §V.A describes it: parents chosen by stochastic universal sampling,
+//! crossover with one parent as the template and elements of the other crossed in with 10 %
+//! likelihood, then mutation of each element with 10 % likelihood (changing, adding or removing
+//! elements within their type). Nothing here judges the child: the checker does.
+
+use rand::RngExt;
+use rand::rngs::SmallRng;
+
+use super::genome::{Gene, GenePool, gene_type, words_of_kind};
+
+/// The likelihood of crossing an element in from the other parent, and of mutating one (§V.A).
+pub const CROSSOVER_RATE: f64 = 0.1;
+pub const MUTATION_RATE: f64 = 0.1;
+
+/// The largest integer mutation makes: larger boards and lines only slow the probe down.
+const LARGEST_INTEGER: i64 = 19;
+
+/// Stochastic universal sampling (Baker 1987, the paper's [33]): two pointers spaced evenly
+/// over the cumulative fitness, from one random start. `fitness` is sorted best first and may
+/// be negative: it is shifted so that the worst member keeps a small chance. Returns two
+/// indexes into `fitness`.
+pub fn select_parents(fitness: &[f64], rng: &mut SmallRng) -> (usize, usize) {
+    if fitness.len() < 2 {
+        return (0, 0);
+    }
+    let worst = fitness.iter().copied().fold(f64::INFINITY, f64::min);
+    let best = fitness.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    // The worst keeps a twentieth of the spread (or 1 when all are equal).
+    let floor = ((best - worst) / 20.0).max(1e-9);
+    let shifted: Vec<f64> = fitness.iter().map(|f| f - worst + floor).collect();
+    let total: f64 = shifted.iter().sum();
+    let spacing = total / 2.0;
+    let start = rng.random_range(0.0..spacing);
+    let pick = |pointer: f64| {
+        let mut sum = 0.0;
+        for (index, value) in shifted.iter().enumerate() {
+            sum += value;
+            if pointer < sum {
+                return index;
+            }
+        }
+        shifted.len() - 1
+    };
+    (pick(start), pick(start + spacing))
+}
+
+/// The template with elements of `donor` crossed in: each element of the template (the game
+/// itself and its name aside) is replaced, with [`CROSSOVER_RATE`] likelihood, by an element of
+/// the donor of the same type, if the donor has one.
+pub fn crossover(template: &Gene, donor: &Gene, rng: &mut SmallRng) -> Gene {
+    let donor_pool = GenePool::new([donor]);
+    let mut child = template.clone();
+    cross_items(&mut child, &donor_pool, rng);
+    child
+}
+
+fn cross_items(gene: &mut Gene, donor: &GenePool, rng: &mut SmallRng) {
+    let Gene::List { head, items } = gene else {
+        return;
+    };
+    let is_game = head.as_deref() == Some("game");
+    for (index, item) in items.iter_mut().enumerate() {
+        if is_game && index == 0 {
+            continue; // the name
+        }
+        let item_type = gene_type(item, head.as_deref());
+        if let Some(candidates) = item_type.and_then(|t| donor.by_type.get(&t))
+            && !candidates.is_empty()
+            && rng.random_bool(CROSSOVER_RATE)
+        {
+            *item = candidates[rng.random_range(0..candidates.len())].clone();
+            continue;
+        }
+        cross_items(item, donor, rng);
+    }
+}
+
+/// Mutates `game` in place: each element (the game itself and its name aside) is visited and,
+/// with [`MUTATION_RATE`] likelihood, changed (a number by a step of 1 or 2, a word for another
+/// word of its kind, a list for another element of its type from `pool`), removed (an element
+/// of a list that keeps others), or given a new element of a kind seen under lists of its type
+/// in `pool`. Returns how many mutations were made.
+pub fn mutate(game: &mut Gene, pool: &GenePool, rng: &mut SmallRng) -> usize {
+    let mut made = 0;
+    mutate_items(game, pool, rng, &mut made);
+    made
+}
+
+fn mutate_items(gene: &mut Gene, pool: &GenePool, rng: &mut SmallRng, made: &mut usize) {
+    let Gene::List { head, items } = gene else {
+        return;
+    };
+    let is_game = head.as_deref() == Some("game");
+    let mut index = 0;
+    while index < items.len() {
+        if is_game && index == 0 {
+            index += 1;
+            continue;
+        }
+        let item_type = gene_type(&items[index], head.as_deref());
+        if let Some(item_type) = item_type
+            && rng.random_bool(MUTATION_RATE)
+        {
+            match rng.random_range(0..4) {
+                // Remove (a list keeps at least one element; the game keeps its name).
+                0 if items.len() > 1 + usize::from(is_game) => {
+                    items.remove(index);
+                    *made += 1;
+                    continue;
+                }
+                // Add an element seen under lists of this one's type, beside it.
+                1 => {
+                    if let Some(added) = pick(pool.children_of.get(&item_type), rng)
+                        && let Gene::List { items: inner, .. } = &mut items[index]
+                    {
+                        inner.push(added);
+                        *made += 1;
+                    }
+                }
+                // Change.
+                _ => {
+                    if let Some(changed) = change(&items[index], &item_type, pool, rng) {
+                        items[index] = changed;
+                        *made += 1;
+                        index += 1;
+                        continue;
+                    }
+                }
+            }
+        }
+        mutate_items(&mut items[index], pool, rng, made);
+        index += 1;
+    }
+}
+
+fn pick(genes: Option<&Vec<Gene>>, rng: &mut SmallRng) -> Option<Gene> {
+    let genes = genes.filter(|genes| !genes.is_empty())?;
+    Some(genes[rng.random_range(0..genes.len())].clone())
+}
+
+/// Another element of the same type: a number one or two steps away, another word of the same
+/// kind, another element of the pool.
+fn change(gene: &Gene, gene_type: &str, pool: &GenePool, rng: &mut SmallRng) -> Option<Gene> {
+    match gene {
+        Gene::Atom {
+            text,
+            string: false,
+        } => {
+            if let Ok(value) = text.parse::<i64>() {
+                let step = [-2, -1, 1, 2][rng.random_range(0..4)];
+                let changed = (value + step).clamp(1, LARGEST_INTEGER.max(value));
+                return (changed != value).then(|| Gene::Atom {
+                    text: changed.to_string(),
+                    string: false,
+                });
+            }
+            let words: Vec<&str> = words_of_kind(gene_type)
+                .into_iter()
+                .filter(|word| word != text)
+                .collect();
+            if words.is_empty() {
+                return None;
+            }
+            Some(Gene::Atom {
+                text: words[rng.random_range(0..words.len())].to_owned(),
+                string: false,
+            })
+        }
+        Gene::Atom { .. } => None,
+        Gene::List { .. } => pick(pool.by_type.get(gene_type), rng).filter(|other| other != gene),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn universal_sampling_prefers_the_fit_but_reaches_everyone() {
+        let fitness = [3.0, 1.0, 0.0, -1.0];
+        let mut counts = [0usize; 4];
+        let mut rng = SmallRng::seed_from_u64(1);
+        for _ in 0..4000 {
+            let (a, b) = select_parents(&fitness, &mut rng);
+            counts[a] += 1;
+            counts[b] += 1;
+        }
+        assert!(counts[0] > counts[1] && counts[1] > counts[2] && counts[2] > counts[3]);
+        assert!(counts[3] > 0, "{counts:?}");
+    }
+
+    #[test]
+    fn mutation_keeps_the_name_and_changes_within_types() {
+        let game = Gene::read_game(
+            "(game T (players White Black) (board (tiling square) (size 3 3)) (end (All win (in-a-row 3))))",
+        )
+        .expect("a game");
+        let pool = GenePool::new([&game]);
+        let mut rng = SmallRng::seed_from_u64(7);
+        let mut changed = 0;
+        for _ in 0..200 {
+            let mut child = game.clone();
+            if mutate(&mut child, &pool, &mut rng) > 0 {
+                changed += 1;
+            }
+            assert_eq!(child.game_name(), Some("T"));
+            assert_eq!(child.head(), Some("game"));
+        }
+        assert!(changed > 50, "{changed} of 200 mutated");
+    }
+}

@@ -1,0 +1,481 @@
+//! The synthesis module (Browne & Maire 2010, §V): new Ludi games bred from known ones.
+//!
+//! A population is initialised with given games, each judged as a child would be. Each
+//! iteration chooses two parents by stochastic universal sampling over the population (sorted by
+//! aesthetic score), crosses their ludeme trees with one as the template and mutates the child
+//! ([`breed`]), names it ([`names`]), and judges it in stages, culling at the first it fails:
+//!
+//! 1. *unchanged*: the child's rules are those of a member of the population;
+//! 2. *rule safety*: `ludeme check` finds an error in it (the checker of the analysis facade,
+//!    the same diagnostics as the command) — such a child is never written;
+//! 3. *engine*: the Ludi engine refuses to build it;
+//! 4. *too slow*: the probe's self-play does not finish its games within the child's CPU budget
+//!    (the paper's speed test);
+//! 5. *inbred*: its ludeme-tree distance to some member is at most the minimum distance.
+//!
+//! Survivors are scored by the aesthetic score of their probe and return to the population in
+//! score order; all are kept, viable or not (the paper's "emergence": flawed rules are
+//! recessive genes). The paper's policy choice (round robins between the child's and its
+//! parents' advisor policies) is not done: the probe's advisors are derived from the rules.
+//!
+//! Work is split into independent *runs* (the paper's "number of evolutionary runs ... on three
+//! machines"), each from the same initial population with its own random stream: a run's
+//! children depend only on the seed and the run's number, so runs may be spread over machines
+//! ([`Partition`]) and the union of the partitions is the whole run. Within a machine the
+//! command line runs them in parallel.
+
+pub mod breed;
+pub mod genome;
+pub mod names;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rand::RngExt;
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use serde::Serialize;
+
+use crate::aesthetic::AestheticWeights;
+use crate::distance::{LudemeTree, distance, ludeme_tree};
+use crate::play::{EngineOptions, ProbeSettings};
+use crate::{AnalysisHost, Change, CpuInstant, DiagnosticDepth, Severity, Syntax};
+use genome::{Gene, GenePool};
+use names::NameMaker;
+
+/// How an evolution is run.
+#[derive(Clone, Debug)]
+pub struct EvolveSettings {
+    pub seed: u64,
+    /// Children bred in all, over every run.
+    pub children: usize,
+    /// Independent runs the children are shared between.
+    pub runs: usize,
+    /// The probe of each child (and of each initial game): its games, states per move and
+    /// seed; `time_limit` is the child's CPU budget, the speed test.
+    pub probe: ProbeSettings,
+    /// Children at most this ludeme-tree distance from a member are culled as inbred.
+    pub min_distance: f64,
+    pub weights: AestheticWeights,
+}
+
+impl Default for EvolveSettings {
+    fn default() -> Self {
+        EvolveSettings {
+            seed: 0,
+            children: 100,
+            runs: 1,
+            probe: ProbeSettings {
+                games: 10,
+                nodes_per_move: 60,
+                time_per_move: Duration::from_secs(5),
+                time_limit: Some(Duration::from_secs(4)),
+                ..ProbeSettings::default()
+            },
+            min_distance: 0.02,
+            weights: AestheticWeights::default(),
+        }
+    }
+}
+
+/// The share of the runs one process does: `K/N` takes the runs whose number is K modulo N
+/// (cargo-nextest's `--partition count:K/N` naming), so that N processes together do them all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Partition {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Partition {
+    pub const WHOLE: Partition = Partition { index: 1, count: 1 };
+
+    /// `K/N` with 1 ≤ K ≤ N.
+    pub fn parse(text: &str) -> Result<Partition, String> {
+        let (k, n) = text
+            .split_once('/')
+            .ok_or_else(|| format!("`{text}` is not K/N (such as 1/4)"))?;
+        let number = |part: &str| {
+            part.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("`{text}` is not K/N: `{part}` is not a whole number"))
+        };
+        let (index, count) = (number(k)?, number(n)?);
+        if count == 0 || index == 0 || index > count {
+            return Err(format!("`{text}`: K/N needs 1 ≤ K ≤ N"));
+        }
+        Ok(Partition { index, count })
+    }
+
+    /// Whether run `run` (counted from 1) is this partition's.
+    pub fn has(self, run: usize) -> bool {
+        (run - 1) % self.count == self.index - 1
+    }
+}
+
+/// A game the population starts from.
+#[derive(Clone, Debug)]
+pub struct SourceGame {
+    /// Where it was read from, for messages.
+    pub path: PathBuf,
+    pub text: String,
+}
+
+/// The stage a child reached: kept, or the stage that culled it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stage {
+    Unchanged,
+    RuleSafety,
+    Engine,
+    TooSlow,
+    Inbred,
+    Kept,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 6] = [
+        Stage::Unchanged,
+        Stage::RuleSafety,
+        Stage::Engine,
+        Stage::TooSlow,
+        Stage::Inbred,
+        Stage::Kept,
+    ];
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Stage::Unchanged => "unchanged (the rules of a member)",
+            Stage::RuleSafety => "rule safety (ludeme check found an error)",
+            Stage::Engine => "engine (the Ludi engine refused it)",
+            Stage::TooSlow => "too slow (self-play over the CPU budget)",
+            Stage::Inbred => "inbred (too close to a member)",
+            Stage::Kept => "kept",
+        }
+    }
+}
+
+/// What became of one child: one line of the JSON Lines record.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChildRecord {
+    /// The run (from 1) and the child's number in it (from 1).
+    pub run: usize,
+    pub child: usize,
+    pub name: String,
+    /// One more than its older parent's (the initial games are generation 0).
+    pub generation: usize,
+    /// The template parent, then the other.
+    pub parents: [String; 2],
+    pub mutations: usize,
+    pub stage: Stage,
+    /// Why it was culled (the first error, the engine's refusal, ...).
+    pub reason: Option<String>,
+    pub score: Option<f64>,
+    pub viable: Option<bool>,
+    /// The nearest member of the population when it was judged, and its distance.
+    pub nearest: Option<String>,
+    pub distance: Option<f64>,
+    /// The file's text, for a kept child: its header (ancestry, score, verdict), then its rules.
+    #[serde(skip)]
+    pub text: Option<String>,
+}
+
+/// A member of the population.
+#[derive(Clone, Debug)]
+pub struct Member {
+    pub name: String,
+    pub gene: Gene,
+    /// The rules with the name left out: what makes two members the same game.
+    key: Gene,
+    tree: LudemeTree,
+    pub score: f64,
+    pub viable: bool,
+    pub generation: usize,
+}
+
+/// A judged game.
+struct Judged {
+    tree: LudemeTree,
+    score: f64,
+    viable: bool,
+    reasons: Vec<String>,
+}
+
+/// Judges games on one analysis host: each under the same virtual path, replaced each time.
+struct Judge<'s> {
+    host: AnalysisHost,
+    key: PathBuf,
+    settings: &'s EvolveSettings,
+}
+
+impl<'s> Judge<'s> {
+    fn new(name: &str, settings: &'s EvolveSettings) -> Self {
+        Judge {
+            host: AnalysisHost::new(),
+            key: PathBuf::from(format!("evolve/{name}.ludi")),
+            settings,
+        }
+    }
+
+    /// The rule-safety, engine and speed stages, then the score.
+    fn judge(&mut self, text: &str) -> Result<Judged, (Stage, String)> {
+        let mut change = Change::new();
+        change.set_file(self.key.clone(), Syntax::Ludi, Arc::from(text), None);
+        let file = self.host.apply_change(change).files[0];
+        let analysis = self.host.snapshot();
+        let cancelled = |_| (Stage::RuleSafety, "cancelled".to_owned());
+        let checked = analysis
+            .check(file, &DiagnosticDepth::Full { simulation: None })
+            .map_err(cancelled)?;
+        if let Some(error) = checked
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Error)
+        {
+            return Err((
+                Stage::RuleSafety,
+                format!("{}: {}", error.code, error.message),
+            ));
+        }
+        let probe = &self.settings.probe;
+        let budget = probe.time_limit.unwrap_or(Duration::from_secs(60));
+        let options = EngineOptions {
+            deadline: Some(CpuInstant::now().deadline(budget * 2)),
+            interpreter: false,
+        };
+        let game = analysis
+            .playable(file, &options)
+            .map_err(cancelled)?
+            .map_err(|refusal| (Stage::Engine, refusal))?;
+        let report = game.probe(probe);
+        if report.games < probe.games {
+            return Err((
+                Stage::TooSlow,
+                format!(
+                    "{} of {} self-play games in {:.1} CPU s",
+                    report.games,
+                    probe.games,
+                    budget.as_secs_f64()
+                ),
+            ));
+        }
+        let tree = analysis
+            .with_db(|db| ludeme_tree(db, file).clone())
+            .map_err(cancelled)?;
+        Ok(Judged {
+            tree,
+            score: self.settings.weights.score(&report),
+            viable: report.verdict.viable,
+            reasons: report.verdict.reasons,
+        })
+    }
+}
+
+/// A source game as a member of the initial population: read, checked, played and scored as
+/// a child is; or why it cannot be one.
+pub fn judge_source(source: &SourceGame, settings: &EvolveSettings) -> Result<Member, String> {
+    let fail = |why: String| format!("{}: {why}", source.path.display());
+    let gene = Gene::read_game(&source.text)
+        .ok_or_else(|| fail("not a Ludi game that reads without errors".to_owned()))?;
+    let name = gene.game_name().unwrap_or("Game").to_owned();
+    let judged = Judge::new(&name, settings)
+        .judge(&gene.to_text())
+        .map_err(|(stage, why)| fail(format!("{}: {why}", stage.describe())))?;
+    Ok(member(name, gene, judged, 0))
+}
+
+/// The initial population from its judged members, best first (equal scores keep their order).
+pub fn sorted_population(mut members: Vec<Member>) -> Vec<Member> {
+    members.sort_by(|a, b| b.score.total_cmp(&a.score));
+    members
+}
+
+fn member(name: String, gene: Gene, judged: Judged, generation: usize) -> Member {
+    let mut key = gene.clone();
+    key.set_game_name("");
+    Member {
+        name,
+        gene,
+        key,
+        tree: judged.tree,
+        score: judged.score,
+        viable: judged.viable,
+        generation,
+    }
+}
+
+/// How many children run `run` (from 1) of `runs` breeds, of `children` in all.
+pub fn children_of_run(children: usize, runs: usize, run: usize) -> usize {
+    children / runs + usize::from(run <= children % runs)
+}
+
+/// The runs `partition` does (numbered from 1), of `runs`.
+pub fn runs_of(partition: Partition, runs: usize) -> Vec<usize> {
+    (1..=runs.max(1))
+        .filter(|&run| partition.has(run))
+        .collect()
+}
+
+/// One run: its children, bred one after the other from the population as it grows.
+pub fn evolve_run(
+    population: &[Member],
+    settings: &EvolveSettings,
+    run: usize,
+    on_child: &(dyn Fn(&ChildRecord) + Sync),
+) -> Vec<ChildRecord> {
+    // One stream per run, whatever the partition: SplitMix-style mixing of seed and run.
+    let mut rng = SmallRng::seed_from_u64(
+        settings
+            .seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(run as u64),
+    );
+    let mut population = population.to_vec();
+    let pool = GenePool::new(population.iter().map(|m| &m.gene));
+    let maker = NameMaker::default();
+    let mut taken: BTreeSet<String> = population.iter().map(|m| m.name.to_lowercase()).collect();
+    let mut judge = Judge::new(&format!("run-{run}"), settings);
+    let mut records = Vec::new();
+    for child in 1..=children_of_run(settings.children, settings.runs.max(1), run) {
+        if population.is_empty() {
+            break;
+        }
+        let fitness: Vec<f64> = population.iter().map(|m| m.score).collect();
+        let (first, second) = breed::select_parents(&fitness, &mut rng);
+        let (template, donor) = if rng.random_bool(0.5) {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        let mut gene = breed::crossover(
+            &population[template].gene,
+            &population[donor].gene,
+            &mut rng,
+        );
+        let mutations = breed::mutate(&mut gene, &pool, &mut rng);
+        // Every child's name is its own, kept or culled, so that the records name one child.
+        let name = maker.name(&taken, &mut rng);
+        taken.insert(name.to_lowercase());
+        gene.set_game_name(&name);
+        let mut record = ChildRecord {
+            run,
+            child,
+            name: name.clone(),
+            generation: 1 + population[template]
+                .generation
+                .max(population[donor].generation),
+            parents: [
+                population[template].name.clone(),
+                population[donor].name.clone(),
+            ],
+            mutations,
+            stage: Stage::Kept,
+            reason: None,
+            score: None,
+            viable: None,
+            nearest: None,
+            distance: None,
+            text: None,
+        };
+        let mut key = gene.clone();
+        key.set_game_name("");
+        if let Some(same) = population.iter().find(|m| m.key == key) {
+            record.stage = Stage::Unchanged;
+            record.reason = Some(format!("the rules of {}", same.name));
+        } else {
+            let rules = gene.to_text();
+            match judge.judge(&rules) {
+                Err((stage, why)) => {
+                    record.stage = stage;
+                    record.reason = Some(why);
+                }
+                Ok(judged) => {
+                    let nearest = population
+                        .iter()
+                        .map(|m| (m, distance(&judged.tree, &m.tree)))
+                        .min_by(|a, b| a.1.total_cmp(&b.1));
+                    record.score = Some(judged.score);
+                    record.viable = Some(judged.viable);
+                    if let Some((near, d)) = nearest {
+                        record.nearest = Some(near.name.clone());
+                        record.distance = Some(d);
+                    }
+                    if nearest.is_some_and(|(_, d)| d <= settings.min_distance) {
+                        record.stage = Stage::Inbred;
+                        record.reason = Some(format!(
+                            "at distance {:.3} from {}",
+                            record.distance.unwrap_or(0.0),
+                            record.nearest.as_deref().unwrap_or("")
+                        ));
+                    } else {
+                        record.text = Some(header(&record, settings, &judged.reasons) + &rules);
+                        let new = member(name, gene, judged, record.generation);
+                        let at = population.partition_point(|m| m.score >= new.score);
+                        population.insert(at, new);
+                    }
+                }
+            }
+        }
+        on_child(&record);
+        records.push(record);
+    }
+    records
+}
+
+/// The comment header of a kept child: its ancestry, score and verdict.
+fn header(record: &ChildRecord, settings: &EvolveSettings, reasons: &[String]) -> String {
+    let mut lines = vec![
+        format!(
+            "{}: bred by `ludeme evolve` (seed {}, run {}, child {}, generation {})",
+            record.name, settings.seed, record.run, record.child, record.generation
+        ),
+        format!(
+            "parents: {} (template) × {}, {} mutations",
+            record.parents[0], record.parents[1], record.mutations
+        ),
+        format!(
+            "aesthetic score {:.3}; {}",
+            record.score.unwrap_or(0.0),
+            if record.viable == Some(true) {
+                "viable".to_owned()
+            } else {
+                format!("not viable: {}", reasons.join("; "))
+            }
+        ),
+    ];
+    if let (Some(nearest), Some(d)) = (&record.nearest, record.distance) {
+        lines.push(format!("nearest member: {nearest} at distance {d:.3}"));
+    }
+    lines
+        .iter()
+        .map(|line| format!("; {line}\n"))
+        .collect::<String>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partitions_share_the_runs_out_between_them() {
+        assert_eq!(
+            Partition::parse("2/3"),
+            Ok(Partition { index: 2, count: 3 })
+        );
+        for bad in ["0/3", "4/3", "1/0", "a/2", "2"] {
+            assert!(Partition::parse(bad).is_err(), "{bad}");
+        }
+        // Every run in exactly one of the three partitions.
+        for run in 1..=10 {
+            let owners = (1..=3)
+                .filter(|&k| Partition { index: k, count: 3 }.has(run))
+                .count();
+            assert_eq!(owners, 1, "run {run}");
+        }
+        assert_eq!(runs_of(Partition { index: 1, count: 2 }, 3), vec![1, 3]);
+        // 10 children over 3 runs: 4, 3, 3.
+        let shares: Vec<usize> = (1..=3).map(|run| children_of_run(10, 3, run)).collect();
+        assert_eq!(shares, vec![4, 3, 3]);
+    }
+}
