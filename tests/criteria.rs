@@ -12,16 +12,25 @@ fn yavalath() -> String {
     path.to_str().expect("a UTF-8 path").to_owned()
 }
 
-#[test]
-fn criteria_all_prints_every_criterion_with_its_source() {
+/// The standard output of `ludeme probe` of four games of Yavalath with `options`, which must
+/// succeed.
+fn probe_yavalath(options: &[&str]) -> Vec<u8> {
     let game = yavalath();
-    let output = ludeme(&["probe", &game, "--games", "4", "--criteria", "all"]);
+    let mut args = vec!["probe", game.as_str(), "--games", "4"];
+    args.extend(options);
+    let output = ludeme(&args);
     assert!(
         output.status.success(),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let text = String::from_utf8_lossy(&output.stdout);
+    output.stdout
+}
+
+#[test]
+fn criteria_all_prints_every_criterion_with_its_source() {
+    let stdout = probe_yavalath(&["--criteria", "all"]);
+    let text = String::from_utf8_lossy(&stdout);
     let (_, listed) = text.split_once("criteria:").expect("the criteria section");
     for criterion in CRITERIA {
         let line = listed
@@ -38,14 +47,8 @@ fn criteria_all_prints_every_criterion_with_its_source() {
 
 #[test]
 fn the_json_report_holds_every_criterion_and_the_score() {
-    let game = yavalath();
-    let output = ludeme(&["probe", &game, "--games", "4", "--format", "json"]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let report: Value =
+        serde_json::from_slice(&probe_yavalath(&["--format", "json"])).expect("JSON");
     let criteria = report["criteria"].as_object().expect("an object");
     assert_eq!(criteria.len(), CRITERIA.len());
     for criterion in CRITERIA {

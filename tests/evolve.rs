@@ -50,23 +50,17 @@ fn evolve(out: &Path, seed: &str, extra: &[&str]) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-/// Every file under `folder`, by its path inside it, with its text.
+/// Every file the evolution writes under `folder` (children and records), by its path inside
+/// it, with its text.
 fn files(folder: &Path) -> BTreeMap<PathBuf, String> {
-    let mut found = BTreeMap::new();
-    let mut stack = vec![folder.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("a folder") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let text = std::fs::read_to_string(&path).expect("a text file");
-                let inside = path.strip_prefix(folder).expect("inside").to_path_buf();
-                found.insert(inside, text);
-            }
-        }
-    }
-    found
+    support::files_with_extensions(folder, &["ludi", "jsonl"])
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("a text file");
+            let inside = path.strip_prefix(folder).expect("inside").to_path_buf();
+            (inside, text)
+        })
+        .collect()
 }
 
 fn children_written(files: &BTreeMap<PathBuf, String>) -> usize {

@@ -144,12 +144,10 @@ fn word_kind(text: &str, parent: Option<&str>) -> Option<Kind> {
     let accepted_by_parent = |kind: Kind| {
         parent.is_some_and(|parent| {
             schema::named(parent).any(|ludeme| {
-                ludeme.params.iter().any(|param| {
-                    param
-                        .accepts
-                        .iter()
-                        .any(|accepts| *accepts == Accepts::Kind(kind))
-                })
+                ludeme
+                    .params
+                    .iter()
+                    .any(|param| param.accepts.contains(&Accepts::Kind(kind)))
             })
         })
     };

@@ -16,6 +16,18 @@ const SETTLED_LEAD: f64 = 0.5;
 /// A gain in lead smaller than this is noise, not a move that gained anything (permanence).
 const GAIN: f64 = 0.01;
 
+/// `role`'s estimate in `estimates` and the strongest other role's.
+fn mine_and_strongest_other(estimates: &[f64], role: usize) -> (f64, f64) {
+    let mine = estimates.get(role).copied().unwrap_or(0.0);
+    let theirs = estimates
+        .iter()
+        .enumerate()
+        .filter(|&(other, _)| other != role)
+        .map(|(_, &e)| e)
+        .fold(0.0, f64::max);
+    (mine, theirs)
+}
+
 /// In a decided game, `(E_w(n), E_l(n))` after each searched ply: the eventual winner's
 /// estimate and the strongest loser's. Empty for a draw.
 pub fn sides(history: &LeadHistory) -> Vec<(f64, f64)> {
@@ -25,16 +37,7 @@ pub fn sides(history: &LeadHistory) -> Vec<(f64, f64)> {
     history
         .estimates
         .iter()
-        .map(|estimates| {
-            let mine = estimates.get(winner).copied().unwrap_or(0.0);
-            let theirs = estimates
-                .iter()
-                .enumerate()
-                .filter(|&(r, _)| r != winner)
-                .map(|(_, &e)| e)
-                .fold(0.0, f64::max);
-            (mine, theirs)
-        })
+        .map(|estimates| mine_and_strongest_other(estimates, winner))
         .collect()
 }
 
@@ -44,13 +47,7 @@ fn leads_of(history: &LeadHistory, role: usize) -> Vec<f64> {
         .estimates
         .iter()
         .map(|estimates| {
-            let mine = estimates.get(role).copied().unwrap_or(0.0);
-            let theirs = estimates
-                .iter()
-                .enumerate()
-                .filter(|&(q, _)| q != role)
-                .map(|(_, &e)| e)
-                .fold(0.0, f64::max);
+            let (mine, theirs) = mine_and_strongest_other(estimates, role);
             mine - theirs
         })
         .collect()
