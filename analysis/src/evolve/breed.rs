@@ -7,6 +7,7 @@ use rand::RngExt;
 use rand::rngs::SmallRng;
 
 use super::genome::{Gene, GenePool, gene_type, words_of_kind};
+use crate::ludi::schema::{self, Kind};
 
 /// The likelihood of crossing an element in from the other parent, and of mutating one (§V.A).
 pub const CROSSOVER_RATE: f64 = 0.1;
@@ -78,8 +79,10 @@ fn cross_items(gene: &mut Gene, donor: &GenePool, rng: &mut SmallRng) {
 /// Mutates `game` in place: each element (the game itself and its name aside) is visited and,
 /// with [`MUTATION_RATE`] likelihood, changed (a number by a step of 1 or 2, a word for another
 /// word of its kind, a list for another element of its type from `pool`), removed (an element
-/// of a list that keeps others), or given a new element of a kind seen under lists of its type
-/// in `pool`. Returns how many mutations were made.
+/// of a list that keeps others, unless a part its ludeme requires), or given a new element of
+/// a kind seen inside lists of its type in `pool` (not a second copy of a part). These are the
+/// paper's context-dependent constraints: they spare the checker children it could only
+/// refuse. Returns how many mutations were made.
 pub fn mutate(game: &mut Gene, pool: &GenePool, rng: &mut SmallRng) -> usize {
     let mut made = 0;
     mutate_items(game, pool, rng, &mut made);
@@ -102,16 +105,22 @@ fn mutate_items(gene: &mut Gene, pool: &GenePool, rng: &mut SmallRng, made: &mut
             && rng.random_bool(MUTATION_RATE)
         {
             match rng.random_range(0..4) {
-                // Remove (a list keeps at least one element; the game keeps its name).
-                0 if items.len() > 1 + usize::from(is_game) => {
+                // Remove (a list keeps at least one element, the game its name, a ludeme
+                // the parts it cannot do without).
+                0 if items.len() > 1 + usize::from(is_game)
+                    && !is_mandatory_part(head.as_deref(), &items[index]) =>
+                {
                     items.remove(index);
                     *made += 1;
                     continue;
                 }
-                // Add an element seen under lists of this one's type, beside it.
+                // Add, inside it, an element seen inside lists of its type (not a second copy
+                // of a part, which a ludeme has once).
                 1 => {
                     if let Some(added) = pick(pool.children_of.get(&item_type), rng)
                         && let Gene::List { items: inner, .. } = &mut items[index]
+                        && !(is_part(&added)
+                            && inner.iter().any(|item| item.head() == added.head()))
                     {
                         inner.push(added);
                         *made += 1;
@@ -131,6 +140,27 @@ fn mutate_items(gene: &mut Gene, pool: &GenePool, rng: &mut SmallRng, made: &mut
         mutate_items(&mut items[index], pool, rng, made);
         index += 1;
     }
+}
+
+/// Whether `gene` is a part of a ludeme (`board`, `size`, `end`, ...), which it has at most once.
+fn is_part(gene: &Gene) -> bool {
+    gene.head()
+        .is_some_and(|head| schema::named(head).any(|ludeme| ludeme.kind == Kind::Part))
+}
+
+/// Whether `gene` is a part the ludeme `parent` cannot do without (the game's board and end, a
+/// board's size): removing it could only make a child the checker refuses.
+fn is_mandatory_part(parent: Option<&str>, gene: &Gene) -> bool {
+    let (Some(parent), Some(head)) = (parent, gene.head()) else {
+        return false;
+    };
+    is_part(gene)
+        && schema::named(parent).any(|ludeme| {
+            ludeme
+                .params
+                .iter()
+                .any(|param| param.name == head && !param.is_optional())
+        })
 }
 
 fn pick(genes: Option<&Vec<Gene>>, rng: &mut SmallRng) -> Option<Gene> {
@@ -208,5 +238,24 @@ mod tests {
             assert_eq!(child.head(), Some("game"));
         }
         assert!(changed > 50, "{changed} of 200 mutated");
+    }
+
+    #[test]
+    fn mutation_never_removes_a_required_part_nor_adds_a_second_copy() {
+        let game = Gene::read_game(
+            "(game T (players White Black) (board (tiling square) (size 3 3)) (end (All win (in-a-row 3))))",
+        )
+        .expect("a game");
+        let pool = GenePool::new([&game]);
+        let mut rng = SmallRng::seed_from_u64(11);
+        for _ in 0..300 {
+            let mut child = game.clone();
+            mutate(&mut child, &pool, &mut rng);
+            let mut text = String::new();
+            child.write(&mut text);
+            for part in ["(players", "(board", "(end", "(size", "(tiling"] {
+                assert_eq!(text.matches(part).count(), 1, "{part} in {text}");
+            }
+        }
     }
 }
