@@ -109,8 +109,8 @@ Pair is (R, s) and (R, s)
     said("Pieces fall from top to bottom.");
     said("Vote works only when the last move was “Understand”.");
     said("A hand is five cards.");
-    said("The kinds of hand are Pair.");
-    said("A Pair is two cards of the same rank.");
+    said("The kinds of hand are pair.");
+    said("A pair is two cards of the same rank.");
 }
 
 /// The paper's chain: "SideTetris is like Tetris", "TwoPlayerTetris is like SideTetris", ...,
@@ -205,10 +205,16 @@ fn the_tetris_to_pong_chain_resolves_through_its_files() {
 
 #[test]
 fn json_gives_sentences_with_the_files_they_come_from() {
-    let output = ludeme(&["explain", "--format", "json", "corpus/egg/side-tetris.egg"]);
+    let output = ludeme(&[
+        "explain",
+        "--literal",
+        "--format",
+        "json",
+        "corpus/egg/side-tetris.egg",
+    ]);
     assert_eq!(output.status.code(), Some(0));
     let json: Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(json["title"], "SideTetris");
+    assert_eq!(json["title"], "Side Tetris");
     let origins: Vec<&Value> = json["sections"]
         .as_array()
         .unwrap()

@@ -93,7 +93,13 @@ fn the_prefix_and_infix_tic_tac_toe_of_the_project_say_the_same_things() {
 
 #[test]
 fn json_gives_sections_items_and_rule_positions() {
-    let output = ludeme(&["explain", "--format", "json", "corpus/gdl/ticTacToe.kif"]);
+    let output = ludeme(&[
+        "explain",
+        "--literal",
+        "--format",
+        "json",
+        "corpus/gdl/ticTacToe.kif",
+    ]);
     assert_eq!(output.status.code(), Some(0));
     let json: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
     assert_eq!(json["file"], "corpus/gdl/ticTacToe.kif");

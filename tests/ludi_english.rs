@@ -55,7 +55,7 @@ fn tic_tac_toe_says_the_seeds_rules() {
         sentences("corpus/ludi/tic-tac-toe.ludi"),
         [
             "White and Black play on a 3×3 square board, with diagonal adjacency.",
-            "Players take turns placing a piece of their colour on an empty cell.",
+            "Players take turns, White first, placing a piece of their colour on an empty cell.",
             "A player wins by making a line of 3.",
         ]
     );
@@ -67,7 +67,7 @@ fn yavalath_wins_by_four_and_loses_by_three() {
         sentences("corpus/ludi/yavalath.ludi"),
         [
             "White and Black play on a hexagonal board of side 5.",
-            "Players take turns placing a piece of their colour on an empty cell.",
+            "Players take turns, White first, placing a piece of their colour on an empty cell.",
             "A player wins by making a line of 4.",
             "A player loses by making a line of 3 and not making a line of 4.",
         ]
@@ -92,9 +92,9 @@ fn end_clauses_are_never_run_together() {
 fn gorodruir_moves_read_as_its_rules() {
     let text = sentences("corpus/ludi/gorodruir.ludi").join("\n");
     for expected in [
-        "A move with a Stone: put the piece on the destination, when the destination is empty.",
+        "A move with a stone: put the piece on the destination, when the destination is empty.",
         "the piece's state plus 1 equals the distance from the origin to the destination; then add 1 to the piece's state.",
-        "Each player's Stone pieces in hand at the start: 5.",
+        "Each player's stones in hand at the start: 5.",
         "A player loses by having no move on their turn.",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");
@@ -152,7 +152,13 @@ fn every_ludeme_of_the_schema_has_a_rendering() {
 
 #[test]
 fn json_gives_sentences_with_ranges() {
-    let output = ludeme(&["explain", "--format", "json", "corpus/ludi/yavalath.ludi"]);
+    let output = ludeme(&[
+        "explain",
+        "--literal",
+        "--format",
+        "json",
+        "corpus/ludi/yavalath.ludi",
+    ]);
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(json["title"], "Yavalath");
     let last = &json["sentences"][3];

@@ -553,7 +553,7 @@ fn a_game_with_many_init_facts_ends_every_command_within_its_budget() {
             "{args:?} says nothing"
         );
     }
-    let explained = run_on(&["explain"], &file, Duration::from_secs(60));
+    let explained = run_on(&["explain", "--literal"], &file, Duration::from_secs(60));
     assert!(
         String::from_utf8_lossy(&explained.stdout).contains("each fact (0..49999) holds"),
         "the facts are read as one range"

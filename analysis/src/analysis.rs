@@ -213,6 +213,20 @@ impl Analysis {
         })
     }
 
+    /// The rules as a player reads them ([`crate::rulebook`]): overview, equipment, setup,
+    /// turns, moves, the end; [`Analysis::explain`] is the rule-by-rule level under it.
+    pub fn rulebook(&self, file: SourceFile) -> Cancellable<&crate::rulebook::Rulebook> {
+        let db = AssertUnwindSafe(&self.db);
+        Cancelled::catch(move || {
+            let db: &RootDatabase = *db;
+            match file.syntax(db) {
+                Syntax::GdlKif | Syntax::GdlInfix => crate::gdl::english::gdl_rulebook(db, file),
+                Syntax::Ludi => crate::ludi::ludi_rulebook(db, file),
+                Syntax::Egg => crate::egg::egg_rulebook(db, file),
+            }
+        })
+    }
+
     /// The game of `file` on its language's engine, or why it cannot be played (one line).
     pub fn playable(
         &self,

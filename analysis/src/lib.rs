@@ -27,6 +27,7 @@ pub mod play;
 pub mod probe_plots;
 pub mod project;
 pub mod rules;
+pub mod rulebook;
 mod source;
 mod symbols;
 mod syntax;

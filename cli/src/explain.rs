@@ -1,5 +1,5 @@
-//! `ludeme explain FILE`: a game's rules in plain English. `ludeme explain CODE`: the long form
-//! of a diagnostic.
+//! `ludeme explain FILE`: a game's rulebook in plain English (`--literal`: the rules one by
+//! one). `ludeme explain CODE`: the long form of a diagnostic.
 
 use std::io::Write;
 use std::path::Path;
@@ -9,6 +9,7 @@ use ludeme_analysis::egg::EggExplanation;
 use ludeme_analysis::files::is_game_file;
 use ludeme_analysis::gdl::english::GameExplanation;
 use ludeme_analysis::ludi::LudiExplanation;
+use ludeme_analysis::rulebook::{Line, Rulebook};
 use ludeme_analysis::{DiagnosticDepth, Explanation, RootDatabase, Severity, SourceFile, rules};
 use serde_json::{Value, json};
 
@@ -28,14 +29,14 @@ pub enum ExplainFormat {
 /// Plain text is wrapped at this many columns.
 const TEXT_WIDTH: usize = 100;
 
-pub fn run(target: Option<&str>, format: ExplainFormat) -> u8 {
+pub fn run(target: Option<&str>, format: ExplainFormat, literal: bool) -> u8 {
     let Some(target) = target else {
         return list_codes(format);
     };
     let path = Path::new(target);
     if path.exists() && !path.is_dir() {
         if is_game_file(path) {
-            return explain_file(path, format);
+            return explain_file(path, format, literal);
         }
         eprintln!(
             "ludeme explain: {target} is not a game file (.kif, .gdl, .hrf, .egg or .ludi) and no diagnostic has this code"
@@ -111,11 +112,12 @@ fn list_codes(format: ExplainFormat) -> u8 {
 fn explain_code(rule: &rules::Rule, format: ExplainFormat) -> u8 {
     let text = match format {
         ExplainFormat::Human => format!(
-            "{} ({})\n\n{}\n\n{}\n",
+            "{} ({})\n\n{}\n\n{}\n{}",
             rule.code,
             rule.severity.as_str(),
             rule.summary,
-            rule.explanation
+            rule.explanation,
+            crate::rules::example_text(rule)
         ),
         ExplainFormat::Json => format!("{}\n", code_json(rule)),
     };
@@ -129,16 +131,12 @@ fn emit(text: &str) {
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
+/// A rule as `ludeme rules --format json` lists it.
 fn code_json(rule: &rules::Rule) -> Value {
-    json!({
-        "code": rule.code,
-        "severity": rule.severity.as_str(),
-        "summary": rule.summary,
-        "explanation": rule.explanation,
-    })
+    crate::rules::rule_json(rule)
 }
 
-fn explain_file(path: &Path, format: ExplainFormat) -> u8 {
+fn explain_file(path: &Path, format: ExplainFormat, literal: bool) -> u8 {
     let shown = path.display();
     let (analysis, file) = match open_game(path, KnownGames::FromSettings) {
         Ok(opened) => opened,
@@ -159,6 +157,16 @@ fn explain_file(path: &Path, format: ExplainFormat) -> u8 {
         .text(file)
         .expect("no write during `ludeme explain`");
     let output = match (format, &explanation) {
+        (ExplainFormat::Human, _) if !literal => analysis
+            .rulebook(file)
+            .expect("no write during `ludeme explain`")
+            .to_plain_text(TEXT_WIDTH),
+        (ExplainFormat::Json, _) if !literal => {
+            let book = analysis
+                .rulebook(file)
+                .expect("no write during `ludeme explain`");
+            rulebook_json(path, &text, book)
+        }
         (ExplainFormat::Human, _) => explanation.to_plain_text(TEXT_WIDTH),
         (ExplainFormat::Json, Explanation::Egg(sheet)) => egg_output(analysis.db(), file, sheet),
         (ExplainFormat::Json, Explanation::Ludi(sheet)) => ludi_json(path, &text, sheet),
@@ -180,8 +188,48 @@ fn explain_file(path: &Path, format: ExplainFormat) -> u8 {
         eprintln!(
             "ludeme explain: {shown} has {errors} error{plural}; the English covers what could be read (`ludeme check {shown}` lists them)"
         );
+        return exit::PROBLEMS_FOUND;
     }
     exit::CLEAN
+}
+
+/// A rulebook as JSON: the title, the overview and the chapters, each sentence with the
+/// 1-based spans of what it renders.
+fn rulebook_json(path: &Path, text: &str, book: &Rulebook) -> String {
+    let report = FileReport::new(path.to_path_buf(), text.to_owned(), Vec::new());
+    let lines = |lines: &[Line]| -> Vec<Value> {
+        lines
+            .iter()
+            .map(|line| {
+                let ranges: Vec<Value> = line
+                    .ranges
+                    .iter()
+                    .map(|&range| json!(report.span(range)))
+                    .collect();
+                json!({ "text": line.text, "ranges": ranges })
+            })
+            .collect()
+    };
+    let chapters: Vec<Value> = book
+        .chapters
+        .iter()
+        .map(|chapter| {
+            json!({
+                "part": chapter.part,
+                "title": chapter.part.title(),
+                "sentences": lines(&chapter.lines),
+            })
+        })
+        .collect();
+    format!(
+        "{}\n",
+        json!({
+            "file": report.display_path(),
+            "title": book.title,
+            "overview": lines(&book.overview),
+            "chapters": chapters,
+        })
+    )
 }
 
 /// A Ludi rules sheet as JSON: the title and the sentences with the 1-based spans of the

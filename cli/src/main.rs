@@ -48,6 +48,9 @@ enum Command {
         /// Plain text with section headings, or the structured form as JSON.
         #[arg(long, value_enum, default_value_t = explain::ExplainFormat::Human)]
         format: explain::ExplainFormat,
+        /// The rules one by one, as written, instead of the rulebook.
+        #[arg(long)]
+        literal: bool,
     },
     /// Rewrite GDL files (.kif, .gdl, .hrf) in the canonical layout, keeping every comment; with
     /// `--to`, convert them between prefix KIF and infix.
@@ -162,7 +165,11 @@ fn main() -> ExitCode {
     };
     let status = match cli.command {
         Command::Check(args) => check::run(args),
-        Command::Explain { target, format } => explain::run(target.as_deref(), format),
+        Command::Explain {
+            target,
+            format,
+            literal,
+        } => explain::run(target.as_deref(), format, literal),
         Command::Fmt {
             paths,
             check,

@@ -41,9 +41,23 @@ pub fn ludeme_lsp(dir: &Path) -> std::process::Command {
     command
 }
 
-/// The English of a game, as `ludeme explain` prints it; the command must succeed.
+/// The English of a game rule by rule, as `ludeme explain --literal` prints it; the command
+/// must succeed.
 pub fn explain(path: &str) -> String {
-    let output = ludeme(&["explain", path]);
+    explain_with(&["--literal"], path)
+}
+
+/// The rulebook of a game, as `ludeme explain` prints it; the command must succeed.
+pub fn rulebook(path: &str) -> String {
+    explain_with(&[], path)
+}
+
+/// `ludeme explain` with `options` on `path`, which must succeed.
+fn explain_with(options: &[&str], path: &str) -> String {
+    let mut args = vec!["explain"];
+    args.extend_from_slice(options);
+    args.push(path);
+    let output = ludeme(&args);
     assert_eq!(
         output.status.code(),
         Some(0),

@@ -27,7 +27,7 @@ pub mod workspace;
 
 pub use checks::egg_diagnostics;
 pub use classify::{Classification, classify, egg_classification};
-pub use english::{EggExplanation, egg_explanation};
+pub use english::{EggExplanation, egg_explanation, egg_rulebook};
 pub use inherit::{Lineage, LineageProblem, egg_game, egg_lineage};
 pub use lower::{egg_file, lower};
 pub use workspace::{egg_files, game_index, load_egg_workspace, set_egg_workspace};

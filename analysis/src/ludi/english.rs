@@ -12,13 +12,17 @@
 //! parameters but context the sheet supplies: `{piece}` in a move, `{size}`, `{width}`,
 //! `{height}` in a board shape, `{shape}`, `{tiling}`, `{adjacency}`, `{phase}` in a board.
 
+use std::cell::Cell;
+
 use serde::Serialize;
 
+use crate::egg::words::plural;
 use crate::ludi::bind::{Node, Value};
 use crate::ludi::lower::ludi_tree;
-use crate::ludi::model::{Board, Shape};
-use crate::ludi::schema::{self, Kind, Ludeme};
+use crate::ludi::model::{Board, Shape, Tiling};
+use crate::ludi::schema::{self, Kind, Ludeme, Namespace};
 use crate::ludi::{ludi_game, model};
+use crate::rulebook::{self, Line, Part, Rulebook};
 use crate::{Db, SourceFile, TextRange};
 
 /// A game in English.
@@ -34,6 +38,8 @@ pub struct Sentence {
     pub text: String,
     /// The ludemes it renders.
     pub ranges: Vec<TextRange>,
+    /// Where the rulebook puts it; `None` for the overview (who plays on what).
+    pub part: Option<Part>,
 }
 
 /// The placeholders that are context rather than parameters (see the module's documentation).
@@ -52,13 +58,107 @@ pub const CONTEXT_PLACEHOLDERS: &[&str] = &[
 #[salsa::tracked(returns(ref))]
 pub fn ludi_explanation(db: &dyn Db, file: SourceFile) -> LudiExplanation {
     match (&ludi_tree(db, file).game, ludi_game(db, file)) {
-        (Some(tree), Some(game)) => explain(tree, game),
+        (Some(tree), Some(game)) => explain(tree, game, file.text(db)),
         _ => LudiExplanation::default(),
     }
 }
 
-/// The sheet of a bound game and its model.
-pub fn explain(tree: &Node, game: &model::Game) -> LudiExplanation {
+/// The rulebook of a Ludi file: the sheet's sentences sorted into the rulebook's parts, with
+/// the first win (or loss) clause as the object of the game.
+#[salsa::tracked(returns(ref))]
+pub fn ludi_rulebook(db: &dyn Db, file: SourceFile) -> Rulebook {
+    let sheet = ludi_explanation(db, file);
+    let mut book = Rulebook::new(sheet.title.clone());
+    for sentence in &sheet.sentences {
+        let ranges = sentence.ranges.clone();
+        match sentence.part {
+            None => book.add_overview(Line::new(sentence.text.clone(), ranges)),
+            // What a move does after it is done reads as a sentence of its own.
+            Some(Part::Moves) => book.add(
+                Part::Moves,
+                Line::new(sentence.text.replacen("; then ", ". Then ", 1), ranges),
+            ),
+            // A long list of regions reads as a list, one region a line.
+            Some(Part::Equipment)
+                if sentence.text.starts_with(REGIONS_ARE)
+                    && sentence.text.split_whitespace().count()
+                        > rulebook::LONGEST_SENTENCE / 2 =>
+            {
+                book.add(Part::Equipment, Line::new("The regions:", ranges.clone()));
+                let list = sentence.text[REGIONS_ARE.len()..].trim_end_matches('.');
+                for region in list.split("), ") {
+                    let region = region.trim_start_matches("and ");
+                    let closed = if region.ends_with(')') {
+                        region.to_owned()
+                    } else {
+                        format!("{region})")
+                    };
+                    let closed = closed.replace(") and ", "); ");
+                    for part in closed.split("; ") {
+                        book.add(Part::Equipment, Line::new(part, ranges.clone()));
+                    }
+                }
+            }
+            Some(part) => book.add(part, Line::new(sentence.text.clone(), ranges)),
+        }
+    }
+    // The object: every way to win, when short enough to say at once; else the first way to
+    // win (or the first end clause).
+    let endings: Vec<&Sentence> = sheet
+        .sentences
+        .iter()
+        .filter(|s| s.part == Some(Part::Ending))
+        .collect();
+    let wins: Vec<&Sentence> = endings
+        .iter()
+        .copied()
+        .filter(|s| s.text.contains(" wins by "))
+        .collect();
+    let chosen: Vec<&Sentence> = match (wins.as_slice(), endings.first()) {
+        ([], Some(first)) => vec![first],
+        ([], None) => Vec::new(),
+        (all, _) => {
+            let words: usize = all.iter().map(|s| s.text.split_whitespace().count()).sum();
+            if words <= rulebook::LONGEST_SENTENCE / 2 {
+                all.to_vec()
+            } else {
+                vec![all[0]]
+            }
+        }
+    };
+    if !chosen.is_empty() {
+        let clauses: Vec<String> = chosen
+            .iter()
+            .map(|s| lowercase_first(s.text.trim_end_matches('.')))
+            .collect();
+        let overview_at = book.overview.len().min(1);
+        book.overview.insert(
+            overview_at,
+            Line::new(
+                format!("The object: {}", clauses.join("; ")),
+                chosen.iter().flat_map(|s| s.ranges.clone()).collect(),
+            ),
+        );
+    }
+    book
+}
+
+/// How the regions sentence starts (the `regions` ludeme's template).
+const REGIONS_ARE: &str = "The regions are ";
+
+/// "A player wins by ..." → "a player wins by ...", leaving names (White) capitalised.
+fn lowercase_first(text: &str) -> String {
+    let first = text.split(' ').next().unwrap_or_default();
+    let mut out = text.to_owned();
+    if matches!(first, "A" | "The" | "If" | "Each") {
+        out[..1].make_ascii_lowercase();
+    }
+    out
+}
+
+/// The sheet of a bound game and its model; `source` is the file's text (for the line of a
+/// rule that cannot be read).
+pub fn explain(tree: &Node, game: &model::Game, source: &str) -> LudiExplanation {
     let mut sheet = LudiExplanation {
         title: game
             .name
@@ -66,50 +166,78 @@ pub fn explain(tree: &Node, game: &model::Game) -> LudiExplanation {
             .map_or_else(|| "(unnamed game)".to_owned(), |n| n.name.clone()),
         sentences: Vec::new(),
     };
-    let mut say = |text: String, range: TextRange| {
+    let renderer = Renderer::for_board(game.board.as_ref());
+    // A sentence with a hole (a required argument that could not be read) is replaced by a
+    // note saying where the rule is, so that no rule is silently dropped or half said.
+    let mut say = |part: Option<Part>, text: String, range: TextRange| {
+        let text = if renderer.missing.take() {
+            let line = source[..range.start.min(source.len())]
+                .matches('\n')
+                .count()
+                + 1;
+            format!("(a rule that could not be read: line {line})")
+        } else {
+            text
+        };
         if !text.is_empty() {
             sheet.sentences.push(Sentence {
-                text: sentence(&text),
+                text: rulebook::sentence(&text),
                 ranges: vec![range],
+                part,
             });
         }
     };
+    let first_player = game.players.first().map(|p| p.name.name.clone());
     // Who plays on what.
     if let Some(players) = tree.child("players") {
-        let mut text = render(players);
+        let mut text = renderer.render(players);
         if let (Some(board_node), Some(board)) = (tree.child("board"), &game.board) {
-            text = format!("{text} {}", render_board(board_node, board));
+            text = format!("{text} {}", renderer.render_board(board_node, board));
         }
-        say(text, players.range);
+        say(None, text, players.range);
     }
     if let Some(regions) = tree.child("board").and_then(|board| board.child("regions")) {
-        say(render(regions), regions.range);
+        say(
+            Some(Part::Equipment),
+            renderer.render(regions),
+            regions.range,
+        );
     }
     // Turns and moves.
     match tree.child("pieces") {
         None => {
-            // The seed's default game: the `pieces` ludeme's documented default.
+            // The seed's default game: the `pieces` ludeme's documented default, with the
+            // first player named.
             let default = schema::named("pieces")
                 .next()
-                .and_then(|pieces| pieces.default);
-            say(default.unwrap_or_default().to_owned(), tree.name_range);
+                .and_then(|pieces| pieces.default)
+                .unwrap_or_default();
+            let text = match (&first_player, default.strip_prefix("players take turns ")) {
+                (Some(first), Some(rest)) => format!("players take turns, {first} first, {rest}"),
+                _ => default.to_owned(),
+            };
+            say(Some(Part::Turns), text, tree.name_range);
         }
         Some(pieces) => {
-            if let Some(first) = game.players.first() {
+            if let Some(first) = &first_player {
                 say(
+                    Some(Part::Turns),
                     format!(
-                        "players take turns, {} first, each making one of the moves below",
-                        first.name.name
+                        "players take turns, {first} first, each making one of the moves below"
                     ),
                     pieces.name_range,
                 );
             }
             for definition in pieces.values("pieces").filter_map(Value::node) {
-                say(render(definition), definition.name_range);
+                say(
+                    Some(Part::Equipment),
+                    renderer.render(definition),
+                    definition.name_range,
+                );
                 let piece = definition
                     .value("name")
                     .and_then(Value::text)
-                    .unwrap_or("piece");
+                    .map_or_else(|| "piece".to_owned(), piece_word);
                 for movement in definition
                     .child("moves")
                     .iter()
@@ -118,127 +246,441 @@ pub fn explain(tree: &Node, game: &model::Game) -> LudiExplanation {
                 {
                     let value = |name: &str| {
                         if name == "piece" {
-                            Some(piece.to_owned())
+                            Some(piece.clone())
                         } else {
-                            param_text(movement, name)
+                            renderer.param_text(movement, name)
                         }
                     };
-                    let text = fill(movement.ludeme().english, &value, Some(movement.ludeme()));
-                    say(text, movement.range);
+                    let text =
+                        renderer.fill(movement.ludeme().english, &value, Some(movement.ludeme()));
+                    say(Some(Part::Moves), text, movement.range);
                 }
             }
         }
     }
-    for part in ["start", "play"] {
+    for (part, name) in [(Part::Setup, "start"), (Part::Turns, "play")] {
         for clause in tree
-            .child(part)
+            .child(name)
             .iter()
             .flat_map(|node| node.args.iter())
             .filter_map(|arg| arg.value.node())
         {
-            say(render(clause), clause.range);
+            say(Some(part), renderer.render(clause), clause.range);
         }
     }
     if let Some(end) = tree.child("end") {
         for clause in end.values("clauses").filter_map(Value::node) {
-            say(render(clause), clause.range);
+            say(Some(Part::Ending), renderer.render(clause), clause.range);
         }
         if let Some(tie) = end.child("tie") {
-            say(render(tie), tie.range);
+            say(Some(Part::Ending), renderer.render(tie), tie.range);
         }
     }
     if let Some(support) = tree.child("support") {
         for item in support.values("items").filter_map(Value::node) {
-            say(render(item), item.range);
+            say(Some(Part::Notes), renderer.render(item), item.range);
         }
     }
     sheet
 }
 
-/// The board phrase: "on a hexagonal board of side 5" (the shape with its article), from the board's, shape's, tiling's
-/// and flags' templates, with the defaults of the model (an absent shape is the tiling's own).
-fn render_board(node: &Node, board: &Board) -> String {
-    let shape_word = board.shape.name();
-    let shape_entry = schema::named(shape_word).find(|l| l.kind == Kind::Shape);
-    let sizes: Vec<String> = board.size.iter().map(u32::to_string).collect();
-    let size = match (board.shape, sizes.as_slice()) {
-        (Shape::Square | Shape::Rhombus, [one]) => format!("{one}×{one}"),
-        _ => sizes.join("×"),
-    };
-    let shape = shape_entry.map_or_else(String::new, |entry| {
+/// A piece type's name as a word of a sentence: `Stone` → "stone"; the default type `Piece`
+/// is just "piece".
+fn piece_word(name: &str) -> String {
+    rulebook::words_of_code_name(name).to_lowercase()
+}
+
+/// Pieces named by a phrase ending in a piece type: "White's Stone" → "White's stones",
+/// "each player's Piece" → "each player's pieces".
+fn pieces_phrase(phrase: &str) -> String {
+    match phrase.rsplit_once(' ') {
+        Some((head, last)) => format!("{head} {}", plural(&piece_word(last))),
+        None => plural(&piece_word(phrase)),
+    }
+}
+
+/// Renders ludemes with what the whole game decides: the board's tiling, for the words of
+/// adjacency; and whether a required argument was missing (a rule that could not be read).
+struct Renderer {
+    tiling: Tiling,
+    missing: Cell<bool>,
+}
+
+impl Renderer {
+    fn for_board(board: Option<&Board>) -> Self {
+        Renderer {
+            tiling: board.map_or(Tiling::Square, |board| board.tiling),
+            missing: Cell::new(false),
+        }
+    }
+
+    /// "orthogonally adjacent to the destination" on squares; cells of other tilings touch
+    /// along an edge without an orthogonal direction.
+    fn direct_neighbours(&self) -> &'static str {
+        match self.tiling {
+            Tiling::Square | Tiling::TruncSquare => "orthogonally adjacent to the destination",
+            Tiling::Hex => "adjacent to the destination",
+            Tiling::Tri => "sharing an edge with the destination",
+        }
+    }
+
+    fn all_neighbours(&self) -> &'static str {
+        match self.tiling {
+            Tiling::Hex => "adjacent to the destination",
+            _ => "adjacent to the destination, diagonally included",
+        }
+    }
+    /// The board phrase: "on a hexagonal board of side 5" (the shape with its article), from
+    /// the board's, shape's, tiling's and flags' templates, with the defaults of the model (an
+    /// absent shape is the tiling's own).
+    fn render_board(&self, node: &Node, board: &Board) -> String {
+        let shape_word = board.shape.name();
+        let shape_entry = schema::named(shape_word).find(|l| l.kind == Kind::Shape);
+        let sizes: Vec<String> = board.size.iter().map(u32::to_string).collect();
+        let size = match (board.shape, sizes.as_slice()) {
+            (Shape::Square | Shape::Rhombus, [one]) => format!("{one}×{one}"),
+            _ => sizes.join("×"),
+        };
+        let shape = shape_entry.map_or_else(String::new, |entry| {
+            let value = |name: &str| match name {
+                "size" => Some(size.clone()),
+                "width" => sizes.first().cloned(),
+                "height" => sizes.get(1).cloned(),
+                _ => None,
+            };
+            self.fill(entry.english, &value, None)
+        });
+        let tiling_node = node.child("tiling");
+        let tiling_word = tiling_node.and_then(|t| t.child("type")).map(Node::name);
         let value = |name: &str| match name {
-            "size" => Some(size.clone()),
-            "width" => sizes.first().cloned(),
-            "height" => sizes.get(1).cloned(),
+            "shape" => Some(rulebook::with_indefinite_article(&shape)),
+            // The tiling goes without saying when the board has its own shape (hexagons of
+            // hexagons).
+            "tiling" if tiling_word != Some(shape_word) => tiling_node
+                .and_then(|t| t.child("type"))
+                .map(|t| self.render(t)),
+            "adjacency" => tiling_node
+                .and_then(|t| t.child("i-nbors"))
+                .map(|t| self.render(t)),
+            "phase" => node.child("phase").map(|p| self.render(p)),
             _ => None,
         };
-        fill(entry.english, &value, None)
-    });
-    let tiling_node = node.child("tiling");
-    let tiling_word = tiling_node.and_then(|t| t.child("type")).map(Node::name);
-    let value = |name: &str| match name {
-        "shape" => Some(with_indefinite_article(&shape)),
-        // The tiling goes without saying when the board has its own shape (hexagons of hexagons).
-        "tiling" if tiling_word != Some(shape_word) => {
-            tiling_node.and_then(|t| t.child("type")).map(render)
+        self.fill(node.ludeme().english, &value, None)
+    }
+
+    /// A ludeme in English, from its template; `and`, `or` and `not` are phrased so that
+    /// their grouping survives.
+    fn render(&self, node: &Node) -> String {
+        match node.name() {
+            "and" | "or" => self.render_logic(node, false),
+            "not" => node
+                .value("condition")
+                .and_then(Value::node)
+                .map_or_else(|| self.hole(), |inner| self.negate(inner)),
+            ">" | "<" | ">=" | "<=" | "=" | "!=" => self
+                .render_count(node, node.name())
+                .unwrap_or_else(|| self.render_template(node)),
+            "d-nbors" => self.direct_neighbours().to_owned(),
+            "i-nbors" if node.ludeme().kind == Kind::Method => self.all_neighbours().to_owned(),
+            _ => self.render_template(node),
         }
-        "adjacency" => tiling_node.and_then(|t| t.child("i-nbors")).map(render),
-        "phase" => node.child("phase").map(render),
-        _ => None,
-    };
-    fill(node.ludeme().english, &value, None)
-}
-
-/// "a hexagonal board", "an 8×8 square board", "an 11×11 rhombus board".
-fn with_indefinite_article(phrase: &str) -> String {
-    let number: String = phrase.chars().take_while(char::is_ascii_digit).collect();
-    let vowel_sound = if number.is_empty() {
-        phrase.starts_with(['a', 'e', 'i', 'o', 'u'])
-    } else {
-        // Spoken numbers starting with a vowel: eight, eighty..., eleven, eighteen.
-        number.starts_with('8') || number == "11" || number == "18"
-    };
-    format!("{} {phrase}", if vowel_sound { "an" } else { "a" })
-}
-
-/// A ludeme in English, from its template.
-pub fn render(node: &Node) -> String {
-    fill(
-        node.ludeme().english,
-        &|name| param_text(node, name),
-        Some(node.ludeme()),
-    )
-}
-
-/// The rendering of the arguments bound to `param` of `node`, or `None` when there are none.
-fn param_text(node: &Node, param: &str) -> Option<String> {
-    let spec = node.ludeme().param(param)?;
-    // A loop, not an iterator chain: rendering recurses along the nesting of ludemes.
-    let mut parts = Vec::new();
-    for value in node.values(param) {
-        parts.push(render_value(node.ludeme(), value));
     }
-    if parts.is_empty() {
-        return None;
-    }
-    Some(join(&parts, spec.joiner))
-}
 
-fn render_value(parent: &Ludeme, value: &Value) -> String {
-    match value {
-        Value::Node(node) => render(node),
-        Value::Integer { value, .. } => value.to_string(),
-        Value::Name { text, use_, .. } if use_.all_players && text == "All" => {
-            // An end clause speaks of one player at a time; elsewhere `All` gives to each.
-            if parent.name == "end clause" {
-                "a player"
-            } else {
-                "each player"
+    fn render_template(&self, node: &Node) -> String {
+        let ludeme = node.ludeme();
+        let value = |name: &str| {
+            self.param_text(node, name).or_else(|| {
+                // Capturing and converting default to the direct neighbours, whose word
+                // depends on the tiling.
+                (name == "methods" && ludeme.kind == Kind::Effect)
+                    .then(|| self.direct_neighbours().to_owned())
+            })
+        };
+        self.fill(ludeme.english, &value, Some(ludeme))
+    }
+
+    /// The parts of a conjunction or disjunction. Nested ones say "either ... or ..." (and
+    /// "both ... and ..."), so that "A and B or C" cannot be read two ways.
+    fn render_logic(&self, node: &Node, nested: bool) -> String {
+        let children: Vec<&Value> = node.values("conditions").collect();
+        let has_nested = children
+            .iter()
+            .any(|c| c.node().is_some_and(|n| matches!(n.name(), "and" | "or")));
+        let parts: Vec<String> = children
+            .iter()
+            .map(|child| match child.node() {
+                Some(inner) if matches!(inner.name(), "and" | "or") => {
+                    self.render_logic(inner, true)
+                }
+                Some(inner) => self.render(inner),
+                None => child.text().unwrap_or_default().to_owned(),
+            })
+            .collect();
+        if parts.is_empty() {
+            return self.hole();
+        }
+        let word = if node.name() == "or" { "or" } else { "and" };
+        let joined = if has_nested && word == "or" {
+            // "either A and B, or C": the commas show where the inner group ends.
+            let (last, init) = parts.split_last().expect("not empty");
+            format!("{}, {word} {last}", init.join(", "))
+        } else {
+            join(&parts, word)
+        };
+        match (nested || has_nested, word, parts.len()) {
+            (true, "or", 2..) => format!("either {joined}"),
+            (true, "and", 2) => format!("both {joined}"),
+            _ => joined,
+        }
+    }
+
+    /// A condition said negatively, in natural order: "the destination is not empty", "the
+    /// distance ... is at most 2", "neither A nor B"; "not making a line of 4" for an end
+    /// condition.
+    fn negate(&self, node: &Node) -> String {
+        let cell = || self.param_text(node, "cell").unwrap_or_else(|| self.hole());
+        match node.name() {
+            "not" => node
+                .value("condition")
+                .and_then(Value::node)
+                .map_or_else(|| self.hole(), |inner| self.render(inner)),
+            "empty" if node.ludeme().kind == Kind::Condition => format!("{} is not empty", cell()),
+            "owner" => format!("{} does not hold a piece of the mover", cell()),
+            "enemy" if node.ludeme().kind == Kind::Condition => {
+                format!("{} does not hold an enemy piece", cell())
             }
-            .to_owned()
+            "line" => "the destination is not in a straight line from the origin".to_owned(),
+            "connected" => "the destination does not touch another piece of the mover".to_owned(),
+            "steps" => format!(
+                "the destination is not reached from the origin by the steps {}",
+                self.param_text(node, "steps")
+                    .unwrap_or_else(|| self.hole())
+            ),
+            ">" | "<" | ">=" | "<=" | "=" | "!=" => {
+                let opposite = match node.name() {
+                    ">" => "<=",
+                    "<" => ">=",
+                    ">=" => "<",
+                    "<=" => ">",
+                    "=" => "!=",
+                    _ => "=",
+                };
+                self.render_count(node, opposite).unwrap_or_else(|| {
+                    let entry = schema::named(opposite)
+                        .find(|l| l.kind == node.ludeme().kind)
+                        .unwrap_or(node.ludeme());
+                    let value = |name: &str| self.param_text(node, name);
+                    self.fill(entry.english, &value, Some(entry))
+                })
+            }
+            "or" => {
+                let parts: Vec<String> = node
+                    .values("conditions")
+                    .filter_map(Value::node)
+                    .map(|inner| self.render(inner))
+                    .collect();
+                match parts.as_slice() {
+                    [a, b] => format!("neither {a} nor {b}"),
+                    _ => format!("none of these holds: {}", join(&parts, "and")),
+                }
+            }
+            "and" => format!(
+                "not all of these hold: {}",
+                join(
+                    &node
+                        .values("conditions")
+                        .filter_map(Value::node)
+                        .map(|inner| self.render(inner))
+                        .collect::<Vec<_>>(),
+                    "and"
+                )
+            ),
+            _ => {
+                let text = self.render(node);
+                if node.ludeme().kind == Kind::EndCondition
+                    || text.split(' ').next().is_some_and(|w| w.ends_with("ing"))
+                {
+                    format!("not {text}")
+                } else {
+                    format!("it is not the case that {text}")
+                }
+            }
         }
-        other => other.text().unwrap_or_default().to_owned(),
     }
+
+    /// A comparison of a count with a number, said as the count: "no empty cells lie between
+    /// the origin and the destination", "the destination has at least one enemy neighbour";
+    /// `None` for other comparisons.
+    fn render_count(&self, node: &Node, operator: &str) -> Option<String> {
+        let mut sides = node.args.iter().map(|arg| &arg.value);
+        let (left, right) = (sides.next()?.node()?, sides.next()?);
+        let number = right.integer()?;
+        let content = left.value("content").and_then(Value::node).map(Node::name);
+        let (singular, plural_noun) = match (left.name(), content) {
+            ("num-between", Some("empty")) => ("empty cell", "empty cells"),
+            ("num-between", Some("enemy")) => ("enemy piece", "enemy pieces"),
+            ("num-between", Some("friend")) => ("friendly piece", "friendly pieces"),
+            ("num-between", Some("any")) => ("piece", "pieces"),
+            ("num-nbors", Some("empty")) => ("empty neighbour", "empty neighbours"),
+            ("num-nbors", Some("enemy")) => ("enemy neighbour", "enemy neighbours"),
+            ("num-nbors", Some("friend")) => ("friendly neighbour", "friendly neighbours"),
+            ("num-nbors", _) => ("occupied neighbour", "occupied neighbours"),
+            _ => return None,
+        };
+        let (quantity, one) = match (operator, number) {
+            ("=" | "<=", 0) | ("<", 1) => ("no".to_owned(), false),
+            ("=", 1) => ("exactly one".to_owned(), true),
+            (">", 0) | (">=", 1) => ("at least one".to_owned(), true),
+            ("=", n) => (format!("exactly {n}"), false),
+            (">=", n) => (format!("at least {n}"), false),
+            ("<=", n) => (format!("at most {n}"), n == 1),
+            (">", n) => (format!("more than {n}"), false),
+            ("<", n) => (format!("fewer than {n}"), false),
+            _ => return None,
+        };
+        let noun = if one { singular } else { plural_noun };
+        Some(if left.name() == "num-between" {
+            let verb = if one { "lies" } else { "lie" };
+            format!("{quantity} {noun} {verb} between the origin and the destination")
+        } else {
+            let cell = self.param_text(left, "cell").unwrap_or_else(|| self.hole());
+            format!("{cell} has {quantity} {noun}")
+        })
+    }
+
+    /// The rendering of the arguments bound to `param` of `node`, or `None` when there are
+    /// none.
+    fn param_text(&self, node: &Node, param: &str) -> Option<String> {
+        let spec = node.ludeme().param(param)?;
+        // A loop, not an iterator chain: rendering recurses along the nesting of ludemes.
+        let mut parts = Vec::new();
+        for value in node.values(param) {
+            parts.push(self.render_value(node.ludeme(), value));
+        }
+        if parts.is_empty() {
+            return None;
+        }
+        Some(join(&parts, spec.joiner))
+    }
+
+    fn render_value(&self, parent: &Ludeme, value: &Value) -> String {
+        match value {
+            Value::Node(node) => self.render(node),
+            Value::Integer { value, .. } => value.to_string(),
+            Value::Name { text, use_, .. } if use_.all_players && text == "All" => {
+                // An end clause speaks of one player at a time; elsewhere `All` gives to each.
+                if parent.name == "end clause" {
+                    "a player"
+                } else {
+                    "each player"
+                }
+                .to_owned()
+            }
+            // Region names are written as code (`WhiteCamp`); a rulebook says them as words.
+            Value::Name { text, use_, .. } if use_.namespace == Namespace::Region => {
+                rulebook::words_of_code_name(text)
+            }
+            other => other.text().unwrap_or_default().to_owned(),
+        }
+    }
+
+    /// Marks the sentence being built as missing a part, and returns the empty text in its
+    /// place.
+    fn hole(&self) -> String {
+        self.missing.set(true);
+        String::new()
+    }
+
+    /// Expands a template: `{name}` from `value`, falling back to the parameter's default
+    /// outside brackets; a `[...]` section is dropped when a placeholder inside has no value.
+    /// A piece type followed by "pieces" ("{piece} pieces") reads as the plural of its name
+    /// ("stones").
+    fn fill(
+        &self,
+        template: &str,
+        value: &dyn Fn(&str) -> Option<String>,
+        defaults: Option<&Ludeme>,
+    ) -> String {
+        let mut out = String::new();
+        let mut rest = template;
+        while let Some(at) = rest.find(['{', '[']) {
+            out.push_str(&rest[..at]);
+            let after = &rest[at..];
+            if after.starts_with('[') {
+                let Some(end) = after.find(']') else { break };
+                let inner = &after[1..end];
+                if let Some(text) = self.fill_section(inner, value) {
+                    out.push_str(&text);
+                }
+                rest = &after[end + 1..];
+            } else {
+                let Some(end) = after.find('}') else { break };
+                let name = &after[1..end];
+                let text = value(name).or_else(|| {
+                    defaults
+                        .and_then(|l| l.param(name))
+                        .and_then(|p| p.default)
+                        .map(str::to_owned)
+                });
+                let text = text.unwrap_or_else(|| {
+                    let required = defaults
+                        .and_then(|l| l.param(name))
+                        .is_some_and(|p| p.min > 0);
+                    if required { self.hole() } else { String::new() }
+                });
+                rest = &after[end + 1..];
+                out.push_str(&self.piece_names(name, &text, &mut rest));
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// A bracketed section, or `None` when one of its placeholders has no value.
+    fn fill_section(
+        &self,
+        section: &str,
+        value: &dyn Fn(&str) -> Option<String>,
+    ) -> Option<String> {
+        let mut out = String::new();
+        let mut rest = section;
+        while let Some(at) = rest.find('{') {
+            out.push_str(&rest[..at]);
+            let end = rest[at..].find('}')? + at;
+            let name = &rest[at + 1..end];
+            let text = value(name)?;
+            rest = &rest[end + 1..];
+            out.push_str(&self.piece_names(name, &text, &mut rest));
+        }
+        out.push_str(rest);
+        Some(out)
+    }
+
+    /// `{piece} pieces` and `{name} pieces` (a piece type) say the type in the plural:
+    /// "stones", "White's pawns"; `{piece} piece` in the singular, "a pawn". Consumes the noun
+    /// from `rest` when it does so.
+    fn piece_names(&self, placeholder: &str, text: &str, rest: &mut &str) -> String {
+        if !matches!(placeholder, "piece" | "name") || text.is_empty() {
+            return text.to_owned();
+        }
+        if let Some(after) = rest.strip_prefix(" pieces") {
+            *rest = after;
+            return pieces_phrase(text);
+        }
+        if let Some(after) = rest.strip_prefix(" piece")
+            && !after.starts_with(|c: char| c.is_alphabetic())
+        {
+            *rest = after;
+            return piece_word(text);
+        }
+        text.to_owned()
+    }
+}
+
+/// A ludeme in English, from its template, as one rule's hover or hint says it (the tiling
+/// taken as square).
+pub fn render(node: &Node) -> String {
+    Renderer::for_board(None).render(node)
 }
 
 /// "A, B and C" for "and"/"or"; "A plus B plus C" for other joiners.
@@ -249,69 +691,6 @@ fn join(parts: &[String], joiner: &str) -> String {
         (_, "×") => parts.join("×"),
         _ => parts.join(&format!(" {joiner} ")),
     }
-}
-
-/// Expands a template: `{name}` from `value`, falling back to the parameter's default outside
-/// brackets; a `[...]` section is dropped when a placeholder inside has no value.
-pub fn fill(
-    template: &str,
-    value: &dyn Fn(&str) -> Option<String>,
-    defaults: Option<&Ludeme>,
-) -> String {
-    let mut out = String::new();
-    let mut rest = template;
-    while let Some(at) = rest.find(['{', '[']) {
-        out.push_str(&rest[..at]);
-        let after = &rest[at..];
-        if after.starts_with('[') {
-            let Some(end) = after.find(']') else { break };
-            let inner = &after[1..end];
-            if let Some(text) = fill_section(inner, value) {
-                out.push_str(&text);
-            }
-            rest = &after[end + 1..];
-        } else {
-            let Some(end) = after.find('}') else { break };
-            let name = &after[1..end];
-            let text = value(name).or_else(|| {
-                defaults
-                    .and_then(|l| l.param(name))
-                    .and_then(|p| p.default)
-                    .map(str::to_owned)
-            });
-            out.push_str(&text.unwrap_or_default());
-            rest = &after[end + 1..];
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// A bracketed section, or `None` when one of its placeholders has no value.
-fn fill_section(section: &str, value: &dyn Fn(&str) -> Option<String>) -> Option<String> {
-    let mut out = String::new();
-    let mut rest = section;
-    while let Some(at) = rest.find('{') {
-        out.push_str(&rest[..at]);
-        let end = rest[at..].find('}')? + at;
-        out.push_str(&value(&rest[at + 1..end])?);
-        rest = &rest[end + 1..];
-    }
-    out.push_str(rest);
-    Some(out)
-}
-
-/// Capital first letter, final period.
-fn sentence(text: &str) -> String {
-    let mut chars = text.chars();
-    let mut out: String = match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => return String::new(),
-    };
-    if !out.ends_with(['.', '!', '?']) {
-        out.push('.');
-    }
-    out
 }
 
 impl LudiExplanation {

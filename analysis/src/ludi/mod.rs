@@ -16,7 +16,7 @@ pub mod tree;
 mod tests;
 
 pub use checks::ludi_diagnostics;
-pub use english::{LudiExplanation, ludi_explanation};
+pub use english::{LudiExplanation, ludi_explanation, ludi_rulebook};
 pub use lower::{ludi_game, ludi_tree};
 
 use crate::TextRange;

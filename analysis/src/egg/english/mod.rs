@@ -17,8 +17,9 @@ use crate::egg::model::{
 };
 use crate::egg::words::{article, capitalize, join_and, join_or, key, number_word, plural};
 use crate::egg::{egg_file, egg_game};
+use crate::rulebook::{Line, Part, Rulebook, sentence};
 use crate::{Db, SourceFile, Syntax};
-use phrase::{Voice, render, render_terms};
+use phrase::{Voice, render, render_terms, spoken_name};
 
 /// A game's instructions.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -55,6 +56,109 @@ pub fn egg_explanation(db: &dyn Db, file: SourceFile) -> EggExplanation {
     explain(game, like)
 }
 
+/// The rulebook of an EGGG file: an overview (who plays, on what, with what; then the goal),
+/// and the instructions' sections as its chapters. The classification stays in the
+/// instructions (`ludeme explain --literal`).
+#[salsa::tracked(returns(ref))]
+pub fn egg_rulebook(db: &dyn Db, file: SourceFile) -> Rulebook {
+    let sheet = egg_explanation(db, file);
+    let mut book = Rulebook::new(sheet.title.clone());
+    if file.syntax(db) != Syntax::Egg {
+        return book;
+    }
+    let game = egg_game(db, file);
+    let own = |origins: &[Origin]| -> Vec<crate::TextRange> {
+        origins
+            .iter()
+            .filter(|origin| origin.file == file)
+            .map(|origin| origin.range)
+            .collect()
+    };
+    book.add_overview(Line::new(overview(game, &sheet.title), Vec::new()));
+    for section in &sheet.sections {
+        let part = match section.title {
+            // The overview names the players.
+            "Players" => continue,
+            "Equipment" => Part::Equipment,
+            "Turns" => Part::Turns,
+            "Moves" => Part::Moves,
+            "Goal" => Part::Ending,
+            _ => Part::Notes,
+        };
+        for sentence in &section.sentences {
+            // The overview says the grid and the pieces already.
+            let said_above = (game.grid.is_some()
+                && game.board_shape.is_none()
+                && game.cell_shape.is_none()
+                && sentence.text.starts_with("The board is a "))
+                || (game.pieces.is_some() && sentence.text.starts_with("The pieces are"));
+            if part == Part::Equipment && said_above {
+                continue;
+            }
+            // The first sentence of the goal is the object of the game, said up front too.
+            if part == Part::Ending && book.overview.len() == 1 {
+                book.add_overview(Line::new(sentence.text.clone(), own(&sentence.origins)));
+            }
+            book.add(
+                part,
+                Line::new(sentence.text.clone(), own(&sentence.origins)),
+            );
+        }
+    }
+    book
+}
+
+/// "Tic-tac-toe is a game for two players, o and x, on a 3 × 3 grid, with the pieces X and
+/// O."
+fn overview(game: &EggGame, title: &str) -> String {
+    let players = match (&game.players, game.player_bounds()) {
+        (
+            Some(Sourced {
+                value: Players::Named(names),
+                ..
+            }),
+            _,
+        ) => {
+            let mut sorted: Vec<String> = names.iter().map(|w| w.text.clone()).collect();
+            sorted.sort_by_key(|name| key(name));
+            format!(
+                " for {} players, {},",
+                number_word(names.len() as u64),
+                join_and(&sorted)
+            )
+        }
+        (_, Some((1, 1))) => " for one player".to_owned(),
+        (_, Some((min, max))) if min == max => format!(" for {} players", number_word(min)),
+        (_, Some((0, max))) => format!(" for up to {} players", number_word(max)),
+        (_, Some((min, max))) => {
+            format!(" for {} to {} players", number_word(min), number_word(max))
+        }
+        (_, None) => String::new(),
+    };
+    let mut text = format!("{title} is a game{players}");
+    if let Some(grid) = &game.grid {
+        let sizes: Vec<String> = grid.value.iter().map(u64::to_string).collect();
+        text.push_str(&format!(" on a {} grid", sizes.join(" × ")));
+    } else if let Some(shape) = &game.board_shape {
+        let shape = shape.value.text.to_lowercase();
+        text.push_str(&format!(" on {} {shape} board", article(&shape)));
+    }
+    if let Some(pieces) = &game.pieces {
+        let names: Vec<String> = pieces.value.iter().map(|p| p.text.clone()).collect();
+        text.push_str(&format!(", with the pieces {}", join_and(&names)));
+    } else if let Some(hand) = game.definitions.iter().find_map(|d| match &d.value.body {
+        DefinitionBody::Quantity { count, of } => Some(format!(
+            ", played with hands of {} {}",
+            number_word(*count),
+            of.text
+        )),
+        _ => None,
+    }) {
+        text.push_str(&hand);
+    }
+    text.trim_end_matches(',').to_owned()
+}
+
 /// The instructions of `game`; `like` is the origin of its own `is like` statement.
 pub fn explain(game: &EggGame, like: Option<Origin>) -> EggExplanation {
     let mut sheet = Sheet {
@@ -62,7 +166,8 @@ pub fn explain(game: &EggGame, like: Option<Origin>) -> EggExplanation {
         voice: Voice {
             move_verb: move_verb(game),
         },
-        title: capitalize(&game.title),
+        // A game's name as words (`BounceFast` → "Bounce Fast"), as its players say it.
+        title: capitalize(&crate::rulebook::words_of_code_name(&game.title)),
         used: Vec::new(),
         sections: Vec::new(),
     };
@@ -116,15 +221,16 @@ impl<'g> Sheet<'g> {
     fn about(&mut self, like: Option<Origin>) {
         let game = self.game;
         if let (Some(base), Some(like)) = (game.ancestors.first(), like) {
-            let mut text = format!("{} is a variation of {}", self.title, base.name);
+            let spoken = |name: &str| crate::rulebook::words_of_code_name(name);
+            let mut text = format!("{} is a variation of {}", self.title, spoken(&base.name));
             if game.ancestors.len() > 1 {
-                let mut line: Vec<&str> = game
+                let mut line: Vec<String> = game
                     .ancestors
                     .iter()
                     .rev()
-                    .map(|a| a.name.as_str())
+                    .map(|a| spoken(&a.name))
                     .collect();
-                line.push(&self.title);
+                line.push(self.title.clone());
                 text.push_str(&format!(
                     ", the last of a line of variations: {}",
                     line.join(" → ")
@@ -250,7 +356,9 @@ impl<'g> Sheet<'g> {
         });
         for index in order {
             let definition = &game.definitions[index];
-            let name = &definition.value.name.text;
+            let written = &definition.value.name.text;
+            // The kinds of a thing are common nouns ("a flush", "a straight flush").
+            let name = &spoken_name(written).to_lowercase();
             let text = match &definition.value.body {
                 DefinitionBody::Quantity { count, of } => format!(
                     "{} {} is {} {}",
@@ -260,8 +368,11 @@ impl<'g> Sheet<'g> {
                     of.text
                 ),
                 DefinitionBody::Kinds(kinds) => {
-                    let list: Vec<String> = kinds.iter().map(|k| k.text.clone()).collect();
-                    let ranked = self.goal_ranks(name);
+                    let list: Vec<String> = kinds
+                        .iter()
+                        .map(|k| spoken_name(&k.text).to_lowercase())
+                        .collect();
+                    let ranked = self.goal_ranks(written);
                     if ranked {
                         format!(
                             "The {name}, from highest to lowest, are {}",
@@ -492,7 +603,7 @@ impl<'g> Sheet<'g> {
             .iter()
             .map(|term| {
                 let (name, head) = match term {
-                    Term::Word(word) => (word, word.text.clone()),
+                    Term::Word(word) => (word, spoken_name(&word.text)),
                     Term::Call(call) => (&call.function, phrase::render_call(call, self.voice)),
                     Term::Group(inner) if depth < 8 => {
                         let terms = self.inline_definitions(&inner.terms, origins, depth + 1);
@@ -540,9 +651,9 @@ impl<'g> Sheet<'g> {
                     Some((index, meaning)) => {
                         origins.push(game.definitions[index].origin);
                         self.used.push(index);
-                        format!("The goal is {}: {meaning}", word.text)
+                        format!("The goal is {}: {meaning}", spoken_name(&word.text))
                     }
-                    None => format!("The goal is {}", word.text),
+                    None => format!("The goal is {}", spoken_name(&word.text)),
                 },
                 Some(Term::Call(call))
                     if forms::GOAL_FUNCTIONS.contains(&key(&call.function.text).as_str()) =>
@@ -591,9 +702,9 @@ impl<'g> Sheet<'g> {
                 DefinitionBody::Phrase(value) => {
                     let meaning = render(value, self.voice);
                     match verb {
-                        Verb::Means => format!("{} means that {meaning}", name.text),
+                        Verb::Means => format!("{} means that {meaning}", spoken_name(&name.text)),
                         Verb::Is | Verb::Are => {
-                            format!("{} {} {meaning}", name.text, verb_text(*verb))
+                            format!("{} {} {meaning}", spoken_name(&name.text), verb_text(*verb))
                         }
                     }
                 }
@@ -617,7 +728,7 @@ impl<'g> Sheet<'g> {
                             )
                         })
                         .collect();
-                    format!("{} is {}", name.text, cards.join(" and "))
+                    format!("{} is {}", spoken_name(&name.text), cards.join(" and "))
                 }
                 DefinitionBody::Kinds(_) | DefinitionBody::Quantity { .. } => continue,
             };
@@ -627,7 +738,7 @@ impl<'g> Sheet<'g> {
             let (name, condition) = &assertion.value;
             let text = format!(
                 "{} works only when {}",
-                name.text,
+                spoken_name(&name.text),
                 render(condition, self.voice)
             );
             self.say("Terms", text, vec![assertion.origin]);
@@ -640,16 +751,6 @@ fn verb_text(verb: Verb) -> &'static str {
         Verb::Is => "is",
         Verb::Are => "are",
         Verb::Means => "means",
-    }
-}
-
-/// A clause as a sentence: a capital and a full stop.
-fn sentence(text: &str) -> String {
-    let text = capitalize(text.trim());
-    if text.ends_with(['.', '!', '?', ':']) {
-        text
-    } else {
-        format!("{text}.")
     }
 }
 

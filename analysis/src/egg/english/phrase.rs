@@ -66,7 +66,8 @@ pub fn render_terms(terms: &[Term], voice: Voice<'_>) -> String {
 /// One term in English.
 pub fn render_term(term: &Term, voice: Voice<'_>) -> String {
     match term {
-        Term::Word(word) | Term::Number(word) | Term::Opaque(word) => word.text.clone(),
+        Term::Word(word) => spoken_name(&word.text),
+        Term::Number(word) | Term::Opaque(word) => word.text.clone(),
         Term::Text(text) => format!("“{}”", text.text),
         Term::Range(range) => format!(
             "{} to {}",
@@ -126,7 +127,8 @@ pub fn render_call(call: &Call, voice: Voice<'_>) -> String {
         ("deal", 1) => format!("deal {} to each player", noun(0)),
         ("bet", 1) => format!("bet {}", argument(0)),
         ("compare", 1) => format!("compare {}", noun(0)),
-        ("discard", 2) => format!("discard {} from {}", argument(1), noun(0)),
+        // `Discard(hand, N)`: N counts cards (the seed's poker deals 5 − N back).
+        ("discard", 2) => format!("discard {} cards from {}", argument(1), noun(0)),
         ("draw", 1) => format!("draw {}", argument(0)),
         ("reveal", 1) => format!("reveal {}", noun(0)),
         ("roll", 1) => format!("roll {}", noun(0)),
@@ -138,6 +140,23 @@ pub fn render_call(call: &Call, voice: Voice<'_>) -> String {
             let arguments: Vec<String> = (0..call.arguments.len()).map(argument).collect();
             format!("{}({})", call.function.text, arguments.join(", "))
         }
+    }
+}
+
+/// A name written as code, as words: `StraightFlush` → "straight flush", `ThreeInARow` →
+/// "three in a row", `FourKind` → "four of a kind" (a number of a kind, as card players say
+/// it). Names of one word (`Fold`, `Rock`) and names with digits stay as written.
+pub fn spoken_name(name: &str) -> String {
+    let words = crate::rulebook::words_of_code_name(name);
+    if !words.contains(' ') || name.chars().any(|c| c.is_ascii_digit()) {
+        return name.to_owned();
+    }
+    let lower = words.to_lowercase();
+    match lower.split_once(' ') {
+        Some((count, "kind")) if crate::egg::words::number_word_value(count).is_some() => {
+            format!("{count} of a kind")
+        }
+        _ => lower,
     }
 }
 
@@ -182,6 +201,15 @@ pub fn third_person(verb: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn code_names_are_said_as_words() {
+        assert_eq!(spoken_name("StraightFlush"), "straight flush");
+        assert_eq!(spoken_name("ThreeInARow"), "three in a row");
+        assert_eq!(spoken_name("FourKind"), "four of a kind");
+        assert_eq!(spoken_name("Fold"), "Fold");
+        assert_eq!(spoken_name("x"), "x");
+    }
 
     #[test]
     fn verbs_agree_with_you() {

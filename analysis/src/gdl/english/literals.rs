@@ -231,12 +231,19 @@ fn distinct_pairs(disjuncts: &[Literal]) -> Option<Phrase> {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Conjunction {
     pub items: Vec<String>,
+    /// The variables of the conditions alone, when the conclusion has none: "for some M and
+    /// N", said after the whole list.
+    pub for_some: Option<String>,
 }
 
 impl Conjunction {
-    /// "A, B and C".
+    /// "A, B and C", then "for some X" when the conditions have variables of their own.
     pub fn join_and(&self) -> String {
-        join_list(&self.items, "and")
+        let joined = join_list(&self.items, "and");
+        match &self.for_some {
+            Some(variables) => format!("{joined} for some {variables}"),
+            None => joined,
+        }
     }
 }
 
@@ -293,7 +300,10 @@ pub fn conjunction(phrases: &[Phrase]) -> Conjunction {
         items.push(group_text(&group));
     }
     flush(&mut run, run_negated, &mut items);
-    Conjunction { items }
+    Conjunction {
+        items,
+        for_some: None,
+    }
 }
 
 /// Whether `phrase` joins the group that `first` opened.

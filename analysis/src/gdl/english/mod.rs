@@ -45,6 +45,7 @@
 //! - Sentences end with a period; those starting with an English word start with a capital.
 
 mod facts;
+mod idioms;
 mod literals;
 mod rules;
 mod sections;
@@ -150,6 +151,29 @@ pub fn gdl_explanation(db: &dyn Db, file: SourceFile) -> GameExplanation {
             explain_rules(&gdl_rules(db, file).rules)
         }
         crate::Syntax::Egg | crate::Syntax::Ludi => GameExplanation::default(),
+    }
+}
+
+/// The rulebook of a GDL file ([`idioms`]): the game's board, turns, lines and goals said at
+/// the level of the game, the rest rule by rule. The title is the file's name.
+#[salsa::tracked(returns(ref))]
+pub fn gdl_rulebook(db: &dyn Db, file: SourceFile) -> crate::rulebook::Rulebook {
+    let title = file
+        .path(db)
+        .file_stem()
+        .map_or_else(String::new, |stem| stem.to_string_lossy().into_owned());
+    match file.syntax(db) {
+        crate::Syntax::GdlKif | crate::Syntax::GdlInfix => {
+            let rules = &gdl_rules(db, file).rules;
+            idioms::rulebook(
+                &title,
+                file.text(db),
+                rules,
+                &Vocabulary::new(rules),
+                gdl_explanation(db, file),
+            )
+        }
+        crate::Syntax::Egg | crate::Syntax::Ludi => crate::rulebook::Rulebook::new(title),
     }
 }
 

@@ -129,10 +129,58 @@ pub fn read(rule: &Rule, vocabulary: &Vocabulary) -> Reading {
             (text.clone(), text)
         }
     };
+    let mut conditions = literals::body(&rule.body, vocabulary);
+    if !conditions.items.is_empty() {
+        conditions.for_some = existential_variables(rule);
+    }
     Reading {
         head: head_text,
-        conditions: literals::body(&rule.body, vocabulary),
+        conditions,
         unconditional,
+    }
+}
+
+/// The variables of the body of a rule whose head has none, as read ("M and N"): they are
+/// existential, as in `open :- true(cell(M, N, b))`, which says that some cell is blank, not
+/// something of cells M and N.
+pub fn existential_variables(rule: &Rule) -> Option<String> {
+    let mut head_variables = 0;
+    rule.head.for_each_variable(&mut |_| head_variables += 1);
+    if head_variables > 0 {
+        return None;
+    }
+    let mut body_variables: Vec<String> = Vec::new();
+    for literal in &rule.body {
+        literal_variables(literal, &mut body_variables);
+    }
+    (!body_variables.is_empty()).then(|| terms::join_list(&body_variables, "and"))
+}
+
+/// The variables of `literal` as read ("M"), each once, added to `out` in order.
+pub fn literal_variables(literal: &Literal, out: &mut Vec<String>) {
+    match literal {
+        Literal::Sentence(sentence) => sentence.for_each_variable(&mut |symbol| {
+            let name = terms::variable(&symbol.name);
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }),
+        Literal::Not { inner, .. } => literal_variables(inner, out),
+        Literal::Distinct { left, right, .. } => {
+            for term in [left, right] {
+                term.for_each_variable(&mut |symbol| {
+                    let name = terms::variable(&symbol.name);
+                    if !out.contains(&name) {
+                        out.push(name);
+                    }
+                });
+            }
+        }
+        Literal::Or { disjuncts, .. } => {
+            for disjunct in disjuncts {
+                literal_variables(disjunct, out);
+            }
+        }
     }
 }
 

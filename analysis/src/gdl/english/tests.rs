@@ -124,11 +124,28 @@ fn negated_fluents_read_with_is_not_and_is_neither() {
     );
 }
 
+/// `open :- true(cell(M, N, b))` says that some cell is blank (issue 26), not something of
+/// cells M and N; a rule whose head has the variables speaks of them.
+#[test]
+fn variables_of_the_body_alone_are_some() {
+    assert_eq!(
+        last_sentence("(init (cell 1 1 b)) (init (cell 1 2 b)) (<= open (true (cell ?m ?n b)))"),
+        "open holds when cell (M, N) is b for some M and N."
+    );
+    assert_eq!(
+        last_sentence(
+            "(init (cell 1 1 b)) (init (cell 1 2 b)) (<= (free ?m ?n) (true (cell ?m ?n b)))"
+        ),
+        "free (M, N) holds when cell (M, N) is b."
+    );
+}
+
 #[test]
 fn negated_moves_and_roles() {
     assert_eq!(
         last_sentence("(<= calm (not (does white noop)) (role ?p) (not (role ?q)))"),
-        "calm holds when white does not noop, P is a player and Q is not a player."
+        // P and Q are the body's own: existential.
+        "calm holds when white does not noop, P is a player and Q is not a player for some P and Q."
     );
 }
 

@@ -1,0 +1,362 @@
+//! A game's rulebook: the rules as a player reads them, in the order published rulebooks use,
+//! the same for every language.
+//!
+//! The overview comes first: who plays on what (one sentence) and the object of the game. Then
+//! the chapters: the equipment, the set-up, how turns go, the moves, how the game ends and who
+//! wins, the scoring, and notes. Each language builds its rulebook from what it recognises of
+//! the game (see `ludi::english`, `gdl::english::idioms`, `egg::english`); the literal level,
+//! one sentence per rule, stays each language's [`crate::Explanation`] (`ludeme explain
+//! --literal`).
+
+use serde::Serialize;
+
+use crate::TextRange;
+use crate::wrap::wrap_into;
+
+/// A game's rules as a player reads them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Rulebook {
+    /// The game's name, or the file's when the game has none.
+    pub title: String,
+    /// The overview: players and board in one sentence, then the object of the game.
+    pub overview: Vec<Line>,
+    /// The chapters after the overview, in [`Part`] order, none empty.
+    pub chapters: Vec<Chapter>,
+}
+
+/// A chapter of a rulebook.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Chapter {
+    pub part: Part,
+    pub lines: Vec<Line>,
+}
+
+/// One sentence and the source it comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Line {
+    pub text: String,
+    /// The ranges (in the game's own file) of what the sentence renders; empty for a sentence
+    /// that only joins others or comes from an inherited file.
+    pub ranges: Vec<TextRange>,
+}
+
+impl Line {
+    pub fn new(text: impl Into<String>, ranges: Vec<TextRange>) -> Self {
+        Line {
+            text: text.into(),
+            ranges,
+        }
+    }
+}
+
+/// The parts of a rulebook, in reading order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Part {
+    Equipment,
+    Setup,
+    Turns,
+    Moves,
+    Ending,
+    Scoring,
+    Notes,
+}
+
+impl Part {
+    pub fn title(self) -> &'static str {
+        match self {
+            Part::Equipment => "Equipment",
+            Part::Setup => "Setup",
+            Part::Turns => "Turns",
+            Part::Moves => "Moves",
+            Part::Ending => "End of the game",
+            Part::Scoring => "Scoring",
+            Part::Notes => "Notes",
+        }
+    }
+}
+
+impl Rulebook {
+    pub fn new(title: impl Into<String>) -> Self {
+        Rulebook {
+            title: title.into(),
+            ..Rulebook::default()
+        }
+    }
+
+    /// Adds a sentence to the chapter `part` (made when missing, kept in [`Part`] order). An
+    /// empty text is dropped.
+    pub fn add(&mut self, part: Part, line: Line) {
+        if line.text.trim().is_empty() {
+            return;
+        }
+        let line = Line {
+            text: finish(&line.text),
+            ..line
+        };
+        match self
+            .chapters
+            .binary_search_by_key(&part, |chapter| chapter.part)
+        {
+            Ok(at) => self.chapters[at].lines.push(line),
+            Err(at) => self.chapters.insert(
+                at,
+                Chapter {
+                    part,
+                    lines: vec![line],
+                },
+            ),
+        }
+    }
+
+    /// Adds a sentence to the overview (an empty text is dropped).
+    pub fn add_overview(&mut self, line: Line) {
+        if !line.text.trim().is_empty() {
+            self.overview.push(Line {
+                text: finish(&line.text),
+                ..line
+            });
+        }
+    }
+
+    pub fn chapter(&self, part: Part) -> Option<&Chapter> {
+        self.chapters.iter().find(|chapter| chapter.part == part)
+    }
+
+    /// What [`faults`] finds in the rulebook's sentences (the title, a name, aside).
+    pub fn faults(&self) -> Vec<String> {
+        self.overview
+            .iter()
+            .chain(self.chapters.iter().flat_map(|chapter| &chapter.lines))
+            .flat_map(|line| faults(&line.text))
+            .collect()
+    }
+
+    /// Every sentence, the overview's first, in reading order.
+    pub fn sentences(&self) -> impl Iterator<Item = &str> {
+        self.overview
+            .iter()
+            .chain(self.chapters.iter().flat_map(|chapter| &chapter.lines))
+            .map(|line| line.text.as_str())
+    }
+
+    /// Plain text wrapped at `width` columns: the title, the overview as a paragraph, then each
+    /// chapter's title and its sentences as `- ` bullets.
+    pub fn to_plain_text(&self, width: usize) -> String {
+        let mut out = format!("{}\n", self.title);
+        if !self.overview.is_empty() {
+            let paragraph: Vec<&str> = self.overview.iter().map(|l| l.text.as_str()).collect();
+            wrap_into(&mut out, &paragraph.join(" "), "  ", "  ", width);
+        }
+        for chapter in &self.chapters {
+            out.push('\n');
+            out.push_str(chapter.part.title());
+            out.push('\n');
+            for line in &chapter.lines {
+                wrap_into(&mut out, &line.text, "  - ", "    ", width);
+            }
+        }
+        out
+    }
+}
+
+/// "a hexagonal board", "an 8×8 square board", "an 11×11 rhombus board".
+pub fn with_indefinite_article(phrase: &str) -> String {
+    let number: String = phrase.chars().take_while(char::is_ascii_digit).collect();
+    let vowel_sound = if number.is_empty() {
+        phrase.starts_with(['a', 'e', 'i', 'o', 'u'])
+    } else {
+        // Spoken numbers starting with a vowel: eight, eighty..., eleven, eighteen.
+        number.starts_with('8') || number == "11" || number == "18"
+    };
+    format!("{} {phrase}", if vowel_sound { "an" } else { "a" })
+}
+
+/// A final period; the case is the caller's (GDL names stay as written, `xplayer`).
+fn finish(text: &str) -> String {
+    let mut out = text.trim().to_owned();
+    if !out.is_empty() && !out.ends_with(['.', '!', '?', ':']) {
+        out.push('.');
+    }
+    out
+}
+
+/// Capital first letter, final period.
+pub fn sentence(text: &str) -> String {
+    let text = text.trim();
+    let mut chars = text.chars();
+    let mut out: String = match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => return String::new(),
+    };
+    if !out.ends_with(['.', '!', '?', ':']) {
+        out.push('.');
+    }
+    out
+}
+
+/// A name written as code, as words: `WhiteCamp` → "White Camp", `SideSE` → "Side SE",
+/// `two_pair` → "two pair". Capitals are kept (the caller lowercases common nouns).
+pub fn words_of_code_name(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::with_capacity(name.len() + 4);
+    for (at, &c) in chars.iter().enumerate() {
+        if c == '_' {
+            out.push(' ');
+            continue;
+        }
+        let previous = at.checked_sub(1).map(|p| chars[p]);
+        let next = chars.get(at + 1).copied();
+        // A capital starts a word after a small letter (`WhiteCamp`), or ends a run of
+        // capitals when a small letter follows it (`ARow` in `ThreeInARow`).
+        let starts_word = c.is_uppercase()
+            && (previous.is_some_and(char::is_lowercase)
+                || (previous.is_some_and(char::is_uppercase)
+                    && next.is_some_and(char::is_lowercase)));
+        if starts_word {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// What [`crate::Explanation`]s and rulebooks must never print, for the tests over every game:
+/// an empty clause ("wins by ."), a code name left in place of words (`StraightFlush`, a
+/// `snake_case` or `kebab-case` name outside quotes and parentheses), or a sentence longer
+/// than [`LONGEST_SENTENCE`] words. Returns the faults found, each with its sentence.
+pub fn faults(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for sentence in sentences_of(text) {
+        let words = sentence.split_whitespace().count();
+        if words > LONGEST_SENTENCE {
+            found.push(format!("{words} words: {sentence}"));
+        }
+        if has_empty_clause(sentence) {
+            found.push(format!("an empty clause: {sentence}"));
+        }
+        if let Some(name) = code_name(sentence) {
+            found.push(format!("the code name `{name}`: {sentence}"));
+        }
+    }
+    found
+}
+
+/// The most words a sentence of a rulebook may have.
+pub const LONGEST_SENTENCE: usize = 60;
+
+/// The sentences of plain text: bullets and lines joined, split after `.`, `!`, `?` followed by
+/// a space or the end.
+fn sentences_of(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for paragraph in text.split("\n  - ").flat_map(|p| p.split("\n\n")) {
+        let mut start = 0;
+        let bytes = paragraph.as_bytes();
+        for (at, &byte) in bytes.iter().enumerate() {
+            let ends = matches!(byte, b'.' | b'!' | b'?')
+                && bytes
+                    .get(at + 1)
+                    .is_none_or(|next| next.is_ascii_whitespace());
+            if ends {
+                out.push(paragraph[start..=at].trim());
+                start = at + 1;
+            }
+        }
+        if start < paragraph.len() && !paragraph[start..].trim().is_empty() {
+            out.push(paragraph[start..].trim());
+        }
+    }
+    out
+}
+
+/// A clause with nothing where words should be: "by .", "when ,", "is .", "( )".
+fn has_empty_clause(sentence: &str) -> bool {
+    const DANGLING: [&str; 10] = [
+        "by", "when", "is", "are", "of", "to", "on", "with", "the", "and",
+    ];
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    words.windows(2).any(|pair| {
+        DANGLING.contains(&pair[0].to_lowercase().as_str())
+            && matches!(pair[1], "." | "," | ";" | ":")
+    }) || sentence.contains("()")
+        || sentence.contains(" ,")
+        || sentence.contains(" .")
+        || sentence.ends_with(" by.")
+        || sentence.ends_with(" when.")
+}
+
+/// A word written as code outside quotes: `StraightFlush` (inner capitals) or `two_pair`.
+/// Names the game's author gave as names (quoted, in parentheses as in "(drop (X))", or with
+/// digits like `c1`) are left alone.
+fn code_name(sentence: &str) -> Option<String> {
+    let mut depth = 0usize;
+    let mut quoted = false;
+    for token in sentence.split_whitespace() {
+        let opens = token.matches(['(', '“', '`']).count();
+        let closes = token.matches([')', '”', '`']).count();
+        if token.contains('“') || token.contains('`') {
+            quoted = !token.contains('”') && token.matches('`').count() % 2 == 1 || quoted;
+        }
+        let inside = depth > 0 || quoted || opens > 0;
+        let word = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '_');
+        if !inside && is_code_word(word) {
+            return Some(word.to_owned());
+        }
+        depth = (depth + opens).saturating_sub(closes);
+        if token.contains('”') || (token.contains('`') && !token.starts_with('`')) {
+            quoted = false;
+        }
+    }
+    None
+}
+
+/// `StraightFlush`, `threeKind`, `two_pair`: capitals inside a word of letters, or an
+/// underscore between letters.
+pub fn is_code_word(word: &str) -> bool {
+    if word.chars().any(|c| c.is_ascii_digit()) || word.len() < 3 {
+        return false;
+    }
+    let inner_capital = word.char_indices().skip(1).any(|(at, c)| {
+        c.is_uppercase() && word[..at].chars().last().is_some_and(char::is_lowercase)
+    });
+    let underscore = word.trim_matches('_').contains('_');
+    inner_capital || underscore
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_clauses_are_found() {
+        assert!(!faults("A player wins by .").is_empty());
+        assert!(faults("A player wins by making a line of 3.").is_empty());
+    }
+
+    #[test]
+    fn code_names_are_found_outside_quotes_and_parentheses() {
+        assert!(!faults("The hands are StraightFlush and Flush.").is_empty());
+        assert!(!faults("A two_pair is two pairs.").is_empty());
+        assert!(faults("Players alternate (control (xplayer)).").is_empty());
+        assert!(faults("A move labelled “JumpOver” jumps.").is_empty());
+        assert!(!faults("White's pieces start on WhiteCamp.").is_empty());
+        assert!(faults("White's pieces start on their camp (WhiteCamp).").is_empty());
+    }
+
+    #[test]
+    fn code_names_become_words() {
+        assert_eq!(words_of_code_name("WhiteCamp"), "White Camp");
+        assert_eq!(words_of_code_name("SideSE"), "Side SE");
+        assert_eq!(words_of_code_name("two_pair"), "two pair");
+        assert_eq!(words_of_code_name("Stone"), "Stone");
+        assert_eq!(words_of_code_name("ThreeInARow"), "Three In A Row");
+    }
+
+    #[test]
+    fn long_sentences_are_found() {
+        let long = vec!["word"; 61].join(" ") + ".";
+        assert!(!faults(&long).is_empty());
+        let short = vec!["word"; 60].join(" ") + ".";
+        assert!(faults(&short).is_empty());
+    }
+}
