@@ -3,7 +3,7 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
@@ -11,22 +11,7 @@ use std::time::Duration;
 
 /// `ludeme ARGS` in `dir` with `input` on standard input.
 fn ludeme_with_input(dir: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ludeme"))
-        .args(args)
-        .current_dir(dir)
-        .env(support::CACHE_DIR_VARIABLE, support::test_cache_dir())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the ludeme binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    support::ludeme_with_input(args, dir, input)
 }
 
 fn text(bytes: &[u8]) -> String {

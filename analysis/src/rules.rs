@@ -6,6 +6,10 @@
 
 use crate::Severity;
 
+mod examples;
+
+pub use examples::{Example, example_of};
+
 /// A diagnostic rule: the stable code, its default severity and its documentation.
 #[derive(Debug)]
 pub struct Rule {
@@ -125,6 +129,23 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         .chain(crate::egg::rules())
         .chain(crate::distance::RULES.iter().copied())
         .chain(crate::config::RULES.iter().copied())
+}
+
+/// The rules whose diagnostics may carry a fix (a quick fix in the editor, `check --fix` when
+/// it is safe). A test over the broken games of every language keeps it true both ways.
+pub const FIXABLE: &[&str] = &[
+    "gdl/zero-arity-parentheses",
+    "ludi/unknown-ludeme",
+    "ludi/undefined-name",
+    "ludi/missing-part",
+    "egg/unknown-statement",
+    "egg/undefined-name",
+    "egg/inexact-name",
+];
+
+/// Whether diagnostics of `rule` may carry a fix.
+pub fn is_fixable(rule: &Rule) -> bool {
+    FIXABLE.contains(&rule.code)
 }
 
 /// The rule with this code, if any.

@@ -157,7 +157,8 @@ const OUTPUT_HELP: &str = "\
 Output:
   On a terminal, with no --output-format, --severity or --quiet, `check` prints the full
   report when it fits on the screen. When it does not, it prints every error (with its
-  source if that fits, else one line per message), then the warnings and information counted
+  source if that fits, else one line per message, the message cut to the width if the lines
+  would wrap), then the warnings and information counted
   by code, the tally, and the flags that show the rest: `--severity warning` lists the
   warnings too, `--output-format full` everything. When standard output is not a terminal (a
   pipe, a file, a CI log), the default is always the full report, so scripts see the same

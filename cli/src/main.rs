@@ -19,6 +19,7 @@ mod progress;
 mod project;
 mod render;
 mod report;
+mod rules;
 mod serve;
 mod watch;
 
@@ -125,6 +126,12 @@ enum Command {
     /// A local web page to look at and play the games of a folder: a person against any of
     /// the players, two people, or two players; the page follows the files as they are saved.
     Serve(serve::ServeArgs),
+    /// Every diagnostic rule: code, default severity, whether it may be fixed, summary; with
+    /// `--format json`, also its name, explanation and a wrong and a right example, for tools.
+    Rules {
+        #[arg(long, value_enum, default_value_t = rules::RulesFormat::Text)]
+        format: rules::RulesFormat,
+    },
     /// Run the language server on standard input and output.
     Lsp,
 }
@@ -209,6 +216,7 @@ fn main() -> ExitCode {
         Command::Render(args) => render::run(&args),
         Command::Report(args) => game_report::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Rules { format } => rules::run(format),
         Command::Lsp => match ludeme_lsp::run_stdio() {
             Ok(()) => exit::CLEAN,
             Err(error) => {

@@ -34,6 +34,24 @@ pub fn ludeme_in(args: &[&str], dir: &Path) -> std::process::Output {
         .expect("the ludeme binary runs")
 }
 
+/// Runs the `ludeme` binary under test with `args`, from `dir`, with `input` on standard input.
+pub fn ludeme_with_input(args: &[&str], dir: &Path, input: &str) -> std::process::Output {
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ludeme"))
+        .args(args)
+        .current_dir(dir)
+        .env(CACHE_DIR_VARIABLE, test_cache_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the ludeme binary runs");
+    let mut stdin = child.stdin.take().expect("a pipe");
+    std::io::Write::write_all(&mut stdin, input.as_bytes()).expect("the input is written");
+    drop(stdin);
+    child.wait_with_output().expect("the ludeme binary ends")
+}
+
 /// The command `ludeme lsp` run from `dir`, for [`stdio_client::StdioClient::spawn`].
 pub fn ludeme_lsp(dir: &Path) -> std::process::Command {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_ludeme"));

@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use std::io::{self, IsTerminal, Write};
 
 use codespan_reporting::diagnostic::{Diagnostic as Snippet, Label, Severity as SnippetSeverity};
-use codespan_reporting::term::termcolor::{self, Buffer, BufferWriter, StandardStream, WriteColor};
+use codespan_reporting::term::termcolor::{
+    self, Buffer, BufferWriter, BufferedStandardStream, WriteColor,
+};
 use codespan_reporting::term::{self, Config};
 use ludeme_analysis::{Diagnostic, Severity};
 
@@ -118,8 +120,9 @@ pub fn write(
     match layout {
         // Streamed: a report can be long, and nothing in it needs measuring.
         HumanLayout::Full | HumanLayout::Concise => {
-            let stream = StandardStream::stdout(choice);
-            let mut out = stream.lock();
+            // Buffered: standard output flushes at every line otherwise, and a file with
+            // 100,000 diagnostics took seconds of system calls to print.
+            let mut out = BufferedStandardStream::stdout(choice);
             let detail = if layout == HumanLayout::Full {
                 Detail::Full
             } else {
@@ -147,6 +150,9 @@ enum Detail {
     /// On one line with the other diagnostics of its file that have its code and message
     /// (alexChess spells `nextrank` so in twelve places), their places listed.
     ByMessage,
+    /// As `ByMessage`, each line cut to this many characters (a terminal's width) with `…`:
+    /// its place, code and the start of its message.
+    ByMessageClipped(usize),
 }
 
 /// The whole report if it fits on the screen, else every error and the rest by code.
@@ -189,7 +195,25 @@ fn screenful(
                     &summarised,
                     not_shown,
                 )?;
-                by_message
+                if rows(&by_message) < size.rows {
+                    return Ok(by_message);
+                }
+                // Lines that wrap take two or three rows each: one row per message instead.
+                let mut clipped = writer.buffer();
+                write_errors_page(
+                    &mut clipped,
+                    Detail::ByMessageClipped(size.columns),
+                    options,
+                    &errors,
+                    &summarised,
+                    not_shown,
+                )?;
+                // Cut only when cutting saves rows: a line that does not wrap stays whole.
+                if rows(&clipped) < rows(&by_message) {
+                    clipped
+                } else {
+                    by_message
+                }
             }
         },
     )
@@ -259,6 +283,10 @@ fn write_errors_page(
     let listed = match detail {
         Detail::Full => "only the errors are listed",
         Detail::OneLine | Detail::ByMessage => "only the errors are listed, one line per message,",
+        Detail::ByMessageClipped(_) => {
+            "only the errors are listed, one line per message cut to the width \
+             (`--severity error --output-format concise` prints them whole),"
+        }
     };
     writeln!(
         out,
@@ -280,14 +308,17 @@ fn write_diagnostics(
                     term::emit_to_write_style(out, &config, &report.file, &snippet(diagnostic))
                         .map_err(io::Error::other)?;
                 }
-                Detail::OneLine => write_line(out, report, diagnostic, &[])?,
-                Detail::ByMessage => {}
+                Detail::OneLine => write_line(out, report, diagnostic, &[], None)?,
+                Detail::ByMessage | Detail::ByMessageClipped(_) => {}
             }
         }
-        if detail == Detail::ByMessage {
-            for (first, others) in by_message(&report.diagnostics) {
-                write_line(out, report, first, &others)?;
-            }
+        let clip = match detail {
+            Detail::ByMessage => None,
+            Detail::ByMessageClipped(columns) => Some(columns),
+            Detail::Full | Detail::OneLine => continue,
+        };
+        for (first, others) in by_message(&report.diagnostics) {
+            write_line(out, report, first, &others, clip)?;
         }
     }
     Ok(())
@@ -310,35 +341,33 @@ fn by_message(diagnostics: &[Diagnostic]) -> Vec<(&Diagnostic, Vec<&Diagnostic>)
     groups
 }
 
+/// The characters of a message a line cut to the terminal's width keeps at least.
+const MESSAGE_START: usize = 16;
+
 /// `path:line:column: severity[code]: message`, the heading of the full format behind the
 /// place it points at (so that both read alike, and editors' problem matchers find the place);
 /// then `(also at line:column, ...)` for the places of `same`, diagnostics with the same code
-/// and message.
+/// and message. With `clip`, the line is cut to that many characters, the last one `…`.
 fn write_line(
     out: &mut dyn WriteColor,
     report: &FileReport,
     diagnostic: &Diagnostic,
     same: &[&Diagnostic],
+    clip: Option<usize>,
 ) -> io::Result<()> {
     let start = report.span(diagnostic.range).start;
-    write!(
-        out,
+    let place = format!(
         "{}:{}:{}: ",
         report.display_path(),
         start.line,
         start.column
-    )?;
-    out.set_color(&severity_color(diagnostic.severity))?;
-    write!(
-        out,
-        "{}[{}]",
-        heading_word(diagnostic.severity),
-        diagnostic.code
-    )?;
-    out.reset()?;
+    );
+    let heading = format!("{}[{}]", heading_word(diagnostic.severity), diagnostic.code);
     // A message is one line; should one ever hold a line break, the line stays one line.
-    write!(out, ": {}", diagnostic.message.replace(['\r', '\n'], " "))?;
-    if !same.is_empty() {
+    let mut message = format!(": {}", diagnostic.message.replace(['\r', '\n'], " "));
+    let also = if same.is_empty() {
+        String::new()
+    } else {
         let places: Vec<String> = same
             .iter()
             .map(|other| {
@@ -346,9 +375,23 @@ fn write_line(
                 format!("{}:{}", start.line, start.column)
             })
             .collect();
-        write!(out, " (also at {})", places.join(", "))?;
+        format!(" (also at {})", places.join(", "))
+    };
+    if let Some(columns) = clip {
+        // Only the message is cut: the places and the code are what the line is for. Its
+        // start stays even when the places fill the width (the line then wraps).
+        let kept = [&place, &heading, &also].map(|part| part.chars().count());
+        let room = columns.saturating_sub(kept.iter().sum()).max(MESSAGE_START);
+        if message.chars().count() > room {
+            message = message.chars().take(room.saturating_sub(1)).collect();
+            message.push('…');
+        }
     }
-    writeln!(out)
+    write!(out, "{place}")?;
+    out.set_color(&severity_color(diagnostic.severity))?;
+    write!(out, "{heading}")?;
+    out.reset()?;
+    writeln!(out, "{message}{also}")
 }
 
 /// The word the full format's heading gives a severity (codespan-reporting's).

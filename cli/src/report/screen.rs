@@ -96,8 +96,10 @@ pub enum Fit {
     Everything,
     /// The errors with their source, the rest counted by code.
     ErrorsInFull,
-    /// The errors one line per message (its places listed), the rest counted by code. Used
-    /// even when these lines alone take more than a screen: every error is always shown.
+    /// The errors one line per message (its places listed), the rest counted by code; when
+    /// those lines wrap past the screen, each is cut to the width (its places and code whole,
+    /// its message shortened with `…`). Used even when these lines alone take more than a
+    /// screen: every error is always shown.
     ErrorsByMessage,
 }
 
