@@ -79,6 +79,21 @@ fn the_same_seed_breeds_the_same_children_and_every_one_passes_check() {
     let (a, b) = (files(&first), files(&second));
     assert_eq!(a, b, "two runs with seed 5 differ");
     assert!(children_written(&a) > 0, "no child kept: {summary}");
+    // Each child's header names it, its parents with their scores, its own score and verdict.
+    for (path, text) in a
+        .iter()
+        .filter(|(p, _)| p.extension().is_some_and(|e| e == "ludi"))
+    {
+        let name = path.file_stem().expect("a name").to_string_lossy();
+        let header: Vec<&str> = text.lines().take_while(|l| l.starts_with(';')).collect();
+        assert!(
+            header[0].starts_with(&format!("; {name}: bred by")),
+            "{text}"
+        );
+        assert!(header[1].contains("(template, score "), "{text}");
+        assert!(header[2].starts_with("; aesthetic score "), "{text}");
+        assert!(text.contains(&format!("(game {name}")), "{text}");
+    }
     // One record per child, kept or culled.
     let records = &a[Path::new("run-01/children.jsonl")];
     assert_eq!(records.lines().count(), 16);

@@ -165,8 +165,9 @@ pub struct ChildRecord {
     pub name: String,
     /// One more than its older parent's (the initial games are generation 0).
     pub generation: usize,
-    /// The template parent, then the other.
+    /// The template parent, then the other, and their scores when the child was bred.
     pub parents: [String; 2],
+    pub parent_scores: [f64; 2],
     pub mutations: usize,
     pub stage: Stage,
     /// Why it was culled (the first error, the engine's refusal, ...).
@@ -369,6 +370,7 @@ pub fn evolve_run(
                 population[template].name.clone(),
                 population[donor].name.clone(),
             ],
+            parent_scores: [population[template].score, population[donor].score],
             mutations,
             stage: Stage::Kept,
             reason: None,
@@ -431,8 +433,12 @@ fn header(record: &ChildRecord, settings: &EvolveSettings, reasons: &[String]) -
             record.name, settings.seed, record.run, record.child, record.generation
         ),
         format!(
-            "parents: {} (template) × {}, {} mutations",
-            record.parents[0], record.parents[1], record.mutations
+            "parents: {} (template, score {:.3}) × {} (score {:.3}), {} mutations",
+            record.parents[0],
+            record.parent_scores[0],
+            record.parents[1],
+            record.parent_scores[1],
+            record.mutations
         ),
         format!(
             "aesthetic score {:.3}; {}",
