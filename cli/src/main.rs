@@ -13,7 +13,9 @@ mod explain;
 mod fixing;
 mod fmt;
 mod game_report;
+mod match_play;
 mod play;
+mod player;
 mod probe;
 mod progress;
 mod project;
@@ -132,6 +134,12 @@ enum Command {
         #[arg(long, value_enum, default_value_t = rules::RulesFormat::Text)]
         format: rules::RulesFormat,
     },
+    /// A general game player on HTTP for a GGP game manager (ggp-base's GameServer, Tiltyard,
+    /// `ludeme match`): it answers the protocol's info, start, play, stop and abort messages.
+    Player(player::PlayerArgs),
+    /// A game manager: matches of a GDL game between players at HTTP addresses (`ludeme
+    /// player` or any GGP player), with the goals, each player's errors and JSON records.
+    Match(match_play::MatchArgs),
     /// Run the language server on standard input and output.
     Lsp,
 }
@@ -217,6 +225,8 @@ fn main() -> ExitCode {
         Command::Report(args) => game_report::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Rules { format } => rules::run(format),
+        Command::Player(args) => player::run(&args),
+        Command::Match(args) => match_play::run(&args),
         Command::Lsp => match ludeme_lsp::run_stdio() {
             Ok(()) => exit::CLEAN,
             Err(error) => {

@@ -1,0 +1,66 @@
+//! `ludeme player --port N`: a general game player on HTTP, for a GGP game manager
+//! (ggp-base's GameServer, Tiltyard, `ludeme match`). The protocol and the executive are the
+//! `ludeme-ggp` crate; this is its command line.
+
+use std::io::Write;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+use clap::Args;
+use ludeme_analysis::play::PLAYER_NAMES;
+use ludeme_ggp::executive::{Executive, PlayerConfig};
+
+use crate::exit;
+
+/// The options of `ludeme player`.
+#[derive(Args, Debug)]
+pub struct PlayerArgs {
+    /// The port to listen on (0: any free port, printed on the first line).
+    #[arg(long)]
+    port: u16,
+    /// The player that chooses the moves: mcts (the default), legal, random, maximizer,
+    /// minimax, bounded, alphabeta, iterative.
+    #[arg(long, default_value = "mcts")]
+    player: String,
+    /// The name the player gives when a manager asks `(info)`.
+    #[arg(long, default_value = "ludeme")]
+    name: String,
+    /// The address to listen on: this machine only unless told otherwise (`--bind 0.0.0.0`
+    /// for a manager on another machine).
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    bind: IpAddr,
+    /// The random seed of the random and MCTS players.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+pub fn run(args: &PlayerArgs) -> u8 {
+    if !PLAYER_NAMES.contains(&args.player.as_str()) {
+        eprintln!(
+            "ludeme player: no player is called `{}`; the players are {}",
+            args.player,
+            PLAYER_NAMES.join(", ")
+        );
+        return exit::FAILURE;
+    }
+    let executive = Executive::new(PlayerConfig {
+        name: args.name.clone(),
+        player: args.player.clone(),
+        seed: args.seed,
+    });
+    let address = SocketAddr::new(args.bind, args.port);
+    let served = ludeme_ggp::server::serve(executive, address, |bound| {
+        // The first line says where the player listens (a test or script reads the port).
+        println!(
+            "ludeme player {} ({}) listening on http://{bound}",
+            args.name, args.player
+        );
+        let _ = std::io::stdout().flush();
+    });
+    match served {
+        Ok(()) => exit::CLEAN,
+        Err(error) => {
+            eprintln!("ludeme player: {address}: {error}");
+            exit::FAILURE
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! The player's executive (seed 003's architecture): it keeps the matches a player is in and
+//! calls the handlers `start`, `play`, `stop` and `abort` for the messages that come in.
+//!
+//! The code base of seed 001 is the engines' one `Game` interface, reached through
+//! [`PlayableGame`]: `findroles` is [`PlayableGame::roles`], `findinits` the start of
+//! [`PlayableGame::position_after`], `simulate` its replay of the joint moves, `findlegals`,
+//! `findterminalp` and `findreward` are [`PlayableGame::turn`] (the moves of the roles with a
+//! choice, or the goals of a terminal position), and the players (legal, random, ..., MCTS)
+//! are [`PlayableGame::choose_move`].
+//!
+//! A move is always ready: before searching, the player takes the legal player's move, and
+//! answers with it when the search has not finished by [`answer_by`] of the play clock.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use ludeme_analysis::play::{EngineOptions, MoveBudget, PlayableGame, RoleIndex};
+use ludeme_analysis::{AnalysisHost, Change, CpuDeadline, Syntax};
+
+use crate::clocks::{answer_by, seconds, thinking_time};
+use crate::messages::{Request, Term, rules_text};
+
+/// Who the player is.
+#[derive(Clone, Debug)]
+pub struct PlayerConfig {
+    /// The name `(info)` answers with.
+    pub name: String,
+    /// The player that chooses moves: one of `ludeme_analysis::play::PLAYER_NAMES`.
+    pub player: String,
+    /// The seed of the random and MCTS players.
+    pub seed: u64,
+}
+
+/// One match the player is in.
+struct Session {
+    /// The engines keep scratch space per game, so one thread at a time uses it.
+    game: Arc<Mutex<PlayableGame>>,
+    role: RoleIndex,
+    /// The joint moves so far, written as `PlayableGame::position_after` reads them.
+    plies: Vec<String>,
+    play_clock: Duration,
+}
+
+/// The reply to a message, or why the message is refused (the HTTP layer answers the
+/// refusal with a client error and the reason).
+pub type Reply = Result<String, String>;
+
+/// The matches of a player and its handlers.
+pub struct Executive {
+    config: PlayerConfig,
+    matches: Mutex<HashMap<String, Session>>,
+}
+
+impl Executive {
+    pub fn new(config: PlayerConfig) -> Arc<Executive> {
+        Arc::new(Executive {
+            config,
+            matches: Mutex::new(HashMap::new()),
+        })
+    }
+
+    pub fn config(&self) -> &PlayerConfig {
+        &self.config
+    }
+
+    /// The number of matches the player is in.
+    pub fn match_count(&self) -> usize {
+        self.lock().len()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Session>> {
+        // A handler that panicked left the map whole (every change is one insert or remove).
+        self.matches
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Answers one message.
+    pub async fn handle(self: &Arc<Self>, request: Request) -> Reply {
+        match request {
+            Request::Info => Ok(format!(
+                "((name {}) (status available))",
+                protocol_symbol(&self.config.name)
+            )),
+            Request::Preview { .. } => Ok("ready".to_owned()),
+            Request::Start {
+                id,
+                role,
+                rules,
+                start_clock,
+                play_clock,
+            } => {
+                self.start(id, role, rules, seconds(start_clock), seconds(play_clock))
+                    .await
+            }
+            Request::Play { id, moves } => self.play(&id, moves).await,
+            Request::Stop { id, .. } | Request::Abort { id } => {
+                self.lock().remove(&id);
+                Ok("done".to_owned())
+            }
+        }
+    }
+
+    async fn start(
+        self: &Arc<Self>,
+        id: String,
+        role: String,
+        rules: Vec<Term>,
+        start_clock: Duration,
+        play_clock: Duration,
+    ) -> Reply {
+        if self.lock().contains_key(&id) {
+            return Err(format!("match `{id}` has already started"));
+        }
+        let grounding = thinking_time(start_clock);
+        let build = tokio::task::spawn_blocking(move || build_game(&rules, grounding));
+        // Grounding stops at its CPU deadline; should the machine be so loaded that the wall
+        // clock runs out first, the reply still leaves in time and the game is kept when built.
+        let game = match tokio::time::timeout(answer_by(start_clock), build).await {
+            Ok(Ok(game)) => game?,
+            Ok(Err(_)) => return Err("building the game failed".to_owned()),
+            Err(_) => return Err("the game could not be built within the start clock".to_owned()),
+        };
+        let Some(role) = game
+            .roles()
+            .iter()
+            .position(|name| name.eq_ignore_ascii_case(&role))
+        else {
+            return Err(format!(
+                "`{role}` is no role of the game (its roles: {})",
+                game.roles().join(", ")
+            ));
+        };
+        self.lock().insert(
+            id,
+            Session {
+                game: Arc::new(Mutex::new(game)),
+                role,
+                plies: Vec::new(),
+                play_clock,
+            },
+        );
+        Ok("ready".to_owned())
+    }
+
+    async fn play(self: &Arc<Self>, id: &str, moves: Option<Vec<Term>>) -> Reply {
+        let (game, role, plies, play_clock) = {
+            let mut matches = self.lock();
+            let Some(session) = matches.get_mut(id) else {
+                return Err(format!("no match `{id}` has started"));
+            };
+            if let Some(moves) = moves {
+                let roles = lock_game(&session.game).roles().len();
+                if moves.len() != roles {
+                    return Err(format!(
+                        "{} move(s) given; the game has {roles} role(s)",
+                        moves.len()
+                    ));
+                }
+                session.plies.push(joint_ply(&moves));
+            }
+            (
+                session.game.clone(),
+                session.role,
+                session.plies.clone(),
+                session.play_clock,
+            )
+        };
+        let player = self.config.player.clone();
+        let seed = self.config.seed ^ plies.len() as u64;
+        let (ready_sender, ready) = tokio::sync::oneshot::channel();
+        let search = tokio::task::spawn_blocking(move || {
+            let game = lock_game(&game);
+            let position = game
+                .position_after(&plies)
+                .map_err(|error| error.to_string())?;
+            let legal = game
+                .choose_move(&position, role, "legal", &MoveBudget::unlimited(), seed)
+                .map_err(|why| format!("no move to make: {why}"))?;
+            // The answer kept ready; if nobody waits for it any more, the search is moot.
+            if ready_sender.send(legal).is_err() {
+                return Err("the message was answered already".to_owned());
+            }
+            let budget = MoveBudget::time(thinking_time(play_clock));
+            game.choose_move(&position, role, &player, &budget, seed)
+        });
+        let answer_deadline = tokio::time::Instant::now() + answer_by(play_clock);
+        let Ok(Ok(ready)) = tokio::time::timeout_at(answer_deadline, ready).await else {
+            // No legal move came: the replay failed (the search says why) or took the clock.
+            return match tokio::time::timeout_at(answer_deadline, search).await {
+                Ok(Ok(Err(why))) => Err(why),
+                _ => Err("no legal move could be found within the play clock".to_owned()),
+            };
+        };
+        match tokio::time::timeout_at(answer_deadline, search).await {
+            Ok(Ok(Ok(chosen))) => Ok(chosen),
+            // Out of time, or the search failed: the move kept ready is legal.
+            _ => Ok(ready),
+        }
+    }
+}
+
+fn lock_game(game: &Mutex<PlayableGame>) -> std::sync::MutexGuard<'_, PlayableGame> {
+    // A panic in an engine leaves no half-made change behind: the game is only read.
+    game.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The game of `rules`, grounded within `grounding` of CPU time (the interpreter takes over
+/// when grounding does not fit), through the analysis facade like every other front end.
+fn build_game(rules: &[Term], grounding: Duration) -> Result<PlayableGame, String> {
+    let key = PathBuf::from("match.kif");
+    let mut host = AnalysisHost::new();
+    let mut change = Change::new();
+    change.set_file(key.clone(), Syntax::GdlKif, rules_text(rules).into(), None);
+    host.apply_change(change);
+    let file = host
+        .file(&key)
+        .ok_or_else(|| "the rules could not be loaded".to_owned())?;
+    let options = EngineOptions {
+        deadline: Some(CpuDeadline::after(grounding)),
+        interpreter: false,
+    };
+    host.snapshot()
+        .playable(file, &options)
+        .map_err(|_| "building the game was cancelled".to_owned())?
+}
+
+/// A joint move of the protocol (one move per role, in role order) as a ply of
+/// `PlayableGame::position_after`: the moves joined by `&`.
+pub fn joint_ply(moves: &[Term]) -> String {
+    moves
+        .iter()
+        .map(Term::to_string)
+        .collect::<Vec<_>>()
+        .join(" & ")
+}
+
+/// `name` as one symbol of the protocol: characters a symbol may not hold become `_`.
+fn protocol_symbol(name: &str) -> String {
+    let symbol: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_graphic() && !"();\"'`,\\#^".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if symbol.is_empty() {
+        "ludeme".to_owned()
+    } else {
+        symbol
+    }
+}

@@ -1,0 +1,24 @@
+//! Match play: Ludeme's players and a Ludeme game manager taking part in General Game
+//! Playing matches over the GGP HTTP protocol (what ggp-base's GameServer, its players and
+//! Tiltyard speak), on the architecture of seeds 001 and 003.
+//!
+//! One module per concern:
+//!
+//! - [`messages`] — the protocol's requests and replies, read with the project's KIF reader
+//!   under size and depth limits;
+//! - [`clocks`] — the thinking time and safety margin of a player, the grace of a manager;
+//! - [`transport`] — the headers of a reply, and the manager's HTTP client with timeouts;
+//! - [`executive`] — the player: the matches it is in and its `start`/`play`/`stop`/`abort`
+//!   handlers (with the mapping from seed 001's code base to the engines' interface);
+//! - [`server`] — the player's HTTP server (`ludeme player`);
+//! - [`manager`] — the game manager (`ludeme match`): seed 001's match procedure.
+//!
+//! One door: games are reached only through `ludeme-analysis`; this crate never chooses an
+//! engine by language.
+
+pub mod clocks;
+pub mod executive;
+pub mod manager;
+pub mod messages;
+pub mod server;
+pub mod transport;

@@ -1,0 +1,77 @@
+//! The player's HTTP server (axum on tokio): every POST body is a message, answered by the
+//! [`Executive`] with the protocol's content type and open CORS ([`CORS_HEADERS`]). A
+//! malformed message gets one `400` reply saying what is wrong and where; the player stays up.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+
+use crate::executive::Executive;
+use crate::messages::{MAX_MESSAGE_BYTES, Request};
+use crate::transport::{CONTENT_TYPE, CORS_HEADERS};
+
+/// The routes of a player: POST (a message) and OPTIONS (a browser's preflight) on any path.
+pub fn router(executive: Arc<Executive>) -> Router {
+    let route = || post(message).options(preflight);
+    Router::new()
+        .route("/", route())
+        .route("/{*path}", route())
+        .layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))
+        .with_state(executive)
+}
+
+/// The answer to one message body.
+pub async fn answer(executive: &Arc<Executive>, body: &[u8]) -> (StatusCode, String) {
+    let Ok(text) = std::str::from_utf8(body) else {
+        return (StatusCode::BAD_REQUEST, "the message is not UTF-8 text".to_owned());
+    };
+    let request = match Request::parse(text) {
+        Ok(request) => request,
+        Err(error) => return (StatusCode::BAD_REQUEST, format!("malformed message {error}")),
+    };
+    match executive.handle(request).await {
+        Ok(reply) => (StatusCode::OK, reply),
+        Err(refusal) => (StatusCode::BAD_REQUEST, refusal),
+    }
+}
+
+async fn message(State(executive): State<Arc<Executive>>, body: Bytes) -> Response {
+    let (status, reply) = answer(&executive, &body).await;
+    with_protocol_headers((status, reply).into_response())
+}
+
+async fn preflight() -> Response {
+    with_protocol_headers(StatusCode::OK.into_response())
+}
+
+fn with_protocol_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(CONTENT_TYPE));
+    for (name, value) in CORS_HEADERS {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    response
+}
+
+/// Serves `executive` on `address` until the process ends; `listening` is told the address
+/// bound (the port chosen when `address` asks for port 0) once connections are accepted.
+pub fn serve(
+    executive: Arc<Executive>,
+    address: SocketAddr,
+    listening: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(address).await?;
+        listening(listener.local_addr()?);
+        axum::serve(listener, router(executive)).await
+    })
+}
