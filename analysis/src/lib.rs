@@ -22,6 +22,7 @@ mod host;
 pub mod ide;
 pub mod ludi;
 pub mod names;
+pub mod opponent_model;
 pub mod picture;
 pub mod play;
 pub mod probe_plots;

@@ -14,6 +14,7 @@ mod fixing;
 mod fmt;
 mod game_report;
 mod match_play;
+mod model;
 mod play;
 mod player;
 mod probe;
@@ -104,6 +105,9 @@ enum Command {
     /// Play matches between players (mcts, alphabeta, random, ...) on a GDL game and report
     /// each player's wins, draws, losses and average goal.
     Play(play::PlayArgs),
+    /// Learn how a player plays a game from simulated matches and measure how well its moves
+    /// are predicted: the top-N curve of a naive Bayes opponent model (seed 002).
+    Model(model::ModelArgs),
     /// Judge a game by self-play, as the Ludi paper does: search players play it from random openings, and
     /// the report gives completion, balance, length, drama and the other criteria, and whether
     /// the game is viable and why not.
@@ -216,6 +220,7 @@ fn main() -> ExitCode {
             interpreter,
         ),
         Command::Play(args) => play::run(&args),
+        Command::Model(args) => model::run(&args),
         Command::Probe(args) => probe::run(&args),
         Command::Evolve(args) => evolve::run(&args),
         Command::Distance(args) => distance::run_distance(&args),

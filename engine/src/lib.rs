@@ -11,6 +11,7 @@ pub mod gdl;
 pub mod graph;
 pub mod ludi;
 pub mod notation;
+pub mod opponent_model;
 pub mod picture;
 pub mod players;
 pub mod playout;

@@ -1,0 +1,224 @@
+//! `ludeme model GAME`: how well a player's moves can be predicted (seed 002). Matches are
+//! simulated with the player in its seat and random players elsewhere; a naive Bayes model
+//! trained on the first `--train` matches ranks the player's legal moves in `--test` further
+//! matches, and the top-N curve says how often its real move was ranked within the first N.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+use ludeme_analysis::CpuDeadline;
+use ludeme_analysis::opponent_model::{
+    Experiment, ExperimentSettings, FeatureSet, SimulationSettings,
+};
+use ludeme_analysis::play::{EngineOptions, MoveBudget, PLAYER_NAMES};
+use serde_json::json;
+
+use crate::exit;
+use crate::project::{KnownGames, open_game};
+
+/// The options of `ludeme model`.
+#[derive(Args, Debug)]
+pub struct ModelArgs {
+    /// A game: GDL (.kif, .gdl, .hrf), Ludi (.ludi) or an EGGG game the EGGG engine plays.
+    file: PathBuf,
+    /// The player to model: mcts, legal, random, maximizer, minimax, bounded, alphabeta,
+    /// iterative.
+    #[arg(long, default_value = "minimax")]
+    player: String,
+    /// Its role (by name); the first role a player plays by default.
+    #[arg(long)]
+    role: Option<String>,
+    /// Training matches.
+    #[arg(long, default_value_t = 100)]
+    train: u64,
+    /// Test matches, played after (and with other seeds than) the training ones.
+    #[arg(long, default_value_t = 10)]
+    test: u64,
+    /// The features of a state: state (its atoms), state+legal, legal (the legal moves only);
+    /// repeat to compare several on the same matches. Default: state.
+    #[arg(long = "features", value_name = "SET")]
+    features: Vec<String>,
+    /// Features kept by chi-square selection (default: all that training saw).
+    #[arg(long)]
+    select: Option<usize>,
+    /// Units of work (search states, MCTS iterations) the modelled player may spend per move;
+    /// counted, not timed, so that the same seed gives the same matches anywhere.
+    #[arg(long, default_value_t = 100_000)]
+    move_nodes: u64,
+    /// Joint moves after which a match is abandoned.
+    #[arg(long, default_value_t = 1_000)]
+    max_plies: usize,
+    /// CPU seconds the whole simulation may take.
+    #[arg(long, default_value_t = 600.0)]
+    cpu_seconds: f64,
+    /// The seed of the first match; match `i` uses `seed + i`.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[arg(long, value_enum, default_value_t = ModelFormat::Human)]
+    format: ModelFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModelFormat {
+    Human,
+    Json,
+}
+
+pub fn run(args: &ModelArgs) -> u8 {
+    let path = &args.file;
+    let fail = |message: String| {
+        eprintln!("ludeme model: {}: {message}", path.display());
+        exit::FAILURE
+    };
+    if !PLAYER_NAMES.contains(&args.player.as_str()) {
+        return fail(format!(
+            "no player is called `{}`; the players are {}",
+            args.player,
+            PLAYER_NAMES.join(", ")
+        ));
+    }
+    let mut feature_sets = Vec::new();
+    for name in &args.features {
+        match FeatureSet::from_name(name) {
+            Some(set) => feature_sets.push(set),
+            None => {
+                return fail(format!(
+                    "no feature set is called `{name}`; they are {}",
+                    FeatureSet::NAMES.join(", ")
+                ));
+            }
+        }
+    }
+    if feature_sets.is_empty() {
+        feature_sets.push(FeatureSet::State);
+    }
+    let cpu_budget = match Duration::try_from_secs_f64(args.cpu_seconds) {
+        Ok(budget) if !budget.is_zero() => budget,
+        _ => {
+            return fail(format!(
+                "--cpu-seconds must be a positive number, not {}",
+                args.cpu_seconds
+            ));
+        }
+    };
+    let game = match open_game(path, KnownGames::FromSettings).and_then(|(analysis, file)| {
+        analysis
+            .playable(file, &EngineOptions::default())
+            .unwrap_or_else(|_| Err("cancelled".to_owned()))
+    }) {
+        Ok(game) => game,
+        Err(message) => return fail(message),
+    };
+    let roles = game.roles();
+    let role = match &args.role {
+        Some(name) => match roles.iter().position(|role| role == name) {
+            Some(role) => role,
+            None => {
+                return fail(format!(
+                    "the game has no role `{name}`; its roles are {}",
+                    roles.join(", ")
+                ));
+            }
+        },
+        None => match (0..roles.len()).find(|&role| !game.is_random(role)) {
+            Some(role) => role,
+            None => return fail("the game has no role for a player".to_owned()),
+        },
+    };
+    let settings = ExperimentSettings {
+        simulation: SimulationSettings {
+            move_budget: MoveBudget::nodes(args.move_nodes),
+            max_plies: args.max_plies,
+            deadline: Some(CpuDeadline::after(cpu_budget)),
+            seed: args.seed,
+            ..SimulationSettings::new(&args.player, role)
+        },
+        training_matches: args.train,
+        test_matches: args.test,
+        feature_sets,
+        select: args.select,
+    };
+    let result = match game.model_experiment(&settings) {
+        Ok(result) => result,
+        Err(message) => return fail(message),
+    };
+    match args.format {
+        ModelFormat::Json => print_json(args, &roles[role], &result),
+        ModelFormat::Human => print_human(args, &roles[role], &result),
+    }
+    exit::CLEAN
+}
+
+fn print_json(args: &ModelArgs, role: &str, result: &Experiment) {
+    let variants: Vec<_> = result
+        .variants
+        .iter()
+        .map(|variant| {
+            json!({
+                "features": variant.features.name(),
+                "vocabulary": variant.vocabulary,
+                "selected": variant.selected,
+                "moves_seen": variant.moves_seen,
+                "test_decisions": variant.curve.decisions,
+                "mean_legal_moves": variant.curve.mean_legal_moves,
+                "top1": variant.curve.top1(),
+                "all_within": variant.curve.all_within(),
+                "top_n": variant.curve.within,
+                "chance": variant.curve.chance,
+            })
+        })
+        .collect();
+    let report = json!({
+        "game": args.file.display().to_string(),
+        "player": args.player,
+        "role": role,
+        "train": args.train,
+        "test": args.test,
+        "training_decisions": result.training_decisions,
+        "simulation_cpu_seconds": result.simulation_seconds,
+        "modelling_cpu_seconds": result.modelling_seconds,
+        "variants": variants,
+    });
+    match serde_json::to_string_pretty(&report) {
+        Ok(text) => println!("{text}"),
+        Err(error) => eprintln!("ludeme model: {error}"),
+    }
+}
+
+fn print_human(args: &ModelArgs, role: &str, result: &Experiment) {
+    println!(
+        "{}: the {} player as {role}, {} training matches ({} decisions), {} test matches",
+        args.file.display(),
+        args.player,
+        args.train,
+        result.training_decisions,
+        args.test
+    );
+    println!(
+        "CPU: {:.2} s simulating, {:.3} s training and testing",
+        result.simulation_seconds, result.modelling_seconds
+    );
+    for variant in &result.variants {
+        let curve = &variant.curve;
+        println!();
+        println!(
+            "features {}: {} seen, {} kept; {} moves seen; {} test decisions, {:.1} legal moves on average",
+            variant.features.name(),
+            variant.vocabulary,
+            variant.selected,
+            variant.moves_seen,
+            curve.decisions,
+            curve.mean_legal_moves
+        );
+        println!("   N  within N  at random");
+        for (n, (share, chance)) in curve.within.iter().zip(&curve.chance).enumerate() {
+            println!(
+                "{:>4}  {:>7.1} %  {:>7.1} %",
+                n + 1,
+                share * 100.0,
+                chance * 100.0
+            );
+        }
+    }
+}
