@@ -733,16 +733,121 @@ impl<'a> Game<'a> {
                 {
                     return Some(said.clone());
                 }
-                if existential
-                    && keyword(sentence) == Some(keywords::TRUE)
+                if keyword(sentence) == Some(keywords::TRUE)
                     && let Some(fluent) = fluent_of(sentence)
                 {
-                    return self.say_board_test(fluent);
+                    return if existential {
+                        self.say_board_test(fluent)
+                    } else {
+                        self.say_piece_on(fluent)
+                    };
+                }
+                if let [column, row] = sentence.args.as_slice()
+                    && self.is_empty_cell_relation(name)
+                {
+                    let cell = format!("({}, {})", terms::term(column), terms::term(row));
+                    return Some(Said {
+                        positive: format!("{cell} is empty"),
+                        negative: Some(format!("{cell} is not empty")),
+                    });
+                }
+                if let [before, after] = sentence.args.as_slice()
+                    && self.is_chain(name)
+                {
+                    let (before, after) = (terms::term(before), terms::term(after));
+                    return Some(Said {
+                        positive: format!("{after} comes right after {before}"),
+                        negative: Some(format!("{after} does not come right after {before}")),
+                    });
                 }
                 None
             }
             _ => None,
         }
+    }
+
+    /// A test of one cell for a player's piece: "white has a piece on (X, Y1)".
+    fn say_piece_on(&self, fluent: &Compound) -> Option<Said> {
+        let board = self.board.as_ref()?;
+        if *fluent.name.name != *board.fluent || fluent.arity() != 3 {
+            return None;
+        }
+        let [column, row, Term::Constant(content)] = fluent.args.as_slice() else {
+            return None;
+        };
+        let content = content.name.to_string();
+        if !self.roles.contains(&content) {
+            return None;
+        }
+        let cell = format!("({}, {})", terms::term(column), terms::term(row));
+        Some(Said {
+            positive: format!("{content} has a piece on {cell}"),
+            negative: Some(format!("{content} has no piece on {cell}")),
+        })
+    }
+
+    /// Whether `name(X, Y)` says that cell (X, Y) is empty: its one rule tests, besides the
+    /// ranges of X and Y, that no player has a piece there (`cellEmpty` of breakthrough,
+    /// `cellOpen` of connect four).
+    fn is_empty_cell_relation(&self, name: &str) -> bool {
+        let Some(board) = &self.board else {
+            return false;
+        };
+        let mut rules = self
+            .rules
+            .iter()
+            .filter(|rule| &*rule.head.name.name == name);
+        let (Some(rule), None) = (rules.next(), rules.next()) else {
+            return false;
+        };
+        let [Term::Variable(x), Term::Variable(y)] = rule.head.args.as_slice() else {
+            return false;
+        };
+        let mut absent: Vec<String> = Vec::new();
+        for literal in &rule.body {
+            if self.is_static_test(literal) {
+                continue;
+            }
+            let Literal::Not { inner, .. } = literal else {
+                return false;
+            };
+            let Some(fluent) = is_true_sentence(inner) else {
+                return false;
+            };
+            match fluent.args.as_slice() {
+                [
+                    Term::Variable(a),
+                    Term::Variable(b),
+                    Term::Constant(content),
+                ] if *fluent.name.name == *board.fluent && a.name == x.name && b.name == y.name => {
+                    absent.push(content.name.to_string());
+                }
+                _ => return false,
+            }
+        }
+        !self.roles.is_empty() && self.roles.iter().all(|role| absent.contains(role))
+    }
+
+    /// Whether `name` is a successor relation: static pairs that chain values one after the
+    /// other (`succ 1 2`, `succ 2 3`, ...), each value at most once on each side.
+    fn is_chain(&self, name: &str) -> bool {
+        let Some(pairs) = self.statics.get(name) else {
+            return false;
+        };
+        let mut firsts: Vec<&str> = Vec::new();
+        let mut seconds: Vec<&str> = Vec::new();
+        for pair in pairs {
+            let [first, second] = pair.as_slice() else {
+                return false;
+            };
+            if firsts.contains(&first.as_str()) || seconds.contains(&second.as_str()) {
+                return false;
+            }
+            firsts.push(first);
+            seconds.push(second);
+        }
+        // A chain, not a cycle: exactly one value starts it.
+        pairs.len() >= 2 && firsts.iter().filter(|f| !seconds.contains(f)).count() == 1
     }
 
     /// A test of some cell of the board for a constant: "some cell holds b", "white has a
@@ -1451,6 +1556,32 @@ mod tests {
         let said = book(&text);
         assert!(said.contains("when no cell holds b"), "{said}");
         assert!(said.contains("when red has a piece on row 2"), "{said}");
+    }
+
+    #[test]
+    fn successors_empty_cells_and_pieces_in_moves() {
+        let text = format!(
+            "{ROLES} (index 1) (index 2) (index 3) (succ 1 2) (succ 2 3)
+             (<= (base (cell ?x ?y ?p)) (index ?x) (index ?y) (role ?p))
+             (<= (free ?x ?y) (index ?x) (index ?y)
+                 (not (true (cell ?x ?y red))) (not (true (cell ?x ?y blue))))
+             (<= (legal red (step ?x ?y1 ?y2))
+                 (true (cell ?x ?y1 red)) (succ ?y1 ?y2) (free ?x ?y2))"
+        );
+        let said = book(&text);
+        assert!(
+            said.contains(
+                "red may step (X, Y1, Y2) when red has a piece on (X, Y1), Y2 comes right after Y1 and (X, Y2) is empty"
+            ),
+            "{said}"
+        );
+        // A relation that cycles is no order; one testing a single player is no emptiness.
+        let text = text
+            .replace("(succ 2 3)", "(succ 2 3) (succ 3 1)")
+            .replace("(not (true (cell ?x ?y blue)))", "");
+        let said = book(&text);
+        assert!(!said.contains("comes right after"), "{said}");
+        assert!(!said.contains("is empty"), "{said}");
     }
 
     #[test]
