@@ -47,15 +47,17 @@ pub fn select_parents(fitness: &[f64], rng: &mut SmallRng) -> (usize, usize) {
 
 /// The template with elements of `donor` crossed in: each element of the template (the game
 /// itself and its name aside) is replaced, with [`CROSSOVER_RATE`] likelihood, by an element of
-/// the donor of the same type, if the donor has one.
-pub fn crossover(template: &Gene, donor: &Gene, rng: &mut SmallRng) -> Gene {
+/// the donor of the same type, if the donor has one. Returns the child and how many elements
+/// were crossed in.
+pub fn crossover(template: &Gene, donor: &Gene, rng: &mut SmallRng) -> (Gene, usize) {
     let donor_pool = GenePool::new([donor]);
     let mut child = template.clone();
-    cross_items(&mut child, &donor_pool, rng);
-    child
+    let mut crossed = 0;
+    cross_items(&mut child, &donor_pool, rng, &mut crossed);
+    (child, crossed)
 }
 
-fn cross_items(gene: &mut Gene, donor: &GenePool, rng: &mut SmallRng) {
+fn cross_items(gene: &mut Gene, donor: &GenePool, rng: &mut SmallRng, crossed: &mut usize) {
     let Gene::List { head, items } = gene else {
         return;
     };
@@ -70,9 +72,10 @@ fn cross_items(gene: &mut Gene, donor: &GenePool, rng: &mut SmallRng) {
             && rng.random_bool(CROSSOVER_RATE)
         {
             *item = candidates[rng.random_range(0..candidates.len())].clone();
+            *crossed += 1;
             continue;
         }
-        cross_items(item, donor, rng);
+        cross_items(item, donor, rng, crossed);
     }
 }
 

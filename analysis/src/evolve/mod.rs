@@ -168,6 +168,8 @@ pub struct ChildRecord {
     /// The template parent, then the other, and their scores when the child was bred.
     pub parents: [String; 2],
     pub parent_scores: [f64; 2],
+    /// Elements crossed in from the other parent, and mutations made.
+    pub crossed: usize,
     pub mutations: usize,
     pub stage: Stage,
     /// Why it was culled (the first error, the engine's refusal, ...).
@@ -349,7 +351,7 @@ pub fn evolve_run(
         } else {
             (second, first)
         };
-        let mut gene = breed::crossover(
+        let (mut gene, crossed) = breed::crossover(
             &population[template].gene,
             &population[donor].gene,
             &mut rng,
@@ -371,6 +373,7 @@ pub fn evolve_run(
                 population[donor].name.clone(),
             ],
             parent_scores: [population[template].score, population[donor].score],
+            crossed,
             mutations,
             stage: Stage::Kept,
             reason: None,
@@ -433,11 +436,12 @@ fn header(record: &ChildRecord, settings: &EvolveSettings, reasons: &[String]) -
             record.name, settings.seed, record.run, record.child, record.generation
         ),
         format!(
-            "parents: {} (template, score {:.3}) × {} (score {:.3}), {} mutations",
+            "parents: {} (template, score {:.3}) × {} (score {:.3}); {} elements crossed in, {} mutations",
             record.parents[0],
             record.parent_scores[0],
             record.parents[1],
             record.parent_scores[1],
+            record.crossed,
             record.mutations
         ),
         format!(
