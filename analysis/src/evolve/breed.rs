@@ -223,13 +223,19 @@ mod tests {
         assert!(counts[3] > 0, "{counts:?}");
     }
 
-    #[test]
-    fn mutation_keeps_the_name_and_changes_within_types() {
+    /// Tic-Tac-Toe named T, and the pool of its genes.
+    fn tic_tac_toe() -> (Gene, GenePool) {
         let game = Gene::read_game(
             "(game T (players White Black) (board (tiling square) (size 3 3)) (end (All win (in-a-row 3))))",
         )
         .expect("a game");
         let pool = GenePool::new([&game]);
+        (game, pool)
+    }
+
+    #[test]
+    fn mutation_keeps_the_name_and_changes_within_types() {
+        let (game, pool) = tic_tac_toe();
         let mut rng = SmallRng::seed_from_u64(7);
         let mut changed = 0;
         for _ in 0..200 {
@@ -245,11 +251,7 @@ mod tests {
 
     #[test]
     fn mutation_never_removes_a_required_part_nor_adds_a_second_copy() {
-        let game = Gene::read_game(
-            "(game T (players White Black) (board (tiling square) (size 3 3)) (end (All win (in-a-row 3))))",
-        )
-        .expect("a game");
-        let pool = GenePool::new([&game]);
+        let (game, pool) = tic_tac_toe();
         let mut rng = SmallRng::seed_from_u64(11);
         for _ in 0..300 {
             let mut child = game.clone();
