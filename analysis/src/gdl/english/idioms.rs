@@ -145,35 +145,24 @@ fn build(
             }
         }
     };
-    // Set-up.
-    let setup = game.setup();
-    if setup.is_empty() {
-        fallback(&mut book, Part::Setup, SectionKind::InitialState);
-    }
-    for line in setup {
-        book.add(Part::Setup, line);
-    }
-    // Turns.
-    for line in game.turns() {
-        book.add(Part::Turns, line);
-    }
-    // Moves.
-    let moves = game.moves();
-    if moves.is_empty() {
-        fallback(&mut book, Part::Moves, SectionKind::Legal);
-    }
-    for line in moves {
-        book.add(Part::Moves, line);
-    }
-    // The end and the scores.
-    for line in game.ending() {
-        book.add(Part::Ending, line);
-    }
-    for line in game.scoring() {
-        book.add(Part::Scoring, line);
-    }
-    if book.chapter(Part::Scoring).is_none() {
-        fallback(&mut book, Part::Scoring, SectionKind::Goal);
+    // Each chapter from the idioms; a chapter they leave empty from the literal level, where
+    // it has a section.
+    let chapters = [
+        (Part::Setup, game.setup(), Some(SectionKind::InitialState)),
+        (Part::Turns, game.turns(), None),
+        (Part::Moves, game.moves(), Some(SectionKind::Legal)),
+        (Part::Ending, game.ending(), None),
+        (Part::Scoring, game.scoring(), Some(SectionKind::Goal)),
+    ];
+    for (part, lines, literal_kind) in chapters {
+        if lines.is_empty()
+            && let Some(kind) = literal_kind
+        {
+            fallback(&mut book, part, kind);
+        }
+        for line in lines {
+            book.add(part, line);
+        }
     }
     book.add(
         Part::Notes,
