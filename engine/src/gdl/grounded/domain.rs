@@ -19,6 +19,7 @@ use rustc_hash::FxHashMap;
 
 use super::super::GdlError;
 use super::super::program::{CompiledLiteral, CompiledRule, Pattern, PatternAtom, Program, RelKey};
+use super::factor::{for_each_literal_var, for_each_var};
 use super::terms::{
     KeyScratch, TermId, Terms, UNBOUND, find_instance, instances_equal, intern_instance,
     match_pattern,
@@ -463,6 +464,8 @@ impl Grounding {
         found: &mut Found<'_>,
     ) -> Result<(), GdlError> {
         let body = &rule.body;
+        // The literals in the order they are joined (`atoms` stays in the written order).
+        let order = self.join_order(rule, restriction.as_ref());
         let mut bindings = vec![UNBOUND; rule.variables];
         let mut atoms = vec![UNBOUND; body.len()];
         let mut trail: Vec<usize> = Vec::new();
@@ -488,14 +491,15 @@ impl Grounding {
                 let slot = trail.pop().expect("non-empty trail");
                 bindings[slot] = UNBOUND;
             }
-            let success = match &body[level] {
+            let literal = order[level];
+            let success = match &body[literal] {
                 CompiledLiteral::Positive(atom) => {
                     let relation = self.relations.get(&atom.key());
                     if fresh {
                         levels[level] = relation.map(|relation| {
                             let mut range = 0..relation.facts.len() as u32;
                             if let Some((i, delta)) = &restriction
-                                && *i == level
+                                && *i == literal
                             {
                                 range = delta.clone();
                             }
@@ -519,7 +523,7 @@ impl Grounding {
                                 )
                             });
                             if all {
-                                atoms[level] = fact;
+                                atoms[literal] = fact;
                                 matched = true;
                                 break;
                             }
@@ -544,7 +548,7 @@ impl Grounding {
                             }
                             CompiledLiteral::Negative(atom) => {
                                 if mode == Mode::Instantiate {
-                                    atoms[level] =
+                                    atoms[literal] =
                                         find_atom(&self.terms, atom, &bindings, &mut key)
                                             .filter(|&a| {
                                                 self.in_domain
@@ -571,6 +575,87 @@ impl Grounding {
                 fresh = false;
             }
         }
+    }
+
+    /// The order in which to join `rule`'s body: the literal restricted to the last round's new
+    /// facts first (semi-naive rounds then cost in proportion to what is new, not to the whole
+    /// domain), then greedily the positive literal expected to match the fewest facts given the
+    /// variables bound so far (a relation's size to the power of its share of unbound
+    /// arguments: a fully bound literal is a membership test), each test as soon as its
+    /// variables are bound. The written order breaks ties, so a body written well stays as is.
+    fn join_order(
+        &self,
+        rule: &CompiledRule,
+        restriction: Option<&(usize, Range<u32>)>,
+    ) -> Vec<usize> {
+        let body = &rule.body;
+        let mut order = Vec::with_capacity(body.len());
+        let mut placed = vec![false; body.len()];
+        let mut bound = vec![false; rule.variables];
+        let place = |i: usize, order: &mut Vec<usize>, placed: &mut [bool], bound: &mut [bool]| {
+            order.push(i);
+            placed[i] = true;
+            if let CompiledLiteral::Positive(atom) = &body[i] {
+                for arg in &atom.args {
+                    for_each_var(arg, &mut |slot| bound[slot] = true);
+                }
+            }
+        };
+        if let Some((i, _)) = restriction {
+            place(*i, &mut order, &mut placed, &mut bound);
+        }
+        while order.len() < body.len() {
+            // Tests whose variables are all bound go first: they only prune.
+            let ready_test = (0..body.len()).find(|&i| {
+                !placed[i]
+                    && !matches!(body[i], CompiledLiteral::Positive(_))
+                    && literal_vars_bound(&body[i], &bound)
+            });
+            if let Some(i) = ready_test {
+                place(i, &mut order, &mut placed, &mut bound);
+                continue;
+            }
+            let cheapest = (0..body.len())
+                .filter(|&i| !placed[i])
+                .filter_map(|i| match &body[i] {
+                    CompiledLiteral::Positive(atom) => {
+                        Some((self.expected_matches(atom, &bound), i))
+                    }
+                    _ => None,
+                })
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            // No positive literal left: the remaining tests in the written order (an unsafe
+            // rule is refused before grounding, so their variables are bound by now).
+            let next = cheapest.map_or_else(
+                || {
+                    (0..body.len())
+                        .find(|&i| !placed[i])
+                        .expect("a literal left")
+                },
+                |(_, i)| i,
+            );
+            place(next, &mut order, &mut placed, &mut bound);
+        }
+        order
+    }
+
+    /// How many facts a positive literal is expected to match when the `bound` variables are
+    /// known: its relation's size to the power of the share of its arguments not yet bound.
+    fn expected_matches(&self, atom: &PatternAtom, bound: &[bool]) -> f64 {
+        let size = self.relations.get(&atom.key()).map_or(0, |r| r.facts.len()) as f64;
+        if atom.args.is_empty() {
+            return size.min(1.0);
+        }
+        let unbound = atom
+            .args
+            .iter()
+            .filter(|arg| {
+                let mut all = true;
+                for_each_var(arg, &mut |slot| all &= bound[slot]);
+                !all
+            })
+            .count();
+        size.powf(unbound as f64 / atom.args.len() as f64)
     }
 
     /// The candidate facts for a positive literal: through the shortest index list among its
@@ -622,6 +707,13 @@ impl Grounding {
             cursor: 0,
         }
     }
+}
+
+/// Whether every variable of a literal is among the `bound` ones.
+fn literal_vars_bound(literal: &CompiledLiteral, bound: &[bool]) -> bool {
+    let mut all = true;
+    for_each_literal_var(literal, &mut |slot| all &= bound[slot]);
+    all
 }
 
 /// Whether every variable of `pattern` is bound.

@@ -180,7 +180,7 @@ fn map_literal(literal: &CompiledLiteral, map: &impl Fn(&Pattern) -> Pattern) ->
     }
 }
 
-fn for_each_literal_var(literal: &CompiledLiteral, visit: &mut impl FnMut(usize)) {
+pub(super) fn for_each_literal_var(literal: &CompiledLiteral, visit: &mut impl FnMut(usize)) {
     match literal {
         CompiledLiteral::Positive(atom) | CompiledLiteral::Negative(atom) => {
             for arg in &atom.args {
@@ -194,7 +194,7 @@ fn for_each_literal_var(literal: &CompiledLiteral, visit: &mut impl FnMut(usize)
     }
 }
 
-fn for_each_var(pattern: &Pattern, visit: &mut impl FnMut(usize)) {
+pub(super) fn for_each_var(pattern: &Pattern, visit: &mut impl FnMut(usize)) {
     let mut pending = vec![pattern];
     while let Some(pattern) = pending.pop() {
         match pattern {
