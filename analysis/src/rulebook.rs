@@ -175,7 +175,7 @@ pub fn with_indefinite_article(phrase: &str) -> String {
 /// A final period; the case is the caller's (GDL names stay as written, `xplayer`).
 fn finish(text: &str) -> String {
     let mut out = text.trim().to_owned();
-    if !out.is_empty() && !out.ends_with(['.', '!', '?', ':']) {
+    if !out.is_empty() && !ends_sentence(&out) {
         out.push('.');
     }
     out
@@ -189,10 +189,16 @@ pub fn sentence(text: &str) -> String {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => return String::new(),
     };
-    if !out.ends_with(['.', '!', '?', ':']) {
+    if !ends_sentence(&out) {
         out.push('.');
     }
     out
+}
+
+/// Whether `text` needs no period: it ends with one, or with `!`, `?`, `:`, or it is a note
+/// in parentheses ("(a rule that could not be read: line 4)").
+fn ends_sentence(text: &str) -> bool {
+    text.ends_with(['.', '!', '?', ':']) || (text.starts_with('(') && text.ends_with(')'))
 }
 
 /// A name written as code, as words: `WhiteCamp` → "White Camp", `SideSE` → "Side SE",

@@ -114,6 +114,11 @@ pub fn ludi_rulebook(db: &dyn Db, file: SourceFile) -> Rulebook {
         .copied()
         .filter(|s| s.text.contains(" wins by "))
         .collect();
+    // A clause that could not be read is no object.
+    let endings: Vec<&Sentence> = endings
+        .into_iter()
+        .filter(|s| !s.text.starts_with('('))
+        .collect();
     let chosen: Vec<&Sentence> = match (wins.as_slice(), endings.first()) {
         ([], Some(first)) => vec![first],
         ([], None) => Vec::new(),
