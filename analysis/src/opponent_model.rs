@@ -7,6 +7,7 @@ use crate::play::PlayableGame;
 
 pub use ludeme_engine::opponent_model::{
     Experiment, ExperimentSettings, FeatureSet, SimulationSettings, TopNCurve, Variant,
+    nodes_to_depth,
 };
 
 impl PlayableGame {

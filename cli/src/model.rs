@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::Args;
 use ludeme_analysis::CpuDeadline;
 use ludeme_analysis::opponent_model::{
-    Experiment, ExperimentSettings, FeatureSet, SimulationSettings,
+    Experiment, ExperimentSettings, FeatureSet, SimulationSettings, TopNCurve, nodes_to_depth,
 };
 use ludeme_analysis::play::{EngineOptions, MoveBudget, PLAYER_NAMES};
 use serde_json::json;
@@ -166,6 +166,14 @@ fn print_json(args: &ModelArgs, role: &str, result: &Experiment) {
                 "all_within": variant.curve.all_within(),
                 "top_n": variant.curve.within,
                 "chance": variant.curve.chance,
+                "confidence": confidence_contours(&variant.curve)
+                    .into_iter()
+                    .map(|(p, moves, nodes)| json!({
+                        "p": p,
+                        "moves": moves,
+                        "nodes_to_depth": nodes,
+                    }))
+                    .collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -220,5 +228,41 @@ fn print_human(args: &ModelArgs, role: &str, result: &Experiment) {
                 chance * 100.0
             );
         }
+        println!(
+            "   p  moves kept  nodes to depth 1..{} (every legal move: {})",
+            CONTOUR_DEPTH,
+            full_width(curve)
+        );
+        for (p, moves, nodes) in confidence_contours(curve) {
+            let nodes: Vec<String> = nodes.iter().map(|n| format!("{n:.0}")).collect();
+            println!("{p:>4}  {moves:>10}  {}", nodes.join(" "));
+        }
     }
+}
+
+/// The confidences and depths of the contours printed (the seed's Figs. 3 and 4).
+const CONFIDENCES: [f64; 4] = [0.9, 0.95, 0.99, 1.0];
+const CONTOUR_DEPTH: u32 = 6;
+
+/// Per confidence `p`: the moves of the player a search must keep at each level to consider
+/// its real move with probability `p`, and the nodes it then expands to depths 1 to 6.
+fn confidence_contours(curve: &TopNCurve) -> Vec<(f64, usize, Vec<f64>)> {
+    CONFIDENCES
+        .iter()
+        .map(|&p| {
+            let moves = curve.moves_for_confidence(p);
+            let nodes = (1..=CONTOUR_DEPTH)
+                .map(|depth| nodes_to_depth(moves as f64, depth))
+                .collect();
+            (p, moves, nodes)
+        })
+        .collect()
+}
+
+/// The nodes to the deepest contour depth when every legal move is kept (on average).
+fn full_width(curve: &TopNCurve) -> String {
+    format!(
+        "{:.0}",
+        nodes_to_depth(curve.mean_legal_moves, CONTOUR_DEPTH)
+    )
 }

@@ -28,11 +28,26 @@ impl TopNCurve {
     /// The smallest `n` within which every test move was ranked (the seed's "100 % within
     /// the first 17" for Mummy Maze).
     pub fn all_within(&self) -> usize {
+        self.moves_for_confidence(1.0)
+    }
+
+    /// The smallest `n` within which at least the share `confidence` of the test moves was
+    /// ranked: how many of the player's moves a search must keep at each of its levels to
+    /// consider its real move with that probability (the seed's confidence contours).
+    pub fn moves_for_confidence(&self, confidence: f64) -> usize {
+        // A share is a ratio of counts; the tolerance keeps 0.9 from missing 9/10.
         self.within
             .iter()
-            .position(|&share| share >= 1.0)
+            .position(|&share| share >= confidence - 1e-9)
             .map_or(self.within.len(), |index| index + 1)
     }
+}
+
+/// The nodes a search expands to reach depth `depth` (levels of the modelled player) when it
+/// keeps `moves` of the player's moves at each: `moves + moves² + … + moves^depth`, the
+/// quantity of the seed's confidence contours (Figs. 3 and 4).
+pub fn nodes_to_depth(moves: f64, depth: u32) -> f64 {
+    (1..=depth).map(|level| moves.powi(level as i32)).sum()
 }
 
 /// The top-N curve of `model` on `tests`, with each state's features taken as `features` says.

@@ -24,7 +24,9 @@ mod simulate;
 mod tests;
 
 pub use chi_square::{chi_square_scores, select_features};
-pub use evaluate::{Experiment, ExperimentSettings, TopNCurve, Variant, experiment, top_n_curve};
+pub use evaluate::{
+    Experiment, ExperimentSettings, TopNCurve, Variant, experiment, nodes_to_depth, top_n_curve,
+};
 pub use naive_bayes::MoveModel;
 pub use observe::{FeatureSet, Observe};
 pub use simulate::{Decision, SimulationSettings, simulate};

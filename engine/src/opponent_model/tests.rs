@@ -127,3 +127,41 @@ proptest! {
         prop_assert_eq!(order, (0..legal.len()).collect::<Vec<_>>());
     }
 }
+
+#[test]
+fn top_n_curve_and_confidence_by_hand() {
+    use super::{Decision, nodes_to_depth, top_n_curve};
+    // Training: in state {s} the player made A three times out of four, B once.
+    let rows = vec![
+        (names(&["s"]), "A".to_owned()),
+        (names(&["s"]), "A".to_owned()),
+        (names(&["s"]), "A".to_owned()),
+        (names(&["s"]), "B".to_owned()),
+    ];
+    let model = MoveModel::train(&rows, None);
+    let decision = |legal: &[&str], chosen: &str| Decision {
+        atoms: names(&["s"]),
+        legal: names(legal),
+        chosen: chosen.to_owned(),
+    };
+    // Ranked A, B, C (C unseen): A is first, B second, C third; a two-move state: A first.
+    let tests = vec![
+        decision(&["C", "B", "A"], "A"),
+        decision(&["C", "B", "A"], "B"),
+        decision(&["C", "B", "A"], "C"),
+        decision(&["B", "A"], "A"),
+    ];
+    let curve = top_n_curve(&model, &tests, FeatureSet::State);
+    // Ranks 1, 2, 3, 1: within 1: 2/4, within 2: 3/4, within 3: 4/4.
+    assert_eq!(curve.within, vec![0.5, 0.75, 1.0]);
+    // At random: three states of 3 moves and one of 2: N = 1: (1/3 · 3 + 1/2) / 4 = 3/8;
+    // N = 2: (2/3 · 3 + 1) / 4 = 3/4; N = 3: 1.
+    assert!(close(curve.chance[0], 0.375) && close(curve.chance[1], 0.75));
+    assert!(close(curve.chance[2], 1.0));
+    assert!(close(curve.mean_legal_moves, 2.75));
+    assert_eq!(curve.top1(), 0.5);
+    assert_eq!(curve.moves_for_confidence(0.75), 2);
+    assert_eq!(curve.all_within(), 3);
+    // Keeping 2 moves a level: 2 + 4 + 8 = 14 nodes to depth 3.
+    assert!(close(nodes_to_depth(2.0, 3), 14.0));
+}
