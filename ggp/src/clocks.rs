@@ -43,8 +43,14 @@ mod tests {
 
     #[test]
     fn a_one_second_clock_keeps_a_fifth_back() {
-        assert_eq!(thinking_time(Duration::from_secs(1)), Duration::from_millis(800));
-        assert_eq!(answer_by(Duration::from_secs(1)), Duration::from_millis(900));
+        assert_eq!(
+            thinking_time(Duration::from_secs(1)),
+            Duration::from_millis(800)
+        );
+        assert_eq!(
+            answer_by(Duration::from_secs(1)),
+            Duration::from_millis(900)
+        );
     }
 
     #[test]

@@ -204,7 +204,8 @@ impl Executive {
 
 fn lock_game(game: &Mutex<PlayableGame>) -> std::sync::MutexGuard<'_, PlayableGame> {
     // A panic in an engine leaves no half-made change behind: the game is only read.
-    game.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    game.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The game of `rules`, grounded within `grounding` of CPU time (the interpreter takes over

@@ -58,13 +58,16 @@ pub struct MatchRecord {
 impl MatchRecord {
     /// The errors of the match, as (round, role, error).
     pub fn all_errors(&self) -> impl Iterator<Item = (usize, &str, &str)> {
-        self.errors.iter().enumerate().flat_map(move |(round, errors)| {
-            errors
-                .iter()
-                .enumerate()
-                .filter(|(_, error)| !error.is_empty())
-                .map(move |(role, error)| (round, self.roles[role].as_str(), error.as_str()))
-        })
+        self.errors
+            .iter()
+            .enumerate()
+            .flat_map(move |(round, errors)| {
+                errors
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, error)| !error.is_empty())
+                    .map(move |(role, error)| (round, self.roles[role].as_str(), error.as_str()))
+            })
     }
 }
 
@@ -196,8 +199,13 @@ pub fn run_match(
                 Err(error) => {
                     errors[role] = error;
                     let seed = settings.seed ^ ((record.moves.len() as u64) << 8) ^ role as u64;
-                    match game.choose_move(&position, role, "random", &MoveBudget::unlimited(), seed)
-                    {
+                    match game.choose_move(
+                        &position,
+                        role,
+                        "random",
+                        &MoveBudget::unlimited(),
+                        seed,
+                    ) {
                         Ok(name) => name,
                         Err(why) => return aborted(record, players, settings, why),
                     }
@@ -233,13 +241,15 @@ fn legal_names(
     match turn {
         Turn::Forced { ply } => Ok(ply.split(" & ").map(|name| vec![name.to_owned()]).collect()),
         Turn::Choose(choices) => (0..roles)
-            .map(|role| match choices.iter().find(|choice| choice.role == role) {
-                Some(choice) => Ok(choice.moves.iter().map(|m| m.name.clone()).collect()),
-                // A role without a choice: its only move.
-                None => game
-                    .choose_move(position, role, "legal", &MoveBudget::unlimited(), 0)
-                    .map(|only| vec![only]),
-            })
+            .map(
+                |role| match choices.iter().find(|choice| choice.role == role) {
+                    Some(choice) => Ok(choice.moves.iter().map(|m| m.name.clone()).collect()),
+                    // A role without a choice: its only move.
+                    None => game
+                        .choose_move(position, role, "legal", &MoveBudget::unlimited(), 0)
+                        .map(|only| vec![only]),
+                },
+            )
             .collect(),
         Turn::Over { .. } | Turn::Stuck(_) => Err("the game does not go on".to_owned()),
     }

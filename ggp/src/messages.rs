@@ -232,7 +232,10 @@ impl Request {
             ));
         };
         let Some(keyword) = elements.first().and_then(Term::atom) else {
-            return Err(error(0, "a message begins with its kind: info, start, play, ..."));
+            return Err(error(
+                0,
+                "a message begins with its kind: info, start, play, ...",
+            ));
         };
         let keyword = keyword.to_ascii_lowercase();
         let arguments = &elements[1..];

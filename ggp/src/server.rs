@@ -29,11 +29,19 @@ pub fn router(executive: Arc<Executive>) -> Router {
 /// The answer to one message body.
 pub async fn answer(executive: &Arc<Executive>, body: &[u8]) -> (StatusCode, String) {
     let Ok(text) = std::str::from_utf8(body) else {
-        return (StatusCode::BAD_REQUEST, "the message is not UTF-8 text".to_owned());
+        return (
+            StatusCode::BAD_REQUEST,
+            "the message is not UTF-8 text".to_owned(),
+        );
     };
     let request = match Request::parse(text) {
         Ok(request) => request,
-        Err(error) => return (StatusCode::BAD_REQUEST, format!("malformed message {error}")),
+        Err(error) => {
+            return (
+                StatusCode::BAD_REQUEST,
+                format!("malformed message {error}"),
+            );
+        }
     };
     match executive.handle(request).await {
         Ok(reply) => (StatusCode::OK, reply),

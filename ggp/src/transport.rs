@@ -87,7 +87,11 @@ impl PlayerAddress {
 
 /// Posts `body` to the player at `address` and returns its reply's body, or why there is
 /// none, within `timeout` from now (connecting, writing and reading all count).
-pub fn post(address: &PlayerAddress, body: &str, timeout: Duration) -> Result<String, TransportError> {
+pub fn post(
+    address: &PlayerAddress,
+    body: &str,
+    timeout: Duration,
+) -> Result<String, TransportError> {
     let deadline = Instant::now() + timeout;
     let left = || {
         deadline
@@ -137,6 +141,12 @@ pub fn post(address: &PlayerAddress, body: &str, timeout: Duration) -> Result<St
         if complete_body(&reply).is_some() {
             break;
         }
+    }
+    if reply.is_empty() {
+        // The connection closed without a word: the player died while the message waited.
+        return Err(TransportError::Unreachable(
+            "the connection closed without a reply".to_owned(),
+        ));
     }
     let body = complete_body(&reply)
         .or_else(|| body_to_end(&reply))
