@@ -179,3 +179,24 @@ fn malformed_requests_never_bring_the_player_down() {
         })
         .unwrap();
 }
+
+#[test]
+fn an_illegal_joint_move_is_refused_and_the_match_goes_on() {
+    let player = PlayerProcess::start("random");
+    let rules = rules();
+    assert_eq!(
+        post(&player.url, &format!("(start m03 oplayer {rules} 10 1)")).0,
+        200
+    );
+    assert_eq!(
+        post(&player.url, "(play m03 nil)"),
+        (200, "noop".to_owned())
+    );
+    let (status, reply) = post(&player.url, "(play m03 ((mark 7 7) noop))");
+    assert_eq!(status, 400, "{reply}");
+    assert!(reply.contains("(mark 7 7)"), "{reply}");
+    // The refused move was not kept: the legal one is played from the same position.
+    let (status, reply) = post(&player.url, "(play m03 ((mark 2 2) noop))");
+    assert_eq!(status, 200, "{reply}");
+    assert!(is_mark_on_free_cell(&reply, &[(2, 2)]), "{reply}");
+}

@@ -146,6 +146,7 @@ impl Executive {
     }
 
     async fn play(self: &Arc<Self>, id: &str, moves: Option<Vec<Term>>) -> Reply {
+        let pushed_ply = moves.is_some();
         let (game, role, plies, play_clock) = {
             let mut matches = self.lock();
             let Some(session) = matches.get_mut(id) else {
@@ -190,7 +191,13 @@ impl Executive {
         let Ok(Ok(ready)) = tokio::time::timeout_at(answer_deadline, ready).await else {
             // No legal move came: the replay failed (the search says why) or took the clock.
             return match tokio::time::timeout_at(answer_deadline, search).await {
-                Ok(Ok(Err(why))) => Err(why),
+                Ok(Ok(Err(why))) => {
+                    // The moves given were not legal: the match stays where it was.
+                    if pushed_ply && let Some(session) = self.lock().get_mut(id) {
+                        session.plies.pop();
+                    }
+                    Err(why)
+                }
                 _ => Err("no legal move could be found within the play clock".to_owned()),
             };
         };

@@ -370,3 +370,94 @@ pub fn read_move(reply: &str) -> Option<String> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn symbol() -> impl Strategy<Value = String> {
+        "[a-z][a-z0-9_]{0,6}"
+    }
+
+    fn term() -> impl Strategy<Value = Term> {
+        let atom = prop_oneof![symbol(), "[0-9]{1,3}", "\\?[a-z]{1,3}"].prop_map(Term::Atom);
+        atom.prop_recursive(3, 16, 4, |inner| {
+            (symbol(), proptest::collection::vec(inner, 0..4)).prop_map(|(head, rest)| {
+                let mut elements = vec![Term::Atom(head)];
+                elements.extend(rest);
+                Term::List(elements)
+            })
+        })
+    }
+
+    fn request() -> impl Strategy<Value = Request> {
+        let moves = || proptest::option::of(proptest::collection::vec(term(), 1..4));
+        prop_oneof![
+            Just(Request::Info),
+            (proptest::collection::vec(term(), 0..4), 0u64..1000)
+                .prop_map(|(rules, clock)| Request::Preview { rules, clock }),
+            (
+                symbol(),
+                symbol(),
+                proptest::collection::vec(term(), 0..4),
+                0u64..1000,
+                0u64..1000
+            )
+                .prop_map(|(id, role, rules, start_clock, play_clock)| {
+                    Request::Start {
+                        id,
+                        role,
+                        rules,
+                        start_clock,
+                        play_clock,
+                    }
+                }),
+            (symbol(), moves()).prop_map(|(id, moves)| Request::Play { id, moves }),
+            (symbol(), moves()).prop_map(|(id, moves)| Request::Stop { id, moves }),
+            symbol().prop_map(|id| Request::Abort { id }),
+        ]
+    }
+
+    proptest! {
+        /// What the manager prints, the player reads back unchanged.
+        #[test]
+        fn printed_requests_read_back(request in request()) {
+            prop_assert_eq!(Request::parse(&request.to_string()), Ok(request));
+        }
+
+        /// Any text gets a request or one error, never a panic, and an error's offset lies in
+        /// the text (or at the size limit).
+        #[test]
+        fn any_text_is_read_or_refused(text in "\\PC{0,80}") {
+            if let Err(error) = Request::parse(&text) {
+                prop_assert!(error.offset <= text.len().max(MAX_MESSAGE_BYTES));
+            }
+        }
+    }
+
+    #[test]
+    fn nesting_and_size_beyond_the_limits_are_refused() {
+        let deep = format!("{}{}", "(".repeat(MAX_DEPTH + 1), ")".repeat(MAX_DEPTH + 1));
+        let error = Request::parse(&deep).unwrap_err();
+        assert_eq!(error.offset, MAX_DEPTH);
+        let long = format!("(abort {})", "a".repeat(MAX_MESSAGE_BYTES));
+        assert!(
+            Request::parse(&long)
+                .unwrap_err()
+                .problem
+                .contains("at most")
+        );
+    }
+
+    #[test]
+    fn rules_with_nested_rules_are_read_as_lists() {
+        let request =
+            Request::parse("(start m x ((role x) (<= (legal x a) (true p))) 10 5)").unwrap();
+        let Request::Start { rules, .. } = request else {
+            panic!("a start message");
+        };
+        assert_eq!(rules_text(&rules), "(role x)\n(<= (legal x a) (true p))\n");
+    }
+}
