@@ -133,6 +133,7 @@ fn the_quoted_sentences_are_gone() {
         (&poker, "StraightFlush"),
         (&poker, "A HighCard is one card"),
         (&poker, "Discard N from the hand"),
+        (&poker, "4 cards if Ace"),
     ] {
         assert!(!text.contains(gone), "{gone:?} still in:\n{text}");
     }
@@ -152,6 +153,7 @@ fn the_quoted_sentences_are_gone() {
     );
     assert!(!hex.contains("orthogonal"), "{hex}");
     assert!(poker.contains("straight flush"), "{poker}");
+    assert!(poker.contains("or 4 cards if you hold an ace"), "{poker}");
 }
 
 /// A capture of the direct neighbours on a hexagonal board has no "orthogonal" about it.

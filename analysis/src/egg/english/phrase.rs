@@ -36,8 +36,20 @@ pub fn render_terms(terms: &[Term], voice: Voice<'_>) -> String {
     let long_alternatives = terms
         .split(|t| matches!(t, Term::Connective(Connective::Or, _)))
         .any(|alternative| alternative.len() > 1);
-    for term in terms {
+    for (at, term) in terms.iter().enumerate() {
         let mut piece = match term {
+            // `if Ace` (the paper's poker: discard up to 4 cards "if Ace") is a condition on
+            // the hand: "if you hold an ace".
+            Term::Word(word)
+                if at > 0
+                    && matches!(terms[at - 1], Term::Connective(Connective::If, _))
+                    && matches!(terms.get(at + 1), None | Some(Term::Connective(..))) =>
+            {
+                match card_rank(&word.text) {
+                    Some(rank) => format!("you hold {} {rank}", crate::egg::words::article(rank)),
+                    None => render_term(term, voice),
+                }
+            }
             // A comma before `or` when the alternatives are longer than a word each, so that
             // "a and b, or c and d" groups as the designer most likely meant.
             Term::Connective(Connective::Or, _) if long_alternatives => ",or".to_owned(),
@@ -158,6 +170,14 @@ pub fn spoken_name(name: &str) -> String {
         }
         _ => lower,
     }
+}
+
+/// The rank a card word names (`Ace`, `kings`), in lower case: EGGG's cards are its built-in
+/// equipment (`Shuffle(deck)`, `Deal(cards, 5)`), so their ranks are words of the language.
+fn card_rank(word: &str) -> Option<&'static str> {
+    const RANKS: &[&str] = &["ace", "king", "queen", "jack"];
+    let word = key(word);
+    RANKS.iter().copied().find(|rank| *rank == word)
 }
 
 /// "the deck", but "money" and "5 cards" stay as they are.
