@@ -1,5 +1,5 @@
 //! `ludeme check`'s results cache: each file's diagnostics, kept from one run to the next under
-//! the fingerprint of everything its check read ([`Analysis::check_fingerprint`]: its text, the
+//! the fingerprint of everything its check read ([`ludeme_analysis::Analysis::check_fingerprint`]: its text, the
 //! settings, the depth, and the other games it compares itself with), in a folder of the build
 //! that found them. A re-run over an unchanged project reads the games and the cache, and
 //! analyses nothing.
@@ -41,7 +41,7 @@ pub struct ResultsCache {
 
 #[derive(Serialize, Deserialize, Clone)]
 struct Entry {
-    /// [`Analysis::check_fingerprint`], in hexadecimal (JSON numbers stop at 64 bits).
+    /// [`ludeme_analysis::Analysis::check_fingerprint`], in hexadecimal (JSON numbers stop at 64 bits).
     fingerprint: String,
     diagnostics: Vec<StoredDiagnostic>,
 }

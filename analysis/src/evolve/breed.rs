@@ -16,7 +16,7 @@ pub const MUTATION_RATE: f64 = 0.1;
 /// The largest integer mutation makes: larger boards and lines only slow the probe down.
 const LARGEST_INTEGER: i64 = 19;
 
-/// Stochastic universal sampling (Baker 1987, the paper's [33]): two pointers spaced evenly
+/// Stochastic universal sampling (Baker 1987, the paper's reference 33): two pointers spaced evenly
 /// over the cumulative fitness, from one random start. `fitness` is sorted best first and may
 /// be negative: it is shifted so that the worst member keeps a small chance. Returns two
 /// indexes into `fitness`.

@@ -2,7 +2,7 @@
 //! then rank the legal moves of a new state by the probability that the player makes each.
 //!
 //! The method is the seed's: matches are simulated from the initial state with the studied
-//! player in its seat and random players elsewhere ([`simulate`]); each state in which the
+//! player in its seat and random players elsewhere ([`simulate()`]); each state in which the
 //! player had a choice becomes a row of 0/1 features — which atoms of the state hold (GDL
 //! fluents, or a board's cell contents for Ludi and EGGG: [`Observe`]), optionally which moves
 //! are legal — labelled with the move it made; a multivariate (Bernoulli) naive Bayes classifier

@@ -3,15 +3,15 @@
 //!
 //! - The board: a fluent of three or more arguments whose first two range over finite
 //!   domains (from `init` facts, `base` rules and the static facts their bodies use) is a grid
-//!   of those sizes; its last argument is what a cell holds ([`find_board`]).
+//!   of those sizes; its last argument is what a cell holds ([`Game::find_board`]).
 //! - Turn order: a one-argument fluent that starts as a player and passes from player to
-//!   player in a cycle is the turn ([`find_turns`]); a constant move legal only off turn is a
+//!   player in a cycle is the turn ([`Game::find_turns`]); a constant move legal only off turn is a
 //!   pass.
 //! - Lines: a relation whose rules test N ≥ 3 cells of the board for one content (with static
 //!   relations such as `succ` between them), or that is one of such relations, says "N in a
-//!   line" ([`find_lines`]).
+//!   line" ([`Game::find_lines`]).
 //! - Gravity: a move naming only a column, placing in the row that has an open cell above a
-//!   closed one (`succ`), drops to the lowest open cell ([`find_gravity`]).
+//!   closed one (`succ`), drops to the lowest open cell ([`Game::find_gravity`]).
 //! - Frame axioms: a `next` rule that keeps a cell as it is says "a cell keeps its content".
 //! - Goal tables: scores per player, the highest a win and 0 a loss.
 //!
