@@ -545,6 +545,35 @@ fn comments_in_odd_places_find_a_stable_home() {
     }
 }
 
+/// Two infix layouts the fuzzers found unstable (formatting twice changed the text): a comment
+/// after a rule's last literal made the rule multi-line the first time, but read back it
+/// follows the rule and the second time the rule fit on one line; and a KIF one-disjunct
+/// `(or …)` around a long disjunction kept the disjunction on one line, past the width, the
+/// first time only.
+#[test]
+fn infix_layout_is_the_same_the_second_time() {
+    let comment_after_last = "(<= (goal o 5) (line) (x) ; after x\n)\n";
+    let wrapped_disjunction = "(<= (next pair) (dom ?m) \
+        (or (or (distinct step step) (distinct step (step (pair x) ?m control)) (true step))) \
+        (role red))\n";
+    for text in [comment_after_last, wrapped_disjunction] {
+        let once = format_gdl_text(text, KIF, INFIX).unwrap();
+        assert_eq!(
+            format_gdl_text(&once, INFIX, INFIX).unwrap(),
+            once,
+            "{text}"
+        );
+        assert!(
+            once.lines().all(|line| line.chars().count() <= 80),
+            "{once}"
+        );
+    }
+    assert_eq!(
+        format_gdl_text(comment_after_last, KIF, INFIX).unwrap(),
+        "goal(o, 5) :- line() & x() % after x\n"
+    );
+}
+
 #[test]
 fn conversion_names_what_infix_cannot_spell_with_positions() {
     let text = "(role a)\n(<= (next (count ?n++)) (true (count ?n)) (map+ ?n ?n++))\n(ok WHITE)\n";

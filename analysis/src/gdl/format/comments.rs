@@ -130,11 +130,14 @@ impl RuleComments {
         }
     }
 
-    /// Some comment must be printed inside the rule, so it cannot stay on one line.
-    pub(super) fn inside(&self) -> bool {
+    /// Whether some comment must be printed inside the rule before the end of its last literal,
+    /// so that the rule cannot stay on one line (one after the last literal can end the rule's
+    /// line however the rule is laid out).
+    pub(super) fn inside_before_last_literal_ends(&self) -> bool {
+        let before_last = self.trailing.len().saturating_sub(1);
         self.head.is_some()
             || self.leading.iter().any(|comments| !comments.is_empty())
-            || self.trailing.iter().any(Option::is_some)
+            || self.trailing[..before_last].iter().any(Option::is_some)
     }
 }
 

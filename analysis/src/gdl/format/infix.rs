@@ -55,8 +55,16 @@ impl Infix {
                 .iter()
                 .map(|literal| self.literal(literal, place))
                 .collect();
-            let one_line = format!("{head} :- {}", literals.join(" & "));
-            if !comments.inside() && width(&one_line) <= WIDTH {
+            let mut one_line = format!("{head} :- {}", literals.join(" & "));
+            // A comment after the last literal ends the rule's last line either way, and read
+            // back it follows the rule (infix rules have no closing bracket to keep it inside):
+            // it must not decide the layout, or formatting twice would not agree.
+            if !comments.inside_before_last_literal_ends() && width(&one_line) <= WIDTH {
+                trail(
+                    &mut one_line,
+                    comments.trailing.last().and_then(Option::as_ref),
+                    MARKER,
+                );
                 lines.push(one_line);
             } else {
                 let mut first = format!("{head} :-");
@@ -122,6 +130,11 @@ impl Infix {
         let flat = self.literal(literal, place);
         let disjuncts = match literal {
             Literal::Or { disjuncts, .. } if disjuncts.len() >= 2 => disjuncts,
+            // A KIF `(or p)` is written as `p` (see [`Infix::literal`]), so it is laid out as
+            // `p`: read back, the output has no one-disjunct disjunction to keep it on one line.
+            Literal::Or { disjuncts, .. } if disjuncts.len() == 1 => {
+                return self.literal_lines(&disjuncts[0], column, suffix, place);
+            }
             _ => return vec![flat],
         };
         if column + width(&flat) + suffix <= WIDTH {
