@@ -252,20 +252,20 @@ fn explain_prints_the_long_form_of_a_code() {
     assert!(stdout(&list).contains("file/invalid-utf8"));
 }
 
-#[test]
-fn bench_reports_playouts_and_outcome_frequencies() {
-    let output = ludeme(&[
-        "bench",
-        "corpus/gdl/ticTacToe.kif",
-        "--seconds",
-        "0.5",
-        "--format",
-        "json",
-    ]);
+/// `bench --seconds SECONDS --format json` on `game`, which must succeed and play: its report
+/// and how many playouts it made.
+fn bench_json(game: &str, seconds: &str) -> (Value, u64) {
+    let output = ludeme(&["bench", game, "--seconds", seconds, "--format", "json"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
     let playouts = report["playouts"].as_u64().unwrap();
     assert!(playouts > 0);
+    (report, playouts)
+}
+
+#[test]
+fn bench_reports_playouts_and_outcome_frequencies() {
+    let (report, playouts) = bench_json("corpus/gdl/ticTacToe.kif", "0.5");
     let rate = report["playouts_per_second"].as_f64().unwrap();
     let seconds = report["seconds"].as_f64().unwrap();
     assert!((rate * seconds - playouts as f64).abs() < 1.0);
@@ -355,22 +355,7 @@ fn bench_reports_blocked_roles_and_ambiguous_goals() {
          (<= (goal b 0) (true (step 2)))\n",
     )
     .unwrap();
-    // `bench --format json` on the game: its report and how many playouts it made.
-    let bench = |game: &Path| -> (Value, u64) {
-        let output = ludeme(&[
-            "bench",
-            game.to_str().unwrap(),
-            "--seconds",
-            "0.2",
-            "--format",
-            "json",
-        ]);
-        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-        let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
-        let playouts = report["playouts"].as_u64().unwrap();
-        assert!(playouts > 0);
-        (report, playouts)
-    };
+    let bench = |game: &Path| bench_json(game.to_str().unwrap(), "0.2");
     let (report, playouts) = bench(&game);
     // After one ply `b` has no legal move: no playout reaches the ambiguous end.
     assert_eq!(report["no_legal_move"].as_u64(), Some(playouts));

@@ -8,13 +8,12 @@ use std::path::PathBuf;
 
 use clap::Args;
 use ludeme_analysis::Syntax;
-use ludeme_analysis::play::EngineOptions;
 use ludeme_ggp::manager::{MatchRecord, MatchSettings, run_match};
 use ludeme_ggp::messages::read_terms;
 use ludeme_ggp::transport::PlayerAddress;
 
 use crate::exit;
-use crate::project::{KnownGames, open_game};
+use crate::project::{KnownGames, open_game, playable};
 
 /// The options of `ludeme match`.
 #[derive(Args, Debug)]
@@ -68,10 +67,7 @@ pub fn run(args: &MatchArgs) -> u8 {
         Ok(Err(error)) => return fail(format!("the rules cannot be sent: {error}")),
         Err(_) => return fail("cancelled".to_owned()),
     };
-    let game = match analysis
-        .playable(file, &EngineOptions::default())
-        .unwrap_or_else(|_| Err("cancelled".to_owned()))
-    {
+    let game = match playable(&analysis, file) {
         Ok(game) => game,
         Err(message) => return fail(message),
     };

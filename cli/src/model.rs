@@ -11,11 +11,11 @@ use ludeme_analysis::CpuDeadline;
 use ludeme_analysis::opponent_model::{
     Experiment, ExperimentSettings, FeatureSet, SimulationSettings, TopNCurve, nodes_to_depth,
 };
-use ludeme_analysis::play::{EngineOptions, MoveBudget, PLAYER_NAMES};
+use ludeme_analysis::play::{MoveBudget, PLAYER_NAMES};
 use serde_json::json;
 
 use crate::exit;
-use crate::project::{KnownGames, open_game};
+use crate::project::{KnownGames, open_playable};
 
 /// The options of `ludeme model`.
 #[derive(Args, Debug)]
@@ -102,11 +102,7 @@ pub fn run(args: &ModelArgs) -> u8 {
             ));
         }
     };
-    let game = match open_game(path, KnownGames::FromSettings).and_then(|(analysis, file)| {
-        analysis
-            .playable(file, &EngineOptions::default())
-            .unwrap_or_else(|_| Err("cancelled".to_owned()))
-    }) {
+    let game = match open_playable(path, KnownGames::FromSettings) {
         Ok(game) => game,
         Err(message) => return fail(message),
     };

@@ -10,13 +10,12 @@ use std::time::Duration;
 
 use clap::Args;
 use ludeme_analysis::play::{
-    EngineOptions, MatchResult, MatchSettings, MoveBudget, PLAYER_NAMES, PlayableGame, Reward,
-    RoleIndex,
+    MatchResult, MatchSettings, MoveBudget, PLAYER_NAMES, PlayableGame, Reward, RoleIndex,
 };
 use serde::Serialize;
 
 use crate::exit;
-use crate::project::{KnownGames, open_game};
+use crate::project::{KnownGames, open_playable};
 
 /// The options of `ludeme play`.
 #[derive(Args, Debug)]
@@ -134,11 +133,7 @@ pub fn run(args: &PlayArgs) -> u8 {
             PLAYER_NAMES.join(", ")
         ));
     }
-    let game = match open_game(path, KnownGames::FromSettings).and_then(|(analysis, file)| {
-        analysis
-            .playable(file, &EngineOptions::default())
-            .unwrap_or_else(|_| Err("cancelled".to_owned()))
-    }) {
+    let game = match open_playable(path, KnownGames::FromSettings) {
         Ok(game) => game,
         Err(message) => return fail(message),
     };

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use ludeme_analysis::config::{Config, find_config, load_config};
 use ludeme_analysis::files::OsFileSystem;
+use ludeme_analysis::play::{EngineOptions, PlayableGame};
 use ludeme_analysis::{Analysis, AnalysisHost, LoadedPaths, SourceFile};
 
 use crate::report::FileReport;
@@ -85,6 +86,19 @@ pub enum KnownGames {
     ProjectAndSettings,
     /// These folders only.
     Only(Vec<PathBuf>),
+}
+
+/// The game at `path` ready to play ([`open_game`], then [`playable`]).
+pub fn open_playable(path: &Path, known: KnownGames) -> Result<PlayableGame, String> {
+    let (analysis, file) = open_game(path, known)?;
+    playable(&analysis, file)
+}
+
+/// `file` ready to play, on the engines' default options; the error is the one-line reason.
+pub fn playable(analysis: &Analysis, file: SourceFile) -> Result<PlayableGame, String> {
+    analysis
+        .playable(file, &EngineOptions::default())
+        .unwrap_or_else(|_| Err("cancelled".to_owned()))
 }
 
 /// One game for a command that works on a single game, with the snapshot to ask about it and

@@ -9,10 +9,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 use ludeme_analysis::picture::svg;
-use ludeme_analysis::play::{EngineOptions, split_plies};
+use ludeme_analysis::play::split_plies;
 
 use crate::exit;
-use crate::project::{KnownGames, open_game};
+use crate::project::{KnownGames, open_playable};
 
 /// The options of `ludeme render`.
 #[derive(Args, Debug)]
@@ -34,11 +34,7 @@ pub fn run(args: &RenderArgs) -> u8 {
         eprintln!("ludeme render: {}: {message}", path.display());
         exit::FAILURE
     };
-    let game = match open_game(path, KnownGames::Only(Vec::new())).and_then(|(analysis, file)| {
-        analysis
-            .playable(file, &EngineOptions::default())
-            .unwrap_or_else(|_| Err("cancelled".to_owned()))
-    }) {
+    let game = match open_playable(path, KnownGames::Only(Vec::new())) {
         Ok(game) => game,
         Err(message) => return fail(message),
     };

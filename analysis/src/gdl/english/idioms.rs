@@ -755,8 +755,12 @@ impl<'a> Game<'a> {
         }
     }
 
-    /// A test of one cell for a player's piece: "white has a piece on (X, Y1)".
-    fn say_piece_on(&self, fluent: &Compound) -> Option<Said> {
+    /// The column, row and content of `fluent` when it is the board's cell fluent with a
+    /// constant content: `(cell ?x 8 white)`.
+    fn board_cell_with_constant<'f>(
+        &self,
+        fluent: &'f Compound,
+    ) -> Option<(&'f Term, &'f Term, String)> {
         let board = self.board.as_ref()?;
         if *fluent.name.name != *board.fluent || fluent.arity() != 3 {
             return None;
@@ -764,7 +768,12 @@ impl<'a> Game<'a> {
         let [column, row, Term::Constant(content)] = fluent.args.as_slice() else {
             return None;
         };
-        let content = content.name.to_string();
+        Some((column, row, content.name.to_string()))
+    }
+
+    /// A test of one cell for a player's piece: "white has a piece on (X, Y1)".
+    fn say_piece_on(&self, fluent: &Compound) -> Option<Said> {
+        let (column, row, content) = self.board_cell_with_constant(fluent)?;
         if !self.roles.contains(&content) {
             return None;
         }
@@ -842,14 +851,7 @@ impl<'a> Game<'a> {
     /// A test of some cell of the board for a constant: "some cell holds b", "white has a
     /// piece on row 8".
     fn say_board_test(&self, fluent: &Compound) -> Option<Said> {
-        let board = self.board.as_ref()?;
-        if *fluent.name.name != *board.fluent || fluent.arity() != 3 {
-            return None;
-        }
-        let [column, row, Term::Constant(content)] = fluent.args.as_slice() else {
-            return None;
-        };
-        let content = content.name.to_string();
+        let (column, row, content) = self.board_cell_with_constant(fluent)?;
         let role = self.roles.contains(&content);
         let (positive, negative) = match (column, row, role) {
             (Term::Variable(_), Term::Variable(_), true) => (
