@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use crate::cache::{self, ResultsCache};
 use crate::exit;
 use crate::fixing::{self, FileToFix, FixedFile};
+use crate::progress::Progress;
 use crate::project::{open_paths, open_stdin, paths_or_stdin, settings_for};
 use crate::report::{self, ColorChoice, FileReport, FixNote, HumanOptions, OutputFormat, screen};
 
@@ -153,6 +154,10 @@ pub struct CheckArgs {
 
 /// The long help's account of the default output, for the reader who wonders why a terminal
 /// shows less than a pipe.
+/// From how many files `check` shows a bar on a terminal: a folder of a few dozen games is
+/// checked before a bar would be read, thousands take long enough to wonder.
+const FILES_WORTH_A_BAR: usize = 200;
+
 const OUTPUT_HELP: &str = "\
 Output:
   On a terminal, with no --output-format, --severity or --quiet, `check` prints the full
@@ -289,14 +294,23 @@ fn check_once(args: &CheckArgs, lifetime: Lifetime) -> u8 {
     // snapshot (snapshots are Send, not Sync).
     let snapshot = Mutex::new(host.snapshot());
     let new_snapshot = || lock(&snapshot).clone();
+    let files = loaded.checked.len();
+    // The report is printed once every file is checked, so the bar never mixes with it.
+    let progress = (files >= FILES_WORTH_A_BAR)
+        .then(|| Progress::bar(format!("checking {files} files"), files as u64, "files"));
     let outcomes: Vec<Result<FileReport, InputProblem>> = loaded
         .checked
         .into_par_iter()
         .with_max_len(1)
         .map_init(new_snapshot, |analysis, (path, loaded)| {
-            check_file(analysis, path, loaded, &depth, cache.as_ref())
+            let outcome = check_file(analysis, path, loaded, &depth, cache.as_ref());
+            if let Some(progress) = &progress {
+                progress.advance(1);
+            }
+            outcome
         })
         .collect();
+    drop(progress);
     // Fixing writes to the host, which waits for every snapshot to go.
     if args.fix || args.diff {
         drop(snapshot);
