@@ -1,6 +1,6 @@
-//! `ludeme player` speaks the GGP HTTP protocol: seed 001's tic-tac-toe trace replayed against
-//! two players, ggp-base's headers and CORS, and malformed messages refused one by one while
-//! the player stays up.
+//! `ludeme player` speaks both forms of the protocol: seed 001's tic-tac-toe trace replayed
+//! against two players in the seed's own Gamemaster form and in the GGP HTTP form, ggp-base's
+//! headers and CORS, and malformed messages refused one by one while the player stays up.
 
 #[path = "ggp_support.rs"]
 mod ggp_support;
@@ -89,6 +89,151 @@ fn seed_001_tic_tac_toe_trace() {
     }
 }
 
+/// The message trace of seed 001 (the Stanford Gamemaster slides "Automatic Game Playing",
+/// the "Tic-Tac-Toe Example" slides: the ping slide, the last and fullest slide of the match,
+/// and the abort slide), as `message(N, FROM, TO, BODY)` lines. Two slips of the slides are
+/// kept as they are but one: the later slides send lara `start(m01,x,...)`, where the first
+/// start slide (followed here) gives lara the role o; and the slides' `stop` repeats
+/// `mark(1,3)` where the last action was `mark(3,3)` (kept: the reply to `stop` does not
+/// depend on it). `ruleset(...)` stands for the game's rules, elided on the slides.
+const SEED_001_TRACE: &str = "
+message(1,manager,indy,ping())
+message(1,manager,lara,ping())
+message(1,indy,manager,ready)
+message(1,lara,manager,ready)
+message(2,manager,indy,start(m01,x,ruleset(...),10,10))
+message(2,manager,lara,start(m01,o,ruleset(...),10,10))
+message(2,indy,manager,ready)
+message(2,lara,manager,ready)
+message(3,manager,indy,play(m01,[]))
+message(3,manager,lara,play(m01,[]))
+message(3,indy,manager,mark(1,1))
+message(4,manager,indy,play(m01,mark(1,1)))
+message(4,manager,lara,play(m01,mark(1,1)))
+message(4,lara,manager,mark(1,2))
+message(5,manager,indy,play(m01,mark(1,2)))
+message(5,manager,lara,play(m01,mark(1,2)))
+message(5,indy,manager,mark(2,2))
+message(6,manager,indy,play(m01,mark(2,2)))
+message(6,manager,lara,play(m01,mark(2,2)))
+message(6,lara,manager,mark(1,3))
+message(7,manager,indy,play(m01,mark(1,3)))
+message(7,manager,lara,play(m01,mark(1,3)))
+message(7,indy,manager,mark(3,3))
+message(8,manager,indy,stop(m01,mark(1,3)))
+message(8,manager,lara,stop(m01,mark(1,3)))
+message(9,manager,indy,abort(m01))
+message(9,manager,lara,abort(m01))
+";
+
+/// One line of the trace: (message number, sender, receiver, body).
+fn trace_line(line: &str) -> (u32, &str, &str, &str) {
+    let inner = line
+        .strip_prefix("message(")
+        .and_then(|rest| rest.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("a trace line: {line}"));
+    let mut parts = inner.splitn(4, ',');
+    let mut next = || parts.next().expect("four parts");
+    let number = next().parse().expect("a message number");
+    (number, next(), next(), next())
+}
+
+/// The project's tic-tac-toe in the Gamemaster's infix GDL (roles `x` and `o`, actions
+/// `mark(M,N)` and `noop`), as the `ruleset(...)` of a start message.
+fn infix_ruleset() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/gdl/ticTacToe.hrf");
+    let text = std::fs::read_to_string(path).expect("the project's infix tic-tac-toe");
+    // A rule goes on on indented lines; comments are left out.
+    let mut rules: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let line = line.split('%').next().unwrap_or("");
+        if line.trim().is_empty() {
+            continue;
+        }
+        match rules.last_mut() {
+            Some(rule) if line.starts_with(char::is_whitespace) => rule.push_str(line),
+            _ => rules.push(line.to_owned()),
+        }
+    }
+    format!("ruleset({})", rules.join(", "))
+}
+
+/// `mark(R,C)` as (R, C) when R and C are in 1..=3.
+fn infix_mark(reply: &str) -> Option<(u8, u8)> {
+    let (row, column) = reply
+        .strip_prefix("mark(")?
+        .strip_suffix(')')?
+        .split_once(',')?;
+    let (row, column) = (row.parse().ok()?, column.parse().ok()?);
+    ((1..=3).contains(&row) && (1..=3).contains(&column)).then_some((row, column))
+}
+
+/// Seed 001's tic-tac-toe trace, in the seed's own message syntax, replayed against two
+/// `ludeme player` processes (indy and lara), each message posted as the body of an HTTP
+/// request. Each player gets the seed's replies: `ready` to `ping()` and `start`, a move from
+/// the player in control and none from the other, and `done` to `stop` and `abort` (where the
+/// slides say the reply is optional). Where the seed's reply is the move its player chose, the
+/// reply must be a well-formed `mark(R,C)` on a cell that is free after the trace's moves.
+#[test]
+fn seed_001_tic_tac_toe_trace_in_the_gamemaster_form() {
+    // Alpha-beta solves tic-tac-toe well within the seed's 10 s clock; random answers at once.
+    let players = [
+        ("indy", PlayerProcess::start("alphabeta")),
+        ("lara", PlayerProcess::start("random")),
+    ];
+    let ruleset = infix_ruleset();
+    let lines: Vec<(u32, &str, &str, &str)> = SEED_001_TRACE
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(trace_line)
+        .collect();
+    let mut taken: Vec<(u8, u8)> = Vec::new();
+    for &(number, sender, receiver, body) in &lines {
+        if sender != "manager" {
+            continue;
+        }
+        let (_, player) = players
+            .iter()
+            .find(|(name, _)| *name == receiver)
+            .expect("a player of the trace");
+        // The trace's own moves are the ones played on: each play message carries the last.
+        if let Some(mark) = body
+            .strip_prefix("play(m01,")
+            .and_then(|rest| infix_mark(rest.strip_suffix(')')?))
+            && !taken.contains(&mark)
+        {
+            taken.push(mark);
+        }
+        let message = body.replace("ruleset(...)", &ruleset);
+        let (status, reply) = post(&player.url, &message);
+        assert_eq!(status, 200, "{number} {receiver} {body}: {reply}");
+        let seed_reply = lines
+            .iter()
+            .find(|&&(n, from, to, _)| n == number && from == receiver && to == "manager")
+            .map(|&(_, _, _, reply)| reply);
+        match seed_reply {
+            Some(mark) if infix_mark(mark).is_some() => {
+                let chosen = infix_mark(&reply)
+                    .unwrap_or_else(|| panic!("{number} {receiver}: `{reply}` is no mark(R,C)"));
+                assert!(
+                    !taken.contains(&chosen),
+                    "{number} {receiver}: `{reply}` marks a taken cell ({taken:?})"
+                );
+            }
+            Some(exact) => assert_eq!(reply, exact, "{number} {receiver} {body}"),
+            None if body.starts_with("play(") => {
+                assert_eq!(reply, "", "{number} {receiver}: not in control, no reply")
+            }
+            None => assert_eq!(reply, "done", "{number} {receiver} {body}"),
+        }
+    }
+    assert_eq!(
+        taken.len(),
+        4,
+        "the trace's moves before the last: {taken:?}"
+    );
+}
+
 #[test]
 fn replies_carry_ggp_base_headers_and_open_cors() {
     let player = PlayerProcess::start("random");
@@ -125,6 +270,11 @@ fn each_malformed_message_gets_one_error_with_its_position() {
             "whole seconds",
         ),
         ("(play unknown nil)", "no match `unknown`"),
+        // The Gamemaster form.
+        ("play(m01, mark(1,1)", "at byte 19: a missing `)`"),
+        ("dance(m01)", "no message of the protocol"),
+        ("play(m01, mark(1,1) :- p)", "a rule"),
+        ("play(unknown, nil)", "no match `unknown`"),
     ];
     for (message, expected) in cases {
         let (status, reply) = post(&player.url, message);

@@ -16,10 +16,11 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ludeme_analysis::play::{EngineOptions, MoveBudget, PlayableGame, RoleIndex};
+use ludeme_analysis::play::{EngineOptions, MoveBudget, PlayableGame, RoleIndex, Turn};
 use ludeme_analysis::{AnalysisHost, Change, CpuDeadline, Syntax};
 
 use crate::clocks::{answer_by, seconds, thinking_time};
+use crate::gamemaster::{GamemasterRequest, Step, infix_action};
 use crate::messages::{Request, Term, rules_text};
 
 /// Who the player is.
@@ -46,6 +47,21 @@ struct Session {
 /// The reply to a message, or why the message is refused (the HTTP layer answers the
 /// refusal with a client error and the reason).
 pub type Reply = Result<String, String>;
+
+/// The move a player answers a `play` message with.
+struct Answer {
+    /// The move, named as the engines name it (KIF for a GDL game).
+    chosen: String,
+    /// Whether the player's role had a choice to make (or nobody had one): a role that waits
+    /// while others choose is not in control, and a Gamemaster player need not reply.
+    in_control: bool,
+}
+
+/// Rules as a message carries them: their syntax and text.
+struct RulesSource {
+    syntax: Syntax,
+    text: String,
+}
 
 /// The matches of a player and its handlers.
 pub struct Executive {
@@ -92,22 +108,69 @@ impl Executive {
                 start_clock,
                 play_clock,
             } => {
+                let rules = RulesSource {
+                    syntax: Syntax::GdlKif,
+                    text: rules_text(&rules),
+                };
                 self.start(id, role, rules, seconds(start_clock), seconds(play_clock))
                     .await
             }
-            Request::Play { id, moves } => self.play(&id, moves).await,
-            Request::Stop { id, .. } | Request::Abort { id } => {
-                self.lock().remove(&id);
-                Ok("done".to_owned())
+            Request::Play { id, moves } => {
+                let step = moves.map_or(Step::First, Step::Joint);
+                self.play(&id, step, false)
+                    .await
+                    .map(|answer| answer.chosen)
             }
+            Request::Stop { id, .. } | Request::Abort { id } => self.end(&id),
         }
+    }
+
+    /// Answers one message of the Gamemaster form: the same handlers, with the rules in infix
+    /// GDL, actions written as infix terms, and no reply from a player not in control.
+    pub async fn handle_gamemaster(self: &Arc<Self>, request: GamemasterRequest) -> Reply {
+        match request {
+            // The player takes part in any number of matches at once: never busy.
+            GamemasterRequest::Ping => Ok("ready".to_owned()),
+            GamemasterRequest::Start {
+                id,
+                role,
+                rules,
+                start_clock,
+                play_clock,
+            } => {
+                let rules = RulesSource {
+                    syntax: Syntax::GdlInfix,
+                    text: rules,
+                };
+                self.start(id, role, rules, seconds(start_clock), seconds(play_clock))
+                    .await
+            }
+            GamemasterRequest::Play { id, step } => {
+                let answer = self.play(&id, step, true).await?;
+                if !answer.in_control {
+                    return Ok(String::new());
+                }
+                // The engines name a GDL move in KIF; the Gamemaster writes it infix.
+                Ok(crate::messages::read_terms(&answer.chosen)
+                    .ok()
+                    .and_then(|terms| terms.first().map(infix_action))
+                    .unwrap_or(answer.chosen))
+            }
+            GamemasterRequest::Stop { id, .. } | GamemasterRequest::Abort { id } => self.end(&id),
+        }
+    }
+
+    /// `stop` and `abort`: the match is forgotten (the reply is optional; `done` says so).
+    fn end(&self, id: &str) -> Reply {
+        self.lock().remove(id);
+        Ok("done".to_owned())
     }
 
     async fn start(
         self: &Arc<Self>,
         id: String,
         role: String,
-        rules: Vec<Term>,
+        rules: RulesSource,
         start_clock: Duration,
         play_clock: Duration,
     ) -> Reply {
@@ -145,22 +208,34 @@ impl Executive {
         Ok("ready".to_owned())
     }
 
-    async fn play(self: &Arc<Self>, id: &str, moves: Option<Vec<Term>>) -> Reply {
-        let pushed_ply = moves.is_some();
+    /// `play`: the step before is played, then a move is chosen within the play clock;
+    /// `ask_control` works out whether the role is in control too.
+    async fn play(
+        self: &Arc<Self>,
+        id: &str,
+        step: Step,
+        ask_control: bool,
+    ) -> Result<Answer, String> {
+        let pushed_ply = step != Step::First;
         let (game, role, plies, play_clock) = {
             let mut matches = self.lock();
             let Some(session) = matches.get_mut(id) else {
                 return Err(format!("no match `{id}` has started"));
             };
-            if let Some(moves) = moves {
-                let roles = lock_game(&session.game).roles().len();
-                if moves.len() != roles {
-                    return Err(format!(
-                        "{} move(s) given; the game has {roles} role(s)",
-                        moves.len()
-                    ));
+            match step {
+                Step::First => {}
+                // A role with a single legal move plays it unnamed (`position_after`).
+                Step::Action(action) => session.plies.push(action.to_string()),
+                Step::Joint(moves) => {
+                    let roles = lock_game(&session.game).roles().len();
+                    if moves.len() != roles {
+                        return Err(format!(
+                            "{} move(s) given; the game has {roles} role(s)",
+                            moves.len()
+                        ));
+                    }
+                    session.plies.push(joint_ply(&moves));
                 }
-                session.plies.push(joint_ply(&moves));
             }
             (
                 session.game.clone(),
@@ -180,12 +255,20 @@ impl Executive {
             let legal = game
                 .choose_move(&position, role, "legal", &MoveBudget::unlimited(), seed)
                 .map_err(|why| format!("no move to make: {why}"))?;
+            let in_control = !ask_control
+                || !matches!(game.turn(&position),
+                    Turn::Choose(choices) if choices.iter().all(|choice| choice.role != role));
+            let ready = Answer {
+                chosen: legal,
+                in_control,
+            };
             // The answer kept ready; if nobody waits for it any more, the search is moot.
-            if ready_sender.send(legal).is_err() {
+            if ready_sender.send(ready).is_err() {
                 return Err("the message was answered already".to_owned());
             }
             let budget = MoveBudget::time(thinking_time(play_clock));
             game.choose_move(&position, role, &player, &budget, seed)
+                .map(|chosen| Answer { chosen, in_control })
         });
         let answer_deadline = tokio::time::Instant::now() + answer_by(play_clock);
         let Ok(Ok(ready)) = tokio::time::timeout_at(answer_deadline, ready).await else {
@@ -217,11 +300,14 @@ fn lock_game(game: &Mutex<PlayableGame>) -> std::sync::MutexGuard<'_, PlayableGa
 
 /// The game of `rules`, grounded within `grounding` of CPU time (the interpreter takes over
 /// when grounding does not fit), through the analysis facade like every other front end.
-fn build_game(rules: &[Term], grounding: Duration) -> Result<PlayableGame, String> {
-    let key = PathBuf::from("match.kif");
+fn build_game(rules: &RulesSource, grounding: Duration) -> Result<PlayableGame, String> {
+    let key = PathBuf::from(match rules.syntax {
+        Syntax::GdlInfix => "match.hrf",
+        _ => "match.kif",
+    });
     let mut host = AnalysisHost::new();
     let mut change = Change::new();
-    change.set_file(key.clone(), Syntax::GdlKif, rules_text(rules).into(), None);
+    change.set_file(key.clone(), rules.syntax, rules.text.as_str().into(), None);
     host.apply_change(change);
     let file = host
         .file(&key)

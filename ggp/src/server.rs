@@ -1,6 +1,8 @@
 //! The player's HTTP server (axum on tokio): every POST body is a message, answered by the
-//! [`Executive`] with the protocol's content type and open CORS ([`CORS_HEADERS`]). A
-//! malformed message gets one `400` reply saying what is wrong and where; the player stays up.
+//! [`Executive`] with the protocol's content type and open CORS ([`CORS_HEADERS`]). A body
+//! that is a KIF list is a message of the GGP form ([`Request`]); any other body one of the
+//! Gamemaster form ([`GamemasterRequest`]). A malformed message gets one `400` reply saying
+//! what is wrong and where; the player stays up.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -13,6 +15,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 
 use crate::executive::Executive;
+use crate::gamemaster::{GamemasterRequest, is_gamemaster_form};
 use crate::messages::{MAX_MESSAGE_BYTES, Request};
 use crate::transport::{CONTENT_TYPE, CORS_HEADERS};
 
@@ -34,16 +37,18 @@ pub async fn answer(executive: &Arc<Executive>, body: &[u8]) -> (StatusCode, Str
             "the message is not UTF-8 text".to_owned(),
         );
     };
-    let request = match Request::parse(text) {
-        Ok(request) => request,
-        Err(error) => {
-            return (
-                StatusCode::BAD_REQUEST,
-                format!("malformed message {error}"),
-            );
+    let reply = if is_gamemaster_form(text) {
+        match GamemasterRequest::parse(text) {
+            Ok(request) => executive.handle_gamemaster(request).await,
+            Err(error) => Err(format!("malformed message {error}")),
+        }
+    } else {
+        match Request::parse(text) {
+            Ok(request) => executive.handle(request).await,
+            Err(error) => Err(format!("malformed message {error}")),
         }
     };
-    match executive.handle(request).await {
+    match reply {
         Ok(reply) => (StatusCode::OK, reply),
         Err(refusal) => (StatusCode::BAD_REQUEST, refusal),
     }
