@@ -492,6 +492,7 @@ mod tests {
             verdict: Verdict {
                 viable: true,
                 reasons: Vec::new(),
+                tentative: None,
             },
             seconds: 0.0,
             histories,

@@ -51,7 +51,8 @@ pub struct SelfPlayArgs {
     /// The random seed of the opening moves and of the players' choice between equal moves.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Opening plies played at random (not measured).
+    /// Each player's first moves played at random, every player's alike (the opening is not
+    /// measured).
     #[arg(long, default_value_t = 1)]
     pub random_plies: usize,
     /// States each search may visit per move (repeatable, unlike a clock); by default 150 on
@@ -107,6 +108,8 @@ struct Json<'a> {
     avg_length: f64,
     viable: bool,
     reasons: &'a [String],
+    /// Set when the verdict rests on too few games: a sentence saying so.
+    tentative: Option<&'a str>,
     length_spread: f64,
     duration: f64,
     branching_factor: f64,
@@ -213,6 +216,7 @@ pub fn run(args: &ProbeArgs) -> u8 {
             avg_length: report.avg_length,
             viable: report.verdict.viable,
             reasons: &report.verdict.reasons,
+            tentative: report.verdict.tentative.as_deref(),
             length_spread: report.length_spread,
             duration: report.duration,
             branching_factor: report.branching_factor,
@@ -275,6 +279,9 @@ fn print_human(path: &Path, report: &ProbeReport) {
         report.games,
         report.seconds
     );
+    if let Some(tentative) = &report.verdict.tentative {
+        println!("  ({tentative})");
+    }
     for reason in &report.verdict.reasons {
         println!("  - {reason}");
     }

@@ -15,11 +15,19 @@ use crate::RoleIndex;
 /// serious advantage".
 const LOPSIDED: f64 = 0.75;
 
+/// Games below which a verdict is tentative: with fewer, one game more or less moves a share by
+/// over 5 points, and the 75 % line of the balance tests cannot be told from chance (a fair
+/// game's first player wins 75 % of 8 decided games one time in seven).
+pub const FIRM_VERDICT_GAMES: usize = 20;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Verdict {
     pub viable: bool,
     /// Why not, one sentence per failed test (empty when viable).
     pub reasons: Vec<String>,
+    /// Set when the verdict rests on fewer than [`FIRM_VERDICT_GAMES`] games (but some): a
+    /// sentence saying so, to show beside the verdict.
+    pub tentative: Option<String>,
 }
 
 /// Everything the probe measured. Shares are 0..1.
@@ -132,7 +140,7 @@ pub(crate) fn measure(
     settings: &ProbeSettings,
     elapsed: Duration,
 ) -> ProbeReport {
-    let histories = lead_histories(records, settings);
+    let histories = lead_histories(records);
     let trials = Trials {
         roles: roles.len(),
         preferred_length: PREFERRED_LENGTH,
@@ -169,6 +177,7 @@ pub(crate) fn measure(
         verdict: Verdict {
             viable: false,
             reasons: Vec::new(),
+            tentative: None,
         },
         seconds: elapsed.as_secs_f64(),
         histories,
@@ -177,7 +186,7 @@ pub(crate) fn measure(
     report
 }
 
-fn lead_histories(records: &[GameRecord], settings: &ProbeSettings) -> Vec<LeadHistory> {
+fn lead_histories(records: &[GameRecord]) -> Vec<LeadHistory> {
     records
         .iter()
         .map(|record| {
@@ -185,7 +194,7 @@ fn lead_histories(records: &[GameRecord], settings: &ProbeSettings) -> Vec<LeadH
                 length: record.length,
                 winner: record.winner,
                 abandoned: record.timed_out,
-                first_measured_ply: settings.random_plies + 1,
+                first_measured_ply: record.opening + 1,
                 estimates: record.leads.clone(),
                 drama: None,
                 uncertainty: None,
@@ -253,9 +262,17 @@ fn verdict(report: &ProbeReport, settings: &ProbeSettings) -> Verdict {
             settings.max_length
         ));
     }
+    let tentative = (1..FIRM_VERDICT_GAMES).contains(&report.games).then(|| {
+        format!(
+            "tentative: judged on {} game{} (a firm verdict needs {FIRM_VERDICT_GAMES})",
+            report.games,
+            if report.games == 1 { "" } else { "s" }
+        )
+    });
     Verdict {
         viable: reasons.is_empty(),
         reasons,
+        tentative,
     }
 }
 
@@ -266,6 +283,7 @@ mod tests {
     fn record(winner: Option<usize>, leads: &[[f64; 2]]) -> GameRecord {
         GameRecord {
             length: leads.len() + 1,
+            opening: 1,
             winner,
             timed_out: false,
             leads: leads.iter().map(|l| l.to_vec()).collect(),
@@ -315,11 +333,8 @@ mod tests {
         let won = &report.histories[0];
         assert_eq!(won.estimates, comeback.leads);
         assert_eq!(won.winner, Some(0));
-        // The random opening (one ply by default) is not measured.
-        assert_eq!(
-            won.first_measured_ply,
-            ProbeSettings::default().random_plies + 1
-        );
+        // The random opening (the record's first ply) is not measured.
+        assert_eq!(won.first_measured_ply, 2);
         assert_eq!(won.ply(2), won.first_measured_ply + 2);
         // The only decided game: the report's means are its own figures.
         assert_eq!(won.drama, Some(report.drama));

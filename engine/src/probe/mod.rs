@@ -22,7 +22,7 @@ use crate::cpu_time::CpuInstant;
 use crate::players::{Clock, Heuristic, MoveBudget, SearchPlayer};
 use crate::{Game, Reward, RoleIndex};
 
-pub use metrics::{LeadHistory, ProbeReport, Verdict};
+pub use metrics::{FIRM_VERDICT_GAMES, LeadHistory, ProbeReport, Verdict};
 
 /// The seed's preferred game length; games longer than twice it are abandoned as draws.
 pub const PREFERRED_LENGTH: usize = 60;
@@ -31,8 +31,11 @@ pub const PREFERRED_LENGTH: usize = 60;
 pub struct ProbeSettings {
     pub games: usize,
     pub seed: u64,
-    /// Opening plies played at random, "to encourage a more thorough exploration" (seed); they
-    /// are left out of the lead histories.
+    /// The random opening, "to encourage a more thorough exploration" (seed): each player's
+    /// first this many moves — decisions between two or more legal moves — are played at
+    /// random. Every player's, so that the opening handicaps nobody (one random ply would
+    /// handicap only the first player); the plies up to its last random move are left out of
+    /// the lead histories.
     pub random_plies: usize,
     /// States each search may visit per move.
     pub nodes_per_move: u64,
@@ -73,6 +76,8 @@ impl<G: Game> Heuristic<G> for NoAdvice {
 pub(crate) struct GameRecord {
     /// Plies played, the random opening included.
     pub length: usize,
+    /// Plies up to and including the random opening's last random move (0 without one).
+    pub opening: usize,
     /// The role that won, when one role's goal is above every other's.
     pub winner: Option<RoleIndex>,
     /// Abandoned at the length limit (or the engine stopped answering).
@@ -130,6 +135,8 @@ pub fn probe_with_progress<G: Game>(
         let mut record = GameRecord::default();
         let mut state = game.initial_state();
         record.state_hashes.push(state_hash(&state));
+        // Each role's random moves so far: every role's opening is its own first moves.
+        let mut random_moves = vec![0; roles];
         loop {
             if game.is_terminal(&state) || game.failure().is_some() {
                 break;
@@ -140,22 +147,26 @@ pub fn probe_with_progress<G: Game>(
             }
             let mut joint = Vec::with_capacity(roles);
             let mut options = 0;
-            for role in 0..roles {
+            let mut random_ply = false;
+            for (role, random_so_far) in random_moves.iter_mut().enumerate() {
                 let moves = game.legal_moves(&state, role);
                 options = options.max(moves.len());
                 let chosen = match moves.len() {
                     0 => None,
                     1 => moves.first().cloned(),
-                    n => {
-                        if record.length < settings.random_plies {
-                            moves.get(rng.random_range(0..n)).cloned()
-                        } else {
-                            let mut clock = Clock::start(&budget);
-                            player
-                                .analyse_with(game, &state, role, &mut clock, heuristic)
-                                .best_move
-                                .or_else(|| moves.first().cloned())
-                        }
+                    // Chance (GDL's `random`) is nobody's strategy: it always moves at random.
+                    n if game.is_chance_role(role) => moves.get(rng.random_range(0..n)).cloned(),
+                    n if *random_so_far < settings.random_plies => {
+                        *random_so_far += 1;
+                        random_ply = true;
+                        moves.get(rng.random_range(0..n)).cloned()
+                    }
+                    _ => {
+                        let mut clock = Clock::start(&budget);
+                        player
+                            .analyse_with(game, &state, role, &mut clock, heuristic)
+                            .best_move
+                            .or_else(|| moves.first().cloned())
                     }
                 };
                 match chosen {
@@ -171,7 +182,12 @@ pub fn probe_with_progress<G: Game>(
             record.options.push(options);
             record.state_hashes.push(state_hash(&state));
             record.length += 1;
-            if record.length > settings.random_plies {
+            if random_ply {
+                // The opening lasts until its last random move, whoever makes it: what was
+                // measured before it belongs to the opening too.
+                record.opening = record.length;
+                record.leads.clear();
+            } else {
                 record.leads.push(
                     (0..roles)
                         .map(|role| estimate(game, &state, role, heuristic))
