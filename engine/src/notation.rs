@@ -325,6 +325,7 @@ impl Notation for LudiGame {
                 self.cell_name(action.to)
             ),
             MoveKind::Lift => format!("remove {}", self.cell_name(action.from)),
+            MoveKind::Swap => "swap".to_owned(),
         }
     }
 }

@@ -277,6 +277,7 @@ pub fn description_of(game: &Game) -> Result<Description, Diagnostic> {
         placements,
         in_hand,
         can_pass: game.play.can_pass,
+        pie_rule: game.play.pie_rule,
         end,
         tie: game.end.tie,
     })

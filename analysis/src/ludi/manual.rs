@@ -63,6 +63,11 @@ links to an entry here.
 - **Not supported.** The seed's grammar shows `(game NAME [params] ...)` and
   `(pieces piece_defns [NAME])` without saying what the params and the trailing name are; both
   are reported as arguments out of place.
+- **Pie rule.** `(play swap)` is the appendix's first-move equalizer: on the second move
+  of the game (when the first was not a pass) the second player may answer `swap` instead of
+  moving. The board stays as it is; the seats change: the second player takes the first colour
+  and its stone, and the first player moves next with the second colour. Results are given to
+  the players by the colour they hold at the end. Two players only.
 - **Group.** `(group)` without a size holds when all the player's pieces (at least two) form one
   connected group.
 - **Group size.** `(group-size CELL)` in a move's `pre` is measured on the position before the

@@ -215,6 +215,8 @@ pub struct InHand {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Play {
     pub can_pass: bool,
+    /// `swap`: the pie rule.
+    pub pie_rule: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -398,10 +400,13 @@ pub fn build(game: &Node) -> Game {
         }
     }
     if let Some(play) = game.child("play") {
-        model.play.can_pass = play
-            .values("options")
-            .filter_map(Value::node)
-            .any(|o| o.name() == "can-pass");
+        let written = |name: &str| {
+            play.values("options")
+                .filter_map(Value::node)
+                .any(|o| o.name() == name)
+        };
+        model.play.can_pass = written("can-pass");
+        model.play.pie_rule = written("swap");
     }
     if let Some(end) = game.child("end") {
         model.end.tie = match word(end, "tie") {

@@ -124,6 +124,8 @@ impl Advisors {
     /// The policy's view of `state` for `role`: the role's advisors minus the best opponent's,
     /// squashed to 0..1 (0.5: even).
     pub fn evaluate(&self, game: &LudiGame, state: &LudiState, role: RoleIndex) -> f64 {
+        // Results and measures are by colour: after a pie-rule swap the role plays the other.
+        let role = state.colour_of(role);
         if let Some(goals) = state.result() {
             return f64::from(goals.get(role).copied().unwrap_or(0)) / 100.0;
         }
@@ -290,7 +292,7 @@ impl Heuristic<LudiGame> for Advisors {
                         .filter(|&&n| !state.piece(n).is_empty() && n != m.from)
                         .count() as u64,
                     MoveKind::Lift => 1,
-                    MoveKind::Pass | MoveKind::Noop => 0,
+                    MoveKind::Pass | MoveKind::Noop | MoveKind::Swap => 0,
                 };
                 let noise = self.next_noise() >> 48;
                 (u64::MAX - ((near << 16) | noise), m)

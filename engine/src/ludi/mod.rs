@@ -538,6 +538,9 @@ pub struct Description {
     pub placements: Vec<PlacementSpec>,
     pub in_hand: Vec<InHandSpec>,
     pub can_pass: bool,
+    /// The pie rule (first-move equalizer): after the first move, the second player may swap
+    /// seats with the first instead of moving.
+    pub pie_rule: bool,
     pub end: Vec<EndClauseSpec>,
     pub tie: TieRule,
 }
@@ -575,6 +578,7 @@ impl Description {
             placements: Vec::new(),
             in_hand: Vec::new(),
             can_pass: false,
+            pie_rule: false,
             end,
             tie: TieRule::MoverWins,
         }
@@ -602,6 +606,11 @@ impl LudiGame {
         }
         if description.players.len() > usize::from(u8::MAX) - 1 {
             return Err(LudiError::new("more than 254 players"));
+        }
+        if description.pie_rule && description.players.len() != 2 {
+            return Err(LudiError::new(
+                "the pie rule with other than two players (it swaps two seats)",
+            ));
         }
         if description.pieces.len() > usize::from(u8::MAX) {
             return Err(LudiError::new("more than 255 piece types"));
@@ -688,7 +697,7 @@ impl Game for LudiGame {
         if state.is_over() {
             return Vec::new();
         }
-        if role != usize::from(state.mover) {
+        if state.colour_of(role) != state.mover() {
             return vec![LudiMove::NOOP];
         }
         self.mover_moves(state)
@@ -698,11 +707,12 @@ impl Game for LudiGame {
         // A move naming cells off the board (not one `legal_moves` gave) changes nothing.
         let cells = self.board.cell_count();
         let on_board = |cell: CellIndex| usize::from(cell) < cells;
-        match joint.get(usize::from(state.mover)) {
+        match joint.get(state.role_of(state.mover())) {
             Some(&m) if !state.is_over() => match m.kind {
                 MoveKind::Place if !on_board(m.to) => state.clone(),
                 MoveKind::Step if !on_board(m.from) || !on_board(m.to) => state.clone(),
                 MoveKind::Lift if !on_board(m.from) => state.clone(),
+                MoveKind::Swap if !self.pie_offered(state) => state.clone(),
                 _ => self.apply(state, m),
             },
             _ => state.clone(),
@@ -711,7 +721,10 @@ impl Game for LudiGame {
 
     fn goals(&self, state: &LudiState) -> Vec<Reward> {
         match &state.result {
-            Some(goals) => goals.to_vec(),
+            // The result is by colour; after a pie-rule swap each role has the other's.
+            Some(goals) => (0..goals.len())
+                .map(|role| goals[state.colour_of(role)])
+                .collect(),
             None => vec![50; self.description.players.len()],
         }
     }

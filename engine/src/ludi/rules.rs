@@ -79,7 +79,11 @@ impl Traits {
                 plain_placement = false;
             }
         }
-        if rules != 1 || !description.in_hand.is_empty() || description.can_pass {
+        if rules != 1
+            || !description.in_hand.is_empty()
+            || description.can_pass
+            || description.pie_rule
+        {
             plain_placement = false;
         }
         for clause in &description.end {
@@ -319,7 +323,17 @@ impl LudiGame {
         if moves.is_empty() || self.description.can_pass {
             moves.push(LudiMove::PASS);
         }
+        if self.pie_offered(state) {
+            moves.push(LudiMove::SWAP);
+        }
         moves
+    }
+
+    /// Whether the mover may take the pie rule's swap: the second move of a game with the pie
+    /// rule, when the first was a move on the board (a first player who passed offers nothing
+    /// to take).
+    pub(crate) fn pie_offered(&self, state: &LudiState) -> bool {
+        self.description.pie_rule && state.plies == 1 && state.passes == 0 && !state.swapped
     }
 
     /// Whether the mover of `state` has a move other than a pass.
@@ -662,6 +676,13 @@ impl LudiGame {
         let rule = spec.and_then(|spec| spec.moves.get(usize::from(m.rule)));
         match m.kind {
             MoveKind::Noop | MoveKind::Pass => next.passes = next.passes.saturating_add(1),
+            MoveKind::Swap => {
+                // The seats change, not the board: the colour to move stays the second, now
+                // played by the first role.
+                next.swapped = !next.swapped;
+                next.passes = 0;
+                return next;
+            }
             MoveKind::Place => {
                 let slot = mover * kinds + usize::from(m.piece);
                 if let Some(hand) = next.hands.get_mut(slot)

@@ -50,6 +50,9 @@ pub struct LudiState {
     pub(crate) plies: u16,
     /// Passes in a row: when every player has passed, nobody can do anything and it is a draw.
     pub(crate) passes: u8,
+    /// Whether a pie-rule swap exchanged the two seats: the first role then plays the second
+    /// colour and the second role the first. Pieces, `mover` and `result` speak of colours.
+    pub(crate) swapped: bool,
     /// The goals, once the game is over.
     pub(crate) result: Option<Box<[Reward]>>,
 }
@@ -78,7 +81,10 @@ impl Hash for LudiState {
         }
         acc = mix(
             acc,
-            u64::from(self.mover) | u64::from(self.plies) << 8 | u64::from(self.passes) << 24,
+            u64::from(self.mover)
+                | u64::from(self.plies) << 8
+                | u64::from(self.passes) << 24
+                | u64::from(self.swapped) << 32,
         );
         if let Some(result) = &self.result {
             for &goal in result.iter() {
@@ -101,15 +107,37 @@ impl LudiState {
             mover: 0,
             plies: 0,
             passes: 0,
+            swapped: false,
             result: None,
         }
+    }
+
+    /// The colour `role` plays: its own, unless a pie-rule swap exchanged the two seats.
+    #[inline]
+    pub fn colour_of(&self, role: usize) -> usize {
+        if self.swapped && role < 2 {
+            1 - role
+        } else {
+            role
+        }
+    }
+
+    /// The role playing `colour` (the swap is its own inverse).
+    #[inline]
+    pub fn role_of(&self, colour: usize) -> usize {
+        self.colour_of(colour)
+    }
+
+    /// Whether a pie-rule swap exchanged the seats.
+    pub fn seats_swapped(&self) -> bool {
+        self.swapped
     }
 
     pub fn is_over(&self) -> bool {
         self.result.is_some()
     }
 
-    /// The player to move.
+    /// The colour to move (the role moving is [`Self::role_of`] it).
     pub fn mover(&self) -> usize {
         usize::from(self.mover)
     }
@@ -187,6 +215,9 @@ pub enum MoveKind {
     Step,
     /// The top piece of `from` off the board.
     Lift,
+    /// The pie rule: the second player takes the first player's seat (and its first move)
+    /// instead of moving.
+    Swap,
 }
 
 /// A move: small and `Copy`, so that move lists are cheap.
@@ -204,6 +235,14 @@ pub struct LudiMove {
 impl LudiMove {
     pub const NOOP: LudiMove = LudiMove {
         kind: MoveKind::Noop,
+        piece: 0,
+        rule: 0,
+        from: NO_CELL,
+        to: NO_CELL,
+    };
+
+    pub const SWAP: LudiMove = LudiMove {
+        kind: MoveKind::Swap,
         piece: 0,
         rule: 0,
         from: NO_CELL,

@@ -413,6 +413,9 @@ pub static LUDEMES: &[Ludeme] = &[
     Ludeme::new("can-pass", Kind::PlayOption, Either, "Players may pass voluntarily.")
         .example("(play can-pass)")
         .english("a player may pass instead of moving"),
+    Ludeme::new("swap", Kind::PlayOption, Either, "The pie rule (a first-move equalizer): after the first move, the second player may swap seats with the first instead of moving, taking over the first move; the first player then moves with the second colour. Two players only.")
+        .example("(play swap)")
+        .english("after the first move, the second player may swap seats with the first instead of moving (the pie rule)"),
     // ── End ─────────────────────────────────────────────────────────────────────────────
     part("end", List, "How the game ends: end clauses, and what happens when a move ends it for several players at once.")
         .params(&[
