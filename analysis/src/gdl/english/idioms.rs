@@ -23,7 +23,7 @@ use std::collections::HashMap;
 
 use crate::gdl::keywords;
 use crate::gdl::model::{Compound, Literal, Rule, RuleSet, Term};
-use crate::rulebook::{LONGEST_SENTENCE, Line, Part, Rulebook, is_code_word, words_of_code_name};
+use crate::rulebook::{Line, Part, Rulebook, is_code_word, words_of_code_name};
 use crate::{TextRange, egg::words::number_word};
 
 use super::literals;
@@ -31,6 +31,8 @@ use super::rules;
 use super::terms::{self, join_list};
 use super::vocabulary::{Vocabulary, keyword_name};
 use super::{GameExplanation, SectionKind};
+
+mod summary;
 
 /// Cells listed by name in a sentence of the set-up, at most.
 const MOST_CELLS_LISTED: usize = 12;
@@ -49,33 +51,17 @@ pub fn rulebook(
     literal: &GameExplanation,
 ) -> Rulebook {
     let mut book = build(title, rule_set, vocabulary, literal);
+    // No sentence is cut: a rule too long for one sentence is said in several (see `summary`).
+    let _ = source;
     for line in book.overview.iter_mut().chain(
         book.chapters
             .iter_mut()
             .flat_map(|chapter| chapter.lines.iter_mut()),
     ) {
         line.text = plain_names(&line.text);
-        let words = line.text.split_whitespace().count();
-        if words > LONGEST_SENTENCE {
-            let at = line
-                .ranges
-                .first()
-                .map_or(0, |range| range.start.min(source.len()));
-            let number = source[..at].matches('\n').count() + 1;
-            let kept: Vec<&str> = line.text.split_whitespace().take(SHORTENED_TO).collect();
-            line.text = format!(
-                "{} … ({} more words: the rule at line {number}, in full in `ludeme explain --literal`).",
-                kept.join(" ").trim_end_matches([',', '.']),
-                words - SHORTENED_TO
-            );
-        }
     }
     book
 }
-
-/// A sentence longer than [`LONGEST_SENTENCE`] words is cut to this many, with where to read it
-/// whole.
-const SHORTENED_TO: usize = 40;
 
 /// The game's names as words where they are written as code: `boardOpen` → "board open",
 /// `piece_count` → "piece count"; a variable keeps its capital (`TotalScore` → "Totalscore").
@@ -129,7 +115,9 @@ fn build(
         if let Some(section) = literal.section(kind) {
             let total = section.items.len();
             for item in section.items.iter().take(MOST_LITERAL_LINES) {
-                book.add(part, Line::new(item.text.clone(), item.ranges.clone()));
+                for line in game.literal_lines(kind, item) {
+                    book.add(part, line);
+                }
             }
             if total > MOST_LITERAL_LINES {
                 book.add(
@@ -217,6 +205,8 @@ struct Game<'a> {
     board: Option<Board>,
     turns: Option<Turns>,
     lines: HashMap<String, LineRelation>,
+    /// Whether a move drops its piece to the lowest open cell of a column.
+    gravity: bool,
     /// Zero-argument relations said in the game's terms (`open`: "some cell holds b";
     /// `whiteWin`: "white has a piece on row 8, or black has no piece left on the board").
     said: RefCell<HashMap<String, Said>>,
@@ -292,12 +282,14 @@ impl<'a> Game<'a> {
             board: None,
             turns: None,
             lines: HashMap::new(),
+            gravity: false,
             said: RefCell::new(HashMap::new()),
         };
         game.static_rules = game.find_static_rules();
         game.board = game.find_board();
         game.turns = game.find_turns();
         game.lines = game.find_lines();
+        game.gravity = game.find_gravity().is_some();
         game.find_said();
         game
     }
@@ -734,11 +726,10 @@ impl<'a> Game<'a> {
                 if let [column, row] = sentence.args.as_slice()
                     && self.is_empty_cell_relation(name)
                 {
-                    let cell = format!("({}, {})", terms::term(column), terms::term(row));
-                    return Some(Said {
-                        positive: format!("{cell} is empty"),
-                        negative: Some(format!("{cell} is not empty")),
-                    });
+                    return Some(self.say_empty_cell(column, row, existential));
+                }
+                if let Some(alias) = self.resolve_alias(sentence) {
+                    return self.say_literal(&Literal::Sentence(alias), existential);
                 }
                 if let [before, after] = sentence.args.as_slice()
                     && self.is_chain(name)
@@ -781,6 +772,116 @@ impl<'a> Game<'a> {
         Some(Said {
             positive: format!("{content} has a piece on {cell}"),
             negative: Some(format!("{content} has no piece on {cell}")),
+        })
+    }
+
+    /// An empty cell: "(X, Y) is empty"; with gravity, the top cell of a column is "column X is
+    /// not full", and, with `existential`, some top cell is "the board is not full"; another
+    /// row is "some cell of row 3 is empty".
+    fn say_empty_cell(&self, column: &Term, row: &Term, existential: bool) -> Said {
+        let top_row = match (&self.board, row) {
+            (Some(board), Term::Constant(row)) => {
+                self.gravity && board.rows.last().is_some_and(|top| **top == *row.name)
+            }
+            _ => false,
+        };
+        let (column, row) = (terms::term(column), terms::term(row));
+        let (positive, negative) = match (existential, top_row) {
+            (true, true) => (
+                "the board is not full (some column's top cell is empty)".to_owned(),
+                "the board is full".to_owned(),
+            ),
+            (true, false) => (
+                format!("some cell of row {row} is empty"),
+                format!("every cell of row {row} is occupied"),
+            ),
+            (false, true) => (
+                format!("column {column} is not full (its top cell, ({column}, {row}), is empty)"),
+                format!("column {column} is full"),
+            ),
+            (false, false) => (
+                format!("({column}, {row}) is empty"),
+                format!("({column}, {row}) is not empty"),
+            ),
+        };
+        Said {
+            positive,
+            negative: Some(negative),
+        }
+    }
+
+    /// The sentence a relation defined by one rule stands for, its arguments put in: with
+    /// `columnOpen(X) :- cellOpen(X, 6)`, `columnOpen(c)` is `cellOpen(c, 6)`. The rule's body
+    /// is that one sentence beside tests of fixed relations over the head's variables (their
+    /// ranges); followed through a few such definitions.
+    fn resolve_alias(&self, sentence: &Compound) -> Option<Compound> {
+        let mut current = sentence.clone();
+        let mut resolved = false;
+        for _ in 0..4 {
+            match self.alias_step(&current) {
+                Some(next) => {
+                    current = next;
+                    resolved = true;
+                }
+                None => break,
+            }
+        }
+        resolved.then_some(current)
+    }
+
+    fn alias_step(&self, sentence: &Compound) -> Option<Compound> {
+        if keyword(sentence).is_some() || sentence.arity() == 0 {
+            return None;
+        }
+        let mut rules = self.rules.iter().filter(|rule| {
+            rule.head.name.name == sentence.name.name && rule.head.arity() == sentence.arity()
+        });
+        let (Some(rule), None) = (rules.next(), rules.next()) else {
+            return None;
+        };
+        let mut head_variables: Vec<&str> = Vec::new();
+        for arg in &rule.head.args {
+            match arg {
+                Term::Variable(v) if !head_variables.contains(&&*v.name) => {
+                    head_variables.push(&v.name)
+                }
+                _ => return None,
+            }
+        }
+        let mut inner: Option<&Compound> = None;
+        for literal in &rule.body {
+            if self.is_static_test(literal) {
+                let mut variables = Vec::new();
+                rules::literal_variables(literal, &mut variables);
+                let mut own = Vec::new();
+                for arg in &rule.head.args {
+                    own.push(terms::term(arg));
+                }
+                if variables.iter().any(|v| !own.contains(v)) {
+                    return None;
+                }
+                continue;
+            }
+            match (literal, inner) {
+                (Literal::Sentence(s), None) if keyword(s).is_none() => inner = Some(s),
+                _ => return None,
+            }
+        }
+        let inner = inner?;
+        let mut args = Vec::with_capacity(inner.args.len());
+        for arg in &inner.args {
+            args.push(match arg {
+                Term::Variable(v) => {
+                    let at = head_variables.iter().position(|h| **h == *v.name)?;
+                    sentence.args[at].clone()
+                }
+                Term::Constant(_) => arg.clone(),
+                Term::Function(_) => return None,
+            });
+        }
+        Some(Compound {
+            args,
+            ..inner.clone()
         })
     }
 
@@ -1072,15 +1173,48 @@ impl<'a> Game<'a> {
     /// "when A and B", with "for some X" when the body has variables of its own that no idiom
     /// has said.
     fn when(&self, rule: &Rule) -> String {
-        let conditions = self.conditions(&rule.body);
+        format!(
+            "when {}{}",
+            self.conditions(&rule.body),
+            self.existential_tail(rule)
+        )
+    }
+
+    /// " for some M and N" when the rule's body has variables of its own that no idiom has
+    /// said; empty otherwise.
+    fn existential_tail(&self, rule: &Rule) -> String {
         let all_said = rule
             .body
             .iter()
             .all(|literal| self.say_literal(literal, false).is_some());
         match rules::existential_variables(rule) {
-            Some(variables) if !all_said => format!("when {conditions} for some {variables}"),
-            _ => format!("when {conditions}"),
+            Some(variables) if !all_said => format!(" for some {variables}"),
+            _ => String::new(),
         }
+    }
+
+    /// `{lead} {alternatives}` as one sentence when it fits; otherwise a sentence per rule, the
+    /// first led by `lead` and the others by `lead_again` ("The game also ends"), each rule's
+    /// conditions grouped when they are long.
+    fn alternative_lines(&self, lead: &str, lead_again: &str, rules: &[&Rule]) -> Vec<Line> {
+        let ranges: Vec<TextRange> = rules.iter().map(|r| r.range).collect();
+        let whole = format!("{lead} {}", self.alternatives(rules));
+        if summary::fits(&whole) {
+            return vec![Line::new(whole, ranges)];
+        }
+        rules
+            .iter()
+            .enumerate()
+            .map(|(at, rule)| {
+                let lead = if at == 0 { lead } else { lead_again };
+                let text = if rule.body.is_empty() {
+                    format!("{lead} always")
+                } else {
+                    self.rule_sentences(lead, &rule.body, &self.existential_tail(rule))
+                };
+                Line::new(text, vec![rule.range])
+            })
+            .collect()
     }
 
     /// "when A, when B, or when C" for rules with one conclusion.
@@ -1286,7 +1420,7 @@ impl<'a> Game<'a> {
             let text = if rest.is_empty() {
                 lead
             } else {
-                format!("{lead} when {}", self.conditions(&rest))
+                self.rule_sentences(&lead, &rest, "")
             };
             lines.push(Line::new(text, vec![rule.range]));
         }
@@ -1397,8 +1531,7 @@ impl<'a> Game<'a> {
                 Vec::new(),
             )];
         }
-        let text = format!("The game ends {}", self.alternatives(&terminal));
-        vec![Line::new(text, terminal.iter().map(|r| r.range).collect())]
+        self.alternative_lines("The game ends", "The game also ends", &terminal)
     }
 
     fn scoring(&self) -> Vec<Line> {
@@ -1411,9 +1544,10 @@ impl<'a> Game<'a> {
                     Some(0) => "loses (0)".to_owned(),
                     _ => format!("scores {score}"),
                 };
-                lines.push(Line::new(
-                    format!("{role} {verb} {}", self.alternatives(&rules)),
-                    rules.iter().map(|r| r.range).collect(),
+                lines.extend(self.alternative_lines(
+                    &format!("{role} {verb}"),
+                    &format!("{role} also {verb}"),
+                    &rules,
                 ));
             }
         }
@@ -1586,6 +1720,67 @@ mod tests {
         assert_eq!(
             plain_names("see `ludeme explain --literal`"),
             "see `ludeme explain --literal`"
+        );
+    }
+
+    #[test]
+    fn a_long_rule_is_said_in_groups_without_losing_a_condition() {
+        // Castling as chess writes it: eleven conditions, too many for one sentence.
+        let text = "(role white) (role black) (file a) (file b) (file c) (file d) (file e)
+             (rank 1) (rank 2) (piece wr) (piece wk) (piece b)
+             (<= (base (cell ?x ?y ?p)) (file ?x) (rank ?y) (piece ?p))
+             (<= (legal white (castle e 1 c 1))
+                 (true (cell a 1 wr)) (true (cell b 1 b)) (true (cell c 1 b)) (true (cell d 1 b))
+                 (true (cell e 1 wk)) (not (true (moved wr a 1))) (not (true (moved wk e 1)))
+                 (not (inCheck white)) (not (threatened white d 1 e 1))
+                 (not (threatened white c 1 e 1)) (not (threatened white b 1 e 1))
+                 (not (threatened white a 1 e 1)))
+             (<= (inCheck ?p) (role ?p) (true (cell a 2 ?p)))
+             (<= (threatened ?p ?x ?y ?u ?v) (role ?p) (true (cell ?x ?y ?u)) (rank ?v))";
+        let said = book(text);
+        for sentence in said.split(". ") {
+            assert!(
+                sentence.split_whitespace().count() <= crate::rulebook::LONGEST_SENTENCE,
+                "{sentence}"
+            );
+        }
+        for condition in [
+            "On the board: cell (a, 1, wr), cell (b, 1, b), cell (c, 1, b), cell (d, 1, b) and cell (e, 1, wk) hold.",
+            "In the rest of the state: neither moved (wr, a, 1) nor moved (wk, e, 1) holds",
+            "none of in check (white), threatened (white, d, 1, e, 1), threatened (white, c, 1, e, 1), threatened (white, b, 1, e, 1) and threatened (white, a, 1, e, 1) holds",
+        ] {
+            assert!(said.contains(condition), "{condition:?} not in {said}");
+        }
+        assert!(!said.contains("more words"), "{said}");
+    }
+
+    #[test]
+    fn a_full_board_under_gravity() {
+        let text = format!(
+            "{ROLES} (x 1) (x 2) (y 1) (y 2) (succ 1 2)
+             (<= (base (cell ?x ?y ?p)) (x ?x) (y ?y) (role ?p))
+             (<= (cellOpen ?x ?y) (x ?x) (y ?y) (not (true (cell ?x ?y red))) (not (true (cell ?x ?y blue))))
+             (<= (next (cell ?x ?y2 ?p)) (does ?p (drop ?x)) (cellOpen ?x ?y2) (succ ?y1 ?y2) (not (cellOpen ?x ?y1)))
+             (<= (columnOpen ?x) (cellOpen ?x 2))
+             (<= boardOpen (x ?x) (columnOpen ?x))
+             (<= (legal red (drop ?x)) (columnOpen ?x))
+             (<= terminal (not boardOpen))"
+        );
+        let said = book(&text);
+        assert!(
+            said.contains("The game ends when the board is full."),
+            "{said}"
+        );
+        assert!(
+            said.contains("red may drop (X) when column X is not full"),
+            "{said}"
+        );
+        // Without gravity, an open cell of row 2 is only that.
+        let text = text.replace("(not (cellOpen ?x ?y1))", "");
+        let said = book(&text);
+        assert!(
+            said.contains("The game ends when every cell of row 2 is occupied."),
+            "{said}"
         );
     }
 }
