@@ -136,3 +136,63 @@ fn unknown_players_and_feature_sets_are_refused_with_the_known_ones() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("state+legal"), "{stderr}");
 }
+
+/// `--search-matches`: alpha-beta with a model of the legal player and without it, the same
+/// number of matches each, every one ended by the game (an illegal move would be an error), the
+/// budget per move kept, and the guided search pruning the modelled player's moves.
+#[test]
+fn search_with_the_model_plays_legal_matches_within_its_budget() {
+    let report = model_json(&[
+        "corpus/gdl/ticTacToe.kif",
+        "--player",
+        "legal",
+        "--train",
+        "10",
+        "--features",
+        "state+legal",
+        "--search-matches",
+        "4",
+        "--search-nodes",
+        "100",
+    ]);
+    for side in ["with_model", "without_model"] {
+        let tally = &report[side];
+        let count = |key: &str| tally[key].as_u64().expect("a count");
+        assert_eq!(
+            count("wins") + count("draws") + count("losses") + count("unfinished"),
+            4,
+            "{report}"
+        );
+        assert!(count("searched_moves") > 0, "{report}");
+        assert!(count("nodes") <= 100 * count("searched_moves"), "{report}");
+    }
+    // The legal player always makes its first legal move: the model keeps that one alone.
+    let pruning = &report["pruning"];
+    let kept = pruning["kept"].as_u64().unwrap();
+    assert!(
+        kept > 0 && kept < pruning["legal"].as_u64().unwrap(),
+        "{report}"
+    );
+    assert_eq!(
+        report["real_moves_kept"], report["real_decisions"],
+        "{report}"
+    );
+}
+
+#[test]
+fn search_comparison_refuses_a_confidence_out_of_range() {
+    let output = ludeme(&[
+        "model",
+        "corpus/gdl/ticTacToe.kif",
+        "--search-matches",
+        "2",
+        "--confidence",
+        "1.5",
+    ]);
+    assert_ne!(output.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--confidence must be above 0 and at most 1"),
+        "{stderr}"
+    );
+}

@@ -1,13 +1,13 @@
 //! Opponent move modelling (seed 002) on a [`PlayableGame`], whatever its language: the
 //! front ends' door to [`ludeme_engine::opponent_model`].
 
-use ludeme_engine::opponent_model::experiment;
+use ludeme_engine::opponent_model::{compare_search_with_model, experiment};
 
 use crate::play::PlayableGame;
 
 pub use ludeme_engine::opponent_model::{
-    Experiment, ExperimentSettings, FeatureSet, SimulationSettings, TopNCurve, Variant,
-    nodes_to_depth,
+    DuelReport, DuelSettings, Experiment, ExperimentSettings, FeatureSet, PruningCounts,
+    SimulationSettings, Tally, TopNCurve, Variant, nodes_to_depth,
 };
 
 impl PlayableGame {
@@ -18,6 +18,16 @@ impl PlayableGame {
             PlayableGame::Gdl(game) => experiment(game, settings),
             PlayableGame::Ludi(game) => experiment(&**game, settings),
             PlayableGame::Egg(game) => experiment(&**game, settings),
+        }
+    }
+
+    /// Trains a model of the studied player in each seat, then plays alpha-beta guided by it
+    /// and plain alpha-beta against that player, on the same openings and budgets.
+    pub fn model_search_comparison(&self, settings: &DuelSettings) -> Result<DuelReport, String> {
+        match self {
+            PlayableGame::Gdl(game) => compare_search_with_model(game, settings),
+            PlayableGame::Ludi(game) => compare_search_with_model(&**game, settings),
+            PlayableGame::Egg(game) => compare_search_with_model(&**game, settings),
         }
     }
 }

@@ -9,7 +9,8 @@ use std::time::Duration;
 use clap::Args;
 use ludeme_analysis::CpuDeadline;
 use ludeme_analysis::opponent_model::{
-    Experiment, ExperimentSettings, FeatureSet, SimulationSettings, TopNCurve, nodes_to_depth,
+    DuelReport, DuelSettings, Experiment, ExperimentSettings, FeatureSet, SimulationSettings,
+    Tally, TopNCurve, nodes_to_depth,
 };
 use ludeme_analysis::play::{MoveBudget, PLAYER_NAMES};
 use serde_json::json;
@@ -55,6 +56,22 @@ pub struct ModelArgs {
     /// The seed of the first match; match `i` uses `seed + i`.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Instead of the top-N curve: train a model of the player in each seat on `--train`
+    /// matches, then play this many matches of alpha-beta guided by the model, and as many of
+    /// plain alpha-beta, against the player (seats alternated, same openings), and compare.
+    #[arg(long, value_name = "N")]
+    search_matches: Option<u64>,
+    /// Search states each compared alpha-beta may expand per move (counted, not timed).
+    #[arg(long, default_value_t = 1_000)]
+    search_nodes: u64,
+    /// The guided search keeps, at the modelled player's nodes, its fewest most probable moves
+    /// whose probabilities add up to this (0 < p ≤ 1).
+    #[arg(long, default_value_t = 0.9)]
+    confidence: f64,
+    /// Plies of random moves for every role at the start of each compared match, so that
+    /// deterministic players do not play one match over and over.
+    #[arg(long, default_value_t = 2)]
+    opening_plies: usize,
     #[arg(long, value_enum, default_value_t = ModelFormat::Human)]
     format: ModelFormat,
 }
@@ -122,14 +139,45 @@ pub fn run(args: &ModelArgs) -> u8 {
             None => return fail("the game has no role for a player".to_owned()),
         },
     };
+    let simulation = SimulationSettings {
+        move_budget: MoveBudget::nodes(args.move_nodes),
+        max_plies: args.max_plies,
+        deadline: Some(CpuDeadline::after(cpu_budget)),
+        seed: args.seed,
+        ..SimulationSettings::new(&args.player, role)
+    };
+    if let Some(matches) = args.search_matches {
+        if feature_sets.len() > 1 {
+            return fail("--search-matches trains one model: give one --features".to_owned());
+        }
+        if !(args.confidence > 0.0 && args.confidence <= 1.0) {
+            return fail(format!(
+                "--confidence must be above 0 and at most 1, not {}",
+                args.confidence
+            ));
+        }
+        let settings = DuelSettings {
+            opponent: simulation,
+            training_matches: args.train,
+            features: feature_sets[0],
+            select: args.select,
+            confidence: args.confidence,
+            search_budget: MoveBudget::nodes(args.search_nodes),
+            matches,
+            opening_plies: args.opening_plies,
+        };
+        let report = match game.model_search_comparison(&settings) {
+            Ok(report) => report,
+            Err(message) => return fail(message),
+        };
+        match args.format {
+            ModelFormat::Json => print_duel_json(args, roles, &report),
+            ModelFormat::Human => print_duel_human(args, roles, &report),
+        }
+        return exit::CLEAN;
+    }
     let settings = ExperimentSettings {
-        simulation: SimulationSettings {
-            move_budget: MoveBudget::nodes(args.move_nodes),
-            max_plies: args.max_plies,
-            deadline: Some(CpuDeadline::after(cpu_budget)),
-            seed: args.seed,
-            ..SimulationSettings::new(&args.player, role)
-        },
+        simulation,
         training_matches: args.train,
         test_matches: args.test,
         feature_sets,
@@ -261,4 +309,106 @@ fn full_width(curve: &TopNCurve) -> String {
         "{:.0}",
         nodes_to_depth(curve.mean_legal_moves, CONTOUR_DEPTH)
     )
+}
+
+fn tally_json(tally: &Tally) -> serde_json::Value {
+    json!({
+        "wins": tally.wins,
+        "draws": tally.draws,
+        "losses": tally.losses,
+        "unfinished": tally.unfinished,
+        "searched_moves": tally.searched_moves,
+        "nodes": tally.nodes,
+        "cpu_seconds": tally.cpu.as_secs_f64(),
+    })
+}
+
+fn print_duel_json(args: &ModelArgs, roles: &[String], report: &DuelReport) {
+    let pruning = report.pruning;
+    let output = json!({
+        "game": args.file.display().to_string(),
+        "player": args.player,
+        "train": args.train,
+        "features": args.features.first().map_or("state", String::as_str),
+        "confidence": args.confidence,
+        "search_nodes": args.search_nodes,
+        "move_nodes": args.move_nodes,
+        "opening_plies": args.opening_plies,
+        "seats": report.seats.iter().map(|&role| roles[role].as_str()).collect::<Vec<_>>(),
+        "training_decisions": report.training_decisions,
+        "training_cpu_seconds": report.training_cpu.as_secs_f64(),
+        "with_model": tally_json(&report.with_model),
+        "without_model": tally_json(&report.without_model),
+        "pruning": {
+            "nodes": pruning.nodes,
+            "legal": pruning.legal,
+            "kept": pruning.kept,
+        },
+        "real_decisions": report.real_decisions,
+        "real_moves_kept": report.real_moves_kept,
+    });
+    match serde_json::to_string_pretty(&output) {
+        Ok(text) => println!("{text}"),
+        Err(error) => eprintln!("ludeme model: {error}"),
+    }
+}
+
+fn print_duel_human(args: &ModelArgs, roles: &[String], report: &DuelReport) {
+    let matches = args.search_matches.unwrap_or(0);
+    println!(
+        "{}: alpha-beta with and without a model of the {} player, {matches} matches each, \
+         seats {} and {} alternated, {} random opening plies",
+        args.file.display(),
+        args.player,
+        roles[report.seats[0]],
+        roles[report.seats[1]],
+        args.opening_plies
+    );
+    println!(
+        "model: {} training matches per seat ({} and {} decisions), {:.2} CPU s; confidence {}",
+        args.train,
+        report.training_decisions[0],
+        report.training_decisions[1],
+        report.training_cpu.as_secs_f64(),
+        args.confidence
+    );
+    println!(
+        "budget: {} search states per move (the {} player: {})",
+        args.search_nodes, args.player, args.move_nodes
+    );
+    println!("                 wins  draws  losses  unfinished  states/move  CPU ms/move");
+    for (name, tally) in [
+        ("with the model", &report.with_model),
+        ("without it", &report.without_model),
+    ] {
+        let moves = tally.searched_moves.max(1) as f64;
+        println!(
+            "{name:<15} {:>5}  {:>5}  {:>6}  {:>10}  {:>11.0}  {:>11.2}",
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            tally.unfinished,
+            tally.nodes as f64 / moves,
+            tally.cpu.as_secs_f64() * 1000.0 / moves
+        );
+    }
+    let pruning = report.pruning;
+    if pruning.nodes > 0 {
+        println!(
+            "pruning: at {} nodes of the {} player, {:.2} of {:.2} legal moves kept on average",
+            pruning.nodes,
+            args.player,
+            pruning.kept as f64 / pruning.nodes as f64,
+            pruning.legal as f64 / pruning.nodes as f64
+        );
+    }
+    if report.real_decisions > 0 {
+        println!(
+            "in play: the {} player's real move was among those kept at {} of its {} decisions ({:.1} %)",
+            args.player,
+            report.real_moves_kept,
+            report.real_decisions,
+            100.0 * report.real_moves_kept as f64 / report.real_decisions as f64
+        );
+    }
 }

@@ -35,12 +35,19 @@ impl TopNCurve {
     /// ranked: how many of the player's moves a search must keep at each of its levels to
     /// consider its real move with that probability (the seed's confidence contours).
     pub fn moves_for_confidence(&self, confidence: f64) -> usize {
-        // A share is a ratio of counts; the tolerance keeps 0.9 from missing 9/10.
-        self.within
-            .iter()
-            .position(|&share| share >= confidence - 1e-9)
-            .map_or(self.within.len(), |index| index + 1)
+        moves_reaching(&self.within, confidence)
     }
+}
+
+/// How many of the first items of a rising cumulative share (`within[n - 1]`: the share held
+/// by the first `n`) it takes to reach `confidence`; all of them when it is never reached.
+pub(super) fn moves_reaching(within: &[f64], confidence: f64) -> usize {
+    // A share is a ratio of counts or a sum of probabilities; the tolerance keeps 0.9 from
+    // missing 9/10.
+    within
+        .iter()
+        .position(|&share| share >= confidence - 1e-9)
+        .map_or(within.len(), |index| index + 1)
 }
 
 /// The nodes a search expands to reach depth `depth` (levels of the modelled player) when it

@@ -16,7 +16,11 @@
 //! classifier, and a forced move needs no prediction.
 
 mod chi_square;
+mod duel;
 mod evaluate;
+mod guided;
+#[cfg(test)]
+mod guided_tests;
 mod naive_bayes;
 mod observe;
 mod simulate;
@@ -24,9 +28,11 @@ mod simulate;
 mod tests;
 
 pub use chi_square::{chi_square_scores, select_features};
+pub use duel::{DuelReport, DuelSettings, Tally, compare_search_with_model};
 pub use evaluate::{
     Experiment, ExperimentSettings, TopNCurve, Variant, experiment, nodes_to_depth, top_n_curve,
 };
+pub use guided::{ModelGuidance, ModelledSearchPlayer, PlayerModel, PruningCounts};
 pub use naive_bayes::MoveModel;
 pub use observe::{FeatureSet, Observe};
 pub use simulate::{Decision, SimulationSettings, simulate};

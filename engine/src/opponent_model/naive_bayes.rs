@@ -138,6 +138,21 @@ impl MoveModel {
     /// probable first: every legal move exactly once, nothing else. Moves training never saw
     /// come last; ties (and the unseen moves among themselves) keep the order of `legal`.
     pub fn rank(&self, features: &[String], legal: &[String]) -> Vec<usize> {
+        self.rank_with_probabilities(features, legal)
+            .into_iter()
+            .map(|(index, _)| index)
+            .collect()
+    }
+
+    /// [`MoveModel::rank`] with each legal move's posterior probability, normalised over the
+    /// legal moves: the scores' softmax. A move training never saw gets 0 (the classifier has
+    /// no class for it) unless training saw none of them, when each gets `1 / legal.len()`:
+    /// with nothing known, every move is as likely.
+    pub fn rank_with_probabilities(
+        &self,
+        features: &[String],
+        legal: &[String],
+    ) -> Vec<(usize, f64)> {
         let scores: Vec<Option<f64>> = legal
             .iter()
             .map(|name| self.log_score(features, name))
@@ -150,6 +165,20 @@ impl MoveModel {
             (None, Some(_)) => std::cmp::Ordering::Greater,
             (None, None) => std::cmp::Ordering::Equal,
         });
+        // Subtracting the highest score keeps the exponentials in range.
+        let highest = order.first().and_then(|&index| scores[index]);
+        let Some(highest) = highest else {
+            let uniform = 1.0 / legal.len().max(1) as f64;
+            return order.into_iter().map(|index| (index, uniform)).collect();
+        };
+        let weights: Vec<f64> = scores
+            .iter()
+            .map(|score| score.map_or(0.0, |score| (score - highest).exp()))
+            .collect();
+        let total: f64 = weights.iter().sum();
         order
+            .into_iter()
+            .map(|index| (index, weights[index] / total))
+            .collect()
     }
 }

@@ -26,7 +26,7 @@ pub use legal::LegalPlayer;
 pub use matches::{MatchEnd, MatchResult, MatchSettings, play_match};
 pub use mcts::Mcts;
 pub use random::RandomPlayer;
-pub use search::{Heuristic, SearchOutcome};
+pub use search::{Heuristic, NEUTRAL, SearchOutcome};
 pub use searchers::SearchPlayer;
 
 use crate::{Game, RoleIndex};

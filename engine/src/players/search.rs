@@ -77,6 +77,14 @@ pub trait Heuristic<G: Game> {
 
     /// Reorders `role`'s legal moves in `state`, most promising first.
     fn order(&self, _game: &G, _state: &G::State, _role: RoleIndex, _moves: &mut [G::Move]) {}
+
+    /// The moves of `role` in `state` the search looks at, in the order it tries them: by
+    /// default every legal move, in [`Heuristic::order`]'s order. A heuristic that knows how a
+    /// role plays (an opponent model) may also drop the moves it finds too unlikely to be
+    /// played; it keeps at least one of a non-empty list, or the state is valued as a dead end.
+    fn select(&self, game: &G, state: &G::State, role: RoleIndex, moves: &mut Vec<G::Move>) {
+        self.order(game, state, role, moves);
+    }
 }
 
 /// What a search found for a role in a state.
@@ -212,11 +220,12 @@ pub(crate) fn choose_by_search<G: Game>(
     role: RoleIndex,
     config: SearchConfig,
     clock: &mut Clock,
+    heuristic: Option<&dyn Heuristic<G>>,
 ) -> Option<G::Move> {
     match choice(game, state, role) {
         Choice::Decided(only) => only,
         // A state in which another role has no move cannot be searched; any move will do.
-        Choice::Open(moves) => analyse(game, state, role, config, clock)
+        Choice::Open(moves) => analyse_with(game, state, role, config, clock, heuristic)
             .best_move
             .or_else(|| moves.into_iter().next()),
     }
@@ -290,7 +299,7 @@ impl<G: Game> Search<'_, G> {
             let mut moves = self.game.legal_moves(state, role);
             self.check_failure()?;
             if let Some(heuristic) = self.heuristic {
-                heuristic.order(self.game, state, role, &mut moves);
+                heuristic.select(self.game, state, role, &mut moves);
             }
             if moves.is_empty() {
                 return Ok(None);

@@ -107,6 +107,20 @@ impl SearchPlayer {
     ) -> SearchOutcome<G::Move> {
         search::analyse_with(game, state, role, self.config, clock, Some(heuristic))
     }
+
+    /// The move this search makes for `role` in `state` with `heuristic` valuing cut-off
+    /// states and choosing the moves it looks at ([`Heuristic::select`]): what
+    /// [`Player::choose_move`] does without one.
+    pub fn choose_move_with<G: Game>(
+        &self,
+        game: &G,
+        state: &G::State,
+        role: RoleIndex,
+        clock: &mut Clock,
+        heuristic: &dyn Heuristic<G>,
+    ) -> Option<G::Move> {
+        search::choose_by_search(game, state, role, self.config, clock, Some(heuristic))
+    }
 }
 
 impl<G: Game> Player<G> for SearchPlayer {
@@ -121,6 +135,6 @@ impl<G: Game> Player<G> for SearchPlayer {
         role: RoleIndex,
         clock: &mut Clock,
     ) -> Option<G::Move> {
-        search::choose_by_search(game, state, role, self.config, clock)
+        search::choose_by_search(game, state, role, self.config, clock, None)
     }
 }

@@ -1,0 +1,267 @@
+//! The model-guided search on Nim, small enough to work out by hand: a pile of stones, each
+//! player in turn takes 1, 2 or 3, and whoever takes the last stone wins. A pile that is a
+//! multiple of 4 is lost for the player to move against perfect play (whatever it takes, the
+//! other restores a multiple of 4), so the plain search must call it lost, while a search that
+//! knows its opponent always takes 1 stone (the legal player: its first legal move) finds a win.
+
+use std::rc::Rc;
+
+use super::{
+    DuelSettings, FeatureSet, ModelGuidance, ModelledSearchPlayer, MoveModel, Observe, PlayerModel,
+    PruningCounts, SimulationSettings, compare_search_with_model, simulate,
+};
+use crate::notation::Notation;
+use crate::players::{
+    Clock, Heuristic, MatchEnd, MatchSettings, MoveBudget, Player, SearchPlayer, play_match,
+    player_by_name,
+};
+use crate::{Game, Reward, RoleIndex};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Pile {
+    stones: u8,
+    mover: RoleIndex,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Take {
+    Stones(u8),
+    Noop,
+}
+
+struct Nim {
+    roles: Vec<String>,
+    start: u8,
+}
+
+impl Nim {
+    fn new(start: u8) -> Self {
+        Nim {
+            roles: vec!["first".to_owned(), "second".to_owned()],
+            start,
+        }
+    }
+}
+
+impl Game for Nim {
+    type State = Pile;
+    type Move = Take;
+
+    fn roles(&self) -> &[String] {
+        &self.roles
+    }
+
+    fn initial_state(&self) -> Pile {
+        Pile {
+            stones: self.start,
+            mover: 0,
+        }
+    }
+
+    fn is_terminal(&self, state: &Pile) -> bool {
+        state.stones == 0
+    }
+
+    fn legal_moves(&self, state: &Pile, role: RoleIndex) -> Vec<Take> {
+        if state.stones == 0 {
+            Vec::new()
+        } else if role == state.mover {
+            (1..=state.stones.min(3)).map(Take::Stones).collect()
+        } else {
+            vec![Take::Noop]
+        }
+    }
+
+    fn next_state(&self, state: &Pile, joint: &[Take]) -> Pile {
+        let taken = match joint[state.mover] {
+            Take::Stones(count) => count,
+            Take::Noop => 0,
+        };
+        Pile {
+            stones: state.stones.saturating_sub(taken),
+            mover: 1 - state.mover,
+        }
+    }
+
+    /// The player who took the last stone (the one not to move) wins.
+    fn goals(&self, state: &Pile) -> Vec<Reward> {
+        if state.stones > 0 {
+            return vec![50, 50];
+        }
+        let mut goals = vec![100, 100];
+        goals[state.mover] = 0;
+        goals
+    }
+}
+
+impl Notation for Nim {
+    fn move_text(&self, _state: &Pile, _role: RoleIndex, action: &Take) -> String {
+        match action {
+            Take::Stones(count) => format!("take {count}"),
+            Take::Noop => "noop".to_owned(),
+        }
+    }
+}
+
+impl Observe for Nim {
+    fn atoms(&self, state: &Pile) -> Vec<String> {
+        vec![
+            format!("mover {}", state.mover),
+            format!("stones {}", state.stones),
+        ]
+    }
+}
+
+fn rows(counts: &[(&str, usize)]) -> Vec<(Vec<String>, String)> {
+    counts
+        .iter()
+        .flat_map(|&(name, count)| std::iter::repeat_n((Vec::new(), name.to_owned()), count))
+        .collect()
+}
+
+/// A model of the second player that ignores the state (no feature kept), so that its
+/// posteriors are its priors: take 1 six times in ten, take 2 three, take 3 once.
+fn prior_only_guidance(confidence: f64) -> ModelGuidance {
+    let model = MoveModel::train(
+        &rows(&[("take 1", 6), ("take 2", 3), ("take 3", 1)]),
+        Some(0),
+    );
+    let second = PlayerModel {
+        features: FeatureSet::State,
+        model,
+    };
+    ModelGuidance::new(vec![None, Some(second)], confidence)
+}
+
+fn selected(guidance: &ModelGuidance, state: &Pile, role: RoleIndex, moves: &[Take]) -> Vec<Take> {
+    let mut moves = moves.to_vec();
+    guidance.select(&Nim::new(7), state, role, &mut moves);
+    moves
+}
+
+#[test]
+fn the_modelled_players_moves_are_cut_to_the_fewest_reaching_the_confidence() {
+    let second_to_move = Pile {
+        stones: 7,
+        mover: 1,
+    };
+    // Given in the engine's reverse order, the kept moves come most probable first.
+    let legal = [Take::Stones(3), Take::Stones(2), Take::Stones(1)];
+    // 0.6 reaches 0.5 alone; 0.6 + 0.3 reaches 0.9 (not 0.6 + 0.3 + 0.1: the fewest); 0.95
+    // needs all three.
+    let cases = [
+        (0.5, vec![Take::Stones(1)]),
+        (0.9, vec![Take::Stones(1), Take::Stones(2)]),
+        (
+            0.95,
+            vec![Take::Stones(1), Take::Stones(2), Take::Stones(3)],
+        ),
+        (1.0, vec![Take::Stones(1), Take::Stones(2), Take::Stones(3)]),
+    ];
+    for (confidence, expected) in cases {
+        let guidance = prior_only_guidance(confidence);
+        assert_eq!(
+            selected(&guidance, &second_to_move, 1, &legal),
+            expected,
+            "p = {confidence}"
+        );
+        assert_eq!(
+            guidance.counts(),
+            PruningCounts {
+                nodes: 1,
+                legal: 3,
+                kept: expected.len() as u64,
+            }
+        );
+    }
+    // The role without a model (the searching one) keeps every move, in the engine's order.
+    let guidance = prior_only_guidance(0.5);
+    let first_to_move = Pile {
+        stones: 7,
+        mover: 0,
+    };
+    assert_eq!(selected(&guidance, &first_to_move, 0, &legal), legal);
+    assert_eq!(guidance.counts(), PruningCounts::default());
+}
+
+/// A model of the legal player as `second`, trained on `matches` simulated matches.
+fn legal_player_guidance(game: &Nim, matches: u64, confidence: f64) -> Rc<ModelGuidance> {
+    let settings = SimulationSettings::new("legal", 1);
+    let decisions = simulate(game, &settings, 0..matches).expect("simulates");
+    let features = FeatureSet::StateAndLegal;
+    let rows: Vec<(Vec<String>, String)> = decisions
+        .iter()
+        .map(|d| (features.features(&d.atoms, &d.legal), d.chosen.clone()))
+        .collect();
+    let model = MoveModel::train(&rows, None);
+    Rc::new(ModelGuidance::new(
+        vec![None, Some(PlayerModel { features, model })],
+        confidence,
+    ))
+}
+
+#[test]
+fn knowing_the_opponent_turns_a_lost_pile_into_a_win_with_fewer_states() {
+    // 8 stones: lost for the first player against perfect play, won against a player who
+    // always takes 1 (take 1 → 7, 1 → 6, take 2 → 4, 1 → 3, take 3).
+    let game = Nim::new(8);
+    let start = game.initial_state();
+    let guidance = legal_player_guidance(&game, 20, 0.9);
+    let search = SearchPlayer::iterative_deepening();
+    let plain = search.analyse(&game, &start, 0, &mut Clock::unlimited());
+    let guided = search.analyse_with(&game, &start, 0, &mut Clock::unlimited(), &*guidance);
+    assert_eq!(plain.value, Some(0));
+    assert_eq!(guided.value, Some(100));
+    assert!(
+        guided.nodes < plain.nodes,
+        "guided {} states, plain {}",
+        guided.nodes,
+        plain.nodes
+    );
+    // At every node of the second player with a choice, one move was kept.
+    let counts = guidance.counts();
+    assert!(
+        counts.nodes > 0 && counts.kept == counts.nodes,
+        "{counts:?}"
+    );
+    assert!(counts.legal > counts.kept, "{counts:?}");
+
+    // In a match against the legal player it plays only legal moves and wins.
+    let mut players: Vec<Box<dyn Player<Nim>>> = vec![
+        Box::new(ModelledSearchPlayer::new(guidance)),
+        player_by_name("legal", 0).expect("a player"),
+    ];
+    let result = play_match(&game, &mut players, &MatchSettings::default());
+    assert_eq!(result.end, MatchEnd::Terminal);
+    assert_eq!(result.goals, Some(vec![100, 0]));
+}
+
+#[test]
+fn the_comparison_plays_every_match_with_legal_moves_and_counts_it_once() {
+    let game = Nim::new(9);
+    let settings = DuelSettings {
+        opponent: SimulationSettings::new("legal", 0),
+        training_matches: 10,
+        features: FeatureSet::StateAndLegal,
+        select: None,
+        confidence: 0.9,
+        search_budget: MoveBudget::nodes(50),
+        matches: 6,
+        opening_plies: 2,
+    };
+    let report = compare_search_with_model(&game, &settings).expect("runs");
+    assert_eq!(report.seats, [0, 1]);
+    // The legal player chose in every state of both seats in training: some decisions each.
+    assert!(report.training_decisions.iter().all(|&count| count > 0));
+    for tally in [&report.with_model, &report.without_model] {
+        assert_eq!(
+            tally.wins + tally.draws + tally.losses + tally.unfinished,
+            6,
+            "{tally:?}"
+        );
+        // Nim has no draw.
+        assert_eq!(tally.draws, 0, "{tally:?}");
+        assert!(tally.nodes <= 50 * tally.searched_moves, "{tally:?}");
+    }
+    assert!(report.pruning.nodes > 0);
+}
