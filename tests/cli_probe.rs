@@ -80,13 +80,20 @@ fn the_random_opening_is_every_players_first_move() {
     }
 }
 
-/// Elrostir (the Ludi paper's game #5, among its 19 viable games): a random first move for
-/// White alone handed Black 88 % of the games; with every player's first move random, the
-/// verdict is the paper's.
+/// The Ludi paper's evolved games of `corpus/ludi` are among its 19 viable games (Appendix II),
+/// and the probe, with its default budgets, agrees for Yavalath, Elrostir and Valion. Elrostir
+/// and Valion were judged not viable while the random opening was one ply: a random first move
+/// for White alone handed Black 88 % and 78 % of the games; with every player's first move
+/// random, Black wins 57 % of each. Left out, and why (BENCHMARKS.md, issue 23): Ndengrod sits
+/// on the 75 % line (White wins 66-76 % of 100 games, by seed), Gorodruir's second player wins
+/// 69-82 %, and Teiglith as printed places stones for White only, so Black wins at once.
 #[test]
-fn elrostir_is_viable_as_in_the_paper() {
-    let report = probe("elrostir.ludi", "100");
-    assert_eq!(report["viable"], true, "{report}");
+fn the_papers_viable_games_are_viable() {
+    for game in ["yavalath.ludi", "elrostir.ludi", "valion.ludi"] {
+        let report = probe(game, "100");
+        assert_eq!(report["games"], 100, "{game}");
+        assert_eq!(report["viable"], true, "{game}: {report}");
+    }
 }
 
 /// A verdict on fewer than 20 games says that it is tentative; one on 20 does not.
@@ -118,13 +125,6 @@ fn two_in_a_row_is_trivially_won_by_the_first_player() {
     assert_eq!(report["avg_length"], 3.0);
     assert_eq!(report["viable"], false);
     assert!(reasons(&report).contains("first player"), "{report}");
-}
-
-#[test]
-fn yavalath_is_viable() {
-    let report = probe("yavalath.ludi", "100");
-    assert_eq!(report["viable"], true, "{report}");
-    assert_eq!(report["games"], 100);
 }
 
 /// The JSON report carries every game's lead history, the series the quality criteria are

@@ -460,6 +460,8 @@ mod tests {
             uncertainty: winner.map(|_| 0.0),
             options: Vec::new(),
             state_hashes: Vec::new(),
+            board_cells: 0,
+            cells_used: 0,
         }
     }
 

@@ -114,6 +114,10 @@ pub struct LeadHistory {
     pub options: Vec<usize>,
     /// The hash of every state of the game, the initial one first: the repetition criteria's.
     pub state_hashes: Vec<u64>,
+    /// The cells of the board as the engine draws it (0 for a game without a board) and how
+    /// many of them held a piece at some point of the game: the board coverage criterion's.
+    pub board_cells: usize,
+    pub cells_used: usize,
 }
 
 impl LeadHistory {
@@ -200,6 +204,8 @@ fn lead_histories(records: &[GameRecord]) -> Vec<LeadHistory> {
                 uncertainty: None,
                 options: record.options.clone(),
                 state_hashes: record.state_hashes.clone(),
+                board_cells: record.cells_used.len(),
+                cells_used: record.cells_used.iter().filter(|&&used| used).count(),
             };
             if history.winner.is_some() {
                 history.drama = Some(criteria::drama_of(&history));
@@ -264,7 +270,7 @@ fn verdict(report: &ProbeReport, settings: &ProbeSettings) -> Verdict {
     }
     let tentative = (1..FIRM_VERDICT_GAMES).contains(&report.games).then(|| {
         format!(
-            "tentative: judged on {} game{} (a firm verdict needs {FIRM_VERDICT_GAMES})",
+            "tentative: judged on {} game{}; a firm verdict needs {FIRM_VERDICT_GAMES}",
             report.games,
             if report.games == 1 { "" } else { "s" }
         )
@@ -289,6 +295,7 @@ mod tests {
             leads: leads.iter().map(|l| l.to_vec()).collect(),
             options: vec![2; leads.len() + 1],
             state_hashes: (0..leads.len() as u64 + 2).collect(),
+            cells_used: Vec::new(),
         }
     }
 

@@ -19,6 +19,7 @@ use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::cpu_time::CpuInstant;
+use crate::picture::Depict;
 use crate::players::{Clock, Heuristic, MoveBudget, SearchPlayer};
 use crate::{Game, Reward, RoleIndex};
 
@@ -88,6 +89,22 @@ pub(crate) struct GameRecord {
     pub options: Vec<usize>,
     /// The hash of every state of the game, the initial one first.
     pub state_hashes: Vec<u64>,
+    /// Each cell of the board (as the engine draws it), whether a piece stood on it at some
+    /// point of the game; empty for a game without a board.
+    pub cells_used: Vec<bool>,
+}
+
+impl GameRecord {
+    /// Marks the cells `state` has pieces on as used.
+    fn mark_cells<G: Depict>(&mut self, game: &G, state: &G::State) {
+        let picture = game.picture(state);
+        self.cells_used.resize(picture.cells.len(), false);
+        for piece in &picture.pieces {
+            if let Some(used) = self.cells_used.get_mut(piece.cell) {
+                *used = true;
+            }
+        }
+    }
 }
 
 /// A state's hash for the repetition criteria: `DefaultHasher::new` has fixed keys, so the
@@ -98,8 +115,9 @@ fn state_hash<S: Hash>(state: &S) -> u64 {
     hasher.finish()
 }
 
-/// Plays the probe's games and measures them.
-pub fn probe<G: Game>(
+/// Plays the probe's games and measures them (the engine draws each position, for the board
+/// coverage criterion).
+pub fn probe<G: Depict>(
     game: &G,
     heuristic: &dyn Heuristic<G>,
     settings: &ProbeSettings,
@@ -109,7 +127,7 @@ pub fn probe<G: Game>(
 
 /// [`probe`], telling `games_done` the number of games played after each one (for a progress
 /// bar: a probe of a hundred games of a large board takes minutes).
-pub fn probe_with_progress<G: Game>(
+pub fn probe_with_progress<G: Depict>(
     game: &G,
     heuristic: &dyn Heuristic<G>,
     settings: &ProbeSettings,
@@ -135,6 +153,7 @@ pub fn probe_with_progress<G: Game>(
         let mut record = GameRecord::default();
         let mut state = game.initial_state();
         record.state_hashes.push(state_hash(&state));
+        record.mark_cells(game, &state);
         // Each role's random moves so far: every role's opening is its own first moves.
         let mut random_moves = vec![0; roles];
         loop {
@@ -181,6 +200,7 @@ pub fn probe_with_progress<G: Game>(
             state = game.next_state(&state, &joint);
             record.options.push(options);
             record.state_hashes.push(state_hash(&state));
+            record.mark_cells(game, &state);
             record.length += 1;
             if random_ply {
                 // The opening lasts until its last random move, whoever makes it: what was

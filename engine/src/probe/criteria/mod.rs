@@ -14,11 +14,11 @@
 //! them; [`measure_all`] measures every one.
 //!
 //! Not measured, because the lead histories do not hold what they need: Ludii's clarity
-//! (narrowness and variance of the evaluations of every legal move at each ply) and board
-//! coverage (which cells were ever occupied: the [`crate::Game`] interface does not expose
-//! cells).
+//! (narrowness and variance of the evaluations of every legal move at each ply). Board coverage
+//! counts the cells of the board as each engine draws it ([`crate::picture::Depict`]).
 
 mod complexity;
+mod coverage;
 mod duration;
 mod lead;
 mod outcome;
@@ -73,6 +73,8 @@ pub enum Category {
     Quality,
     /// States met again (Ludii's state repetition).
     Repetition,
+    /// The board's cells the pieces reach (Ludii's board coverage).
+    Coverage,
 }
 
 impl Category {
@@ -83,6 +85,7 @@ impl Category {
             Category::Complexity => "complexity",
             Category::Quality => "quality",
             Category::Repetition => "repetition",
+            Category::Coverage => "board coverage",
         }
     }
 }
@@ -286,6 +289,13 @@ pub const CRITERIA: &[Criterion] = &[
         "Ludii Evaluation, stateRepetition/SituationalRepetition",
         "share of a game's states that had been met before in it",
         repetition::state_repetition,
+    ),
+    criterion(
+        "board_coverage",
+        Category::Coverage,
+        "Ludii Evaluation, boardCoverage/BoardCoverageDefault",
+        "share of the board's cells that held a piece at some point of a game",
+        coverage::board_coverage,
     ),
 ];
 

@@ -15,6 +15,8 @@ fn game(winner: Option<usize>, estimates: &[[f64; 2]]) -> LeadHistory {
         uncertainty: None,
         options: vec![2; estimates.len() + 1],
         state_hashes: (0..estimates.len() as u64 + 2).collect(),
+        board_cells: 0,
+        cells_used: 0,
     }
 }
 
@@ -266,4 +268,26 @@ fn state_repetition_counts_states_met_again() {
     };
     // 3 distinct of 5: 1 − 3/5 = 0.4; the fresh game 0; mean 0.2.
     assert_near(measured(&[repeating, fresh], "state_repetition"), 0.2);
+}
+
+#[test]
+fn board_coverage_is_the_mean_share_of_cells_used() {
+    let full = LeadHistory {
+        board_cells: 9,
+        cells_used: 9,
+        ..with_length(9, false)
+    };
+    let corner = LeadHistory {
+        board_cells: 9,
+        cells_used: 3,
+        ..with_length(5, false)
+    };
+    // A game without a board is left out.
+    let boardless = with_length(1, false);
+    // (9/9 + 3/9) / 2 = 2/3.
+    assert_near(
+        measured(&[full, corner, boardless.clone()], "board_coverage"),
+        2.0 / 3.0,
+    );
+    assert_eq!(measured(&[boardless], "board_coverage"), None);
 }
