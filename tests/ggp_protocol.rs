@@ -291,25 +291,33 @@ fn each_malformed_message_gets_one_error_with_its_position() {
     assert_eq!(post(&player.url, "(info)").0, 200);
 }
 
-/// Garbage, and valid messages cut or spliced anywhere, never take the player down: every
-/// one gets an answer (`200` or a `400` refusal) and the player still answers `(info)`.
+/// Garbage, and valid messages of both forms cut or spliced anywhere, never take the player
+/// down: every one gets an answer (`200` or a `400` refusal) and the player still answers
+/// `(info)` and `ping()`.
 #[test]
 fn malformed_requests_never_bring_the_player_down() {
     use proptest::test_runner::{Config, TestRunner};
     // One player for every case: a process per case would be slow.
     let player = PlayerProcess::start("random");
-    let valid = "(start m9 xplayer ((role xplayer) (init (cell 1)) (<= (legal xplayer a) (true (cell 1)))) 1 1)";
+    let valid_messages = [
+        "(start m9 xplayer ((role xplayer) (init (cell 1)) (<= (legal xplayer a) (true (cell 1)))) 1 1)",
+        "start(m9, xplayer, ruleset(role(xplayer), init(cell(1)), legal(xplayer, a) :- true(cell(1))), 1, 1)",
+        "play(m9, [a])",
+    ];
     let cases = (
         proptest::collection::vec(any::<u8>(), 0..200),
-        0usize..valid.len(),
-        "[()a-z0-9 ?<=;\n\"#]{0,20}",
+        0usize..valid_messages.len(),
+        0usize..1000,
+        "[()\\[\\],%:&|~a-z0-9 ?<=;\n\"#-]{0,20}",
     );
     let mut runner = TestRunner::new(Config {
         cases: 64,
         ..Config::default()
     });
     runner
-        .run(&cases, |(garbage, cut, splice)| {
+        .run(&cases, |(garbage, which, cut, splice)| {
+            let valid = valid_messages[which];
+            let cut = cut % valid.len();
             let spliced = format!("{}{splice}{}", &valid[..cut], &valid[cut..]);
             for body in [
                 garbage.as_slice(),
@@ -325,9 +333,36 @@ fn malformed_requests_never_bring_the_player_down() {
                 post(&player.url, "(abort m9)");
             }
             prop_assert_eq!(post(&player.url, "(info)").0, 200);
+            prop_assert_eq!(post(&player.url, "ping()"), (200, "ready".to_owned()));
             Ok(())
         })
         .unwrap();
+}
+
+/// A connection that sends its headers and then stalls is cut off with a `408` once the read
+/// timeout has passed, and meanwhile the player answers others.
+#[test]
+fn a_stalled_message_is_cut_off_and_the_player_answers_others() {
+    use std::io::{Read, Write};
+    let player = PlayerProcess::start("random");
+    let authority = player
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches('/');
+    let mut stalled = std::net::TcpStream::connect(authority).expect("the player listens");
+    write!(
+        stalled,
+        "POST / HTTP/1.0\r\nHost: {authority}\r\nContent-Length: 100\r\n\r\n(pl"
+    )
+    .unwrap();
+    assert_eq!(post(&player.url, "ping()"), (200, "ready".to_owned()));
+    stalled
+        .set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .unwrap();
+    let mut reply = String::new();
+    stalled.read_to_string(&mut reply).expect("a reply");
+    assert_eq!(reply.split_whitespace().nth(1), Some("408"), "{reply}");
+    assert!(reply.contains("did not arrive within"), "{reply}");
 }
 
 #[test]

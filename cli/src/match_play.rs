@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use ludeme_analysis::Syntax;
-use ludeme_ggp::manager::{MatchRecord, MatchSettings, run_match};
+use ludeme_ggp::manager::{MAX_STEPS, MatchRecord, MatchSettings, run_match};
 use ludeme_ggp::messages::read_terms;
 use ludeme_ggp::transport::PlayerAddress;
 
@@ -38,6 +38,10 @@ pub struct MatchArgs {
     /// The random seed of the moves substituted for late or illegal answers.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Abort a match that has not ended after this many steps (a timing run need not play a
+    /// long game out).
+    #[arg(long, default_value_t = MAX_STEPS)]
+    max_steps: usize,
 }
 
 pub fn run(args: &MatchArgs) -> u8 {
@@ -89,6 +93,7 @@ pub fn run(args: &MatchArgs) -> u8 {
             start_clock: args.startclock,
             play_clock: args.playclock,
             seed: args.seed ^ ((number as u64) << 20),
+            max_steps: args.max_steps,
         };
         let record = run_match(&game, &rules, &seated, &settings);
         print_record(&record);
@@ -124,8 +129,15 @@ fn print_record(record: &MatchRecord) {
             .goal_values
             .as_ref()
             .map_or("-".to_owned(), |goals| goals[role].to_string());
+        // The slowest answer to a play message, against the play clock.
+        let slowest = record
+            .reply_millis
+            .iter()
+            .filter_map(|step| step.get(role))
+            .max()
+            .map_or("-".to_owned(), |millis| format!("{millis} ms"));
         println!(
-            "  {name:<12} {goal:>4}  {}",
+            "  {name:<12} {goal:>4}  slowest reply {slowest:>8}  {}",
             record.player_names_from_host[role]
         );
     }

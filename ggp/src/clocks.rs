@@ -37,6 +37,12 @@ pub fn answer_by(clock: Duration) -> Duration {
     clock.saturating_sub(safety_margin(clock) / 2)
 }
 
+/// When a player that is still grounding its game at the start gives up on grounding and builds
+/// the interpreter instead: a quarter of the clock before [`answer_by`].
+pub fn interpreter_by(clock: Duration) -> Duration {
+    answer_by(clock).saturating_sub(clock / 4)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,6 +56,10 @@ mod tests {
         assert_eq!(
             answer_by(Duration::from_secs(1)),
             Duration::from_millis(900)
+        );
+        assert_eq!(
+            interpreter_by(Duration::from_secs(10)),
+            Duration::from_millis(6500)
         );
     }
 

@@ -19,7 +19,7 @@ use std::time::Duration;
 use ludeme_analysis::play::{EngineOptions, MoveBudget, PlayableGame, RoleIndex, Turn};
 use ludeme_analysis::{AnalysisHost, Change, CpuDeadline, Syntax};
 
-use crate::clocks::{answer_by, seconds, thinking_time};
+use crate::clocks::{answer_by, interpreter_by, seconds, thinking_time};
 use crate::gamemaster::{GamemasterRequest, Step, infix_action};
 use crate::messages::{Request, Term, rules_text};
 
@@ -177,14 +177,30 @@ impl Executive {
         if self.lock().contains_key(&id) {
             return Err(format!("match `{id}` has already started"));
         }
+        let answer_deadline = tokio::time::Instant::now() + answer_by(start_clock);
         let grounding = thinking_time(start_clock);
-        let build = tokio::task::spawn_blocking(move || build_game(&rules, grounding));
-        // Grounding stops at its CPU deadline; should the machine be so loaded that the wall
-        // clock runs out first, the reply still leaves in time and the game is kept when built.
-        let game = match tokio::time::timeout(answer_by(start_clock), build).await {
+        let rules = Arc::new(rules);
+        let grounded = {
+            let rules = rules.clone();
+            tokio::task::spawn_blocking(move || build_game(&rules, grounding, false))
+        };
+        // Grounding stops at its CPU deadline, but on a loaded machine CPU time lags the wall
+        // clock: when grounding is not done by `interpreter_by`, the interpreter, which grounds
+        // nothing, is built instead (the grounding left behind stops at its deadline).
+        let game = match tokio::time::timeout(interpreter_by(start_clock), grounded).await {
             Ok(Ok(game)) => game?,
             Ok(Err(_)) => return Err("building the game failed".to_owned()),
-            Err(_) => return Err("the game could not be built within the start clock".to_owned()),
+            Err(_) => {
+                let interpreted =
+                    tokio::task::spawn_blocking(move || build_game(&rules, grounding, true));
+                match tokio::time::timeout_at(answer_deadline, interpreted).await {
+                    Ok(Ok(game)) => game?,
+                    Ok(Err(_)) => return Err("building the game failed".to_owned()),
+                    Err(_) => {
+                        return Err("the game could not be built within the start clock".to_owned());
+                    }
+                }
+            }
         };
         let Some(role) = game
             .roles()
@@ -244,6 +260,10 @@ impl Executive {
                 session.play_clock,
             )
         };
+        // The clock runs from the message's arrival, not from the search's start: replaying the
+        // match and finding the ready move come out of the same play clock.
+        let arrived = tokio::time::Instant::now();
+        let think_until = arrived.into_std() + thinking_time(play_clock);
         let player = self.config.player.clone();
         let seed = self.config.seed ^ plies.len() as u64;
         let (ready_sender, ready) = tokio::sync::oneshot::channel();
@@ -266,11 +286,15 @@ impl Executive {
             if ready_sender.send(ready).is_err() {
                 return Err("the message was answered already".to_owned());
             }
-            let budget = MoveBudget::time(thinking_time(play_clock));
+            let thinking = think_until.saturating_duration_since(std::time::Instant::now());
+            if thinking.is_zero() {
+                return Err("no time left to search".to_owned());
+            }
+            let budget = MoveBudget::time(thinking);
             game.choose_move(&position, role, &player, &budget, seed)
                 .map(|chosen| Answer { chosen, in_control })
         });
-        let answer_deadline = tokio::time::Instant::now() + answer_by(play_clock);
+        let answer_deadline = arrived + answer_by(play_clock);
         let Ok(Ok(ready)) = tokio::time::timeout_at(answer_deadline, ready).await else {
             // No legal move came: the replay failed (the search says why) or took the clock.
             return match tokio::time::timeout_at(answer_deadline, search).await {
@@ -299,8 +323,13 @@ fn lock_game(game: &Mutex<PlayableGame>) -> std::sync::MutexGuard<'_, PlayableGa
 }
 
 /// The game of `rules`, grounded within `grounding` of CPU time (the interpreter takes over
-/// when grounding does not fit), through the analysis facade like every other front end.
-fn build_game(rules: &RulesSource, grounding: Duration) -> Result<PlayableGame, String> {
+/// when grounding does not fit, or at once with `interpreter`), through the analysis facade
+/// like every other front end.
+fn build_game(
+    rules: &RulesSource,
+    grounding: Duration,
+    interpreter: bool,
+) -> Result<PlayableGame, String> {
     let key = PathBuf::from(match rules.syntax {
         Syntax::GdlInfix => "match.hrf",
         _ => "match.kif",
@@ -314,7 +343,7 @@ fn build_game(rules: &RulesSource, grounding: Duration) -> Result<PlayableGame, 
         .ok_or_else(|| "the rules could not be loaded".to_owned())?;
     let options = EngineOptions {
         deadline: Some(CpuDeadline::after(grounding)),
-        interpreter: false,
+        interpreter,
     };
     host.snapshot()
         .playable(file, &options)

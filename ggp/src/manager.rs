@@ -7,7 +7,7 @@
 //! and recorded as that player's error at that step; a player that is gone (its connection
 //! refused or broken) ends the match with `abort`, as the protocol says for an abnormal end.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ludeme_analysis::play::{MoveBudget, PlayableGame, Position, Reward, Turn};
 use serde::Serialize;
@@ -28,6 +28,9 @@ pub struct MatchSettings {
     pub play_clock: u64,
     /// The seed of the random moves substituted for bad answers.
     pub seed: u64,
+    /// The steps after which the match is aborted if it has not ended (at most
+    /// [`MAX_STEPS`]): a timing run or a smoke test need not play a long game out.
+    pub max_steps: usize,
 }
 
 /// A match as ggp.org's match archive writes one (its field names), with the reason of an
@@ -46,6 +49,10 @@ pub struct MatchRecord {
     /// One list per message round, one entry per role (empty when none): the `start` round
     /// first, then one per step of `moves`.
     pub errors: Vec<Vec<String>>,
+    /// How long each player took to answer each `play` message, in milliseconds from sending
+    /// it to the whole reply (the manager's wall clock, the network included): one list per
+    /// step, one entry per role. Not in ggp.org's archive; kept to show the clocks were met.
+    pub reply_millis: Vec<Vec<u64>>,
     /// The goals by role, when the game ended.
     pub goal_values: Option<Vec<Reward>>,
     pub is_completed: bool,
@@ -91,6 +98,7 @@ pub fn run_match(
         play_clock: settings.play_clock,
         moves: Vec::new(),
         errors: Vec::new(),
+        reply_millis: Vec::new(),
         goal_values: None,
         is_completed: false,
         is_aborted: false,
@@ -121,7 +129,7 @@ pub fn run_match(
             .to_string()
         })
         .collect();
-    let replies = post_all(
+    let (replies, _) = post_all(
         players,
         &starts,
         seconds(settings.start_clock) + MANAGER_GRACE,
@@ -166,8 +174,9 @@ pub fn run_match(
                 Err(why) => return aborted(record, players, settings, why),
             },
         };
-        if record.moves.len() >= MAX_STEPS {
-            let why = format!("no end after {MAX_STEPS} steps");
+        let max_steps = settings.max_steps.min(MAX_STEPS);
+        if record.moves.len() >= max_steps {
+            let why = format!("no end after {max_steps} steps");
             return aborted(record, players, settings, why);
         }
         let play = Request::Play {
@@ -175,7 +184,10 @@ pub fn run_match(
             moves: last_moves.take(),
         }
         .to_string();
-        let replies = post_all(players, &vec![play; players.len()], play_wait);
+        let (replies, took) = post_all(players, &vec![play; players.len()], play_wait);
+        record
+            .reply_millis
+            .push(took.iter().map(|took| took.as_millis() as u64).collect());
         if let Some(gone) = gone_player(&replies) {
             record.errors.push(step_errors(&replies));
             abort(&mut record, players, &settings.id, play_wait, &roles[gone]);
@@ -318,24 +330,31 @@ fn send_abort(players: &[PlayerAddress], id: &str, wait: Duration) {
     post_all(players, &vec![abort; players.len()], wait);
 }
 
-/// Posts `messages[i]` to `players[i]`, all at once, each within `wait`.
+/// Posts `messages[i]` to `players[i]`, all at once, each within `wait`; the replies, and how
+/// long each took.
 fn post_all(
     players: &[PlayerAddress],
     messages: &[String],
     wait: Duration,
-) -> Vec<Result<String, TransportError>> {
+) -> (Vec<Result<String, TransportError>>, Vec<Duration>) {
     std::thread::scope(|scope| {
         let sent: Vec<_> = players
             .iter()
             .zip(messages)
-            .map(|(player, message)| scope.spawn(move || post(player, message, wait)))
+            .map(|(player, message)| {
+                scope.spawn(move || {
+                    let sent_at = Instant::now();
+                    (post(player, message, wait), sent_at.elapsed())
+                })
+            })
             .collect();
         sent.into_iter()
             .map(|handle| {
-                handle
-                    .join()
-                    .unwrap_or_else(|_| Err(TransportError::BadReply("client failed".to_owned())))
+                handle.join().unwrap_or_else(|_| {
+                    let failed = TransportError::BadReply("client failed".to_owned());
+                    (Err(failed), wait)
+                })
             })
-            .collect()
+            .unzip()
     })
 }

@@ -6,9 +6,10 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, to_bytes};
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -54,8 +55,26 @@ pub async fn answer(executive: &Arc<Executive>, body: &[u8]) -> (StatusCode, Str
     }
 }
 
-async fn message(State(executive): State<Arc<Executive>>, body: Bytes) -> Response {
-    let (status, reply) = answer(&executive, &body).await;
+/// How long a message's body may take to arrive: a manager sends it at once, so a connection
+/// that trickles (or stalls) is cut off rather than held open for ever.
+pub const MESSAGE_READ_TIMEOUT: Duration = Duration::from_secs(5);
+
+async fn message(State(executive): State<Arc<Executive>>, body: Body) -> Response {
+    let read = tokio::time::timeout(MESSAGE_READ_TIMEOUT, to_bytes(body, MAX_MESSAGE_BYTES)).await;
+    let (status, reply) = match read {
+        Ok(Ok(body)) => answer(&executive, &body).await,
+        Ok(Err(_)) => (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the message is cut off or longer than {MAX_MESSAGE_BYTES} bytes"),
+        ),
+        Err(_) => (
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the message did not arrive within {} s",
+                MESSAGE_READ_TIMEOUT.as_secs()
+            ),
+        ),
+    };
     with_protocol_headers((status, reply).into_response())
 }
 
