@@ -8,8 +8,8 @@ mod support;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use ludeme_analysis::egg::model::Players;
-use ludeme_analysis::egg::{egg_explanation, egg_game, egg_lineage, load_egg_workspace};
+use ludeme_analysis::egg::model::{Players, StatementKind};
+use ludeme_analysis::egg::{egg_explanation, egg_file, egg_game, egg_lineage, load_egg_workspace};
 use ludeme_analysis::{RootDatabase, SourceFile, Syntax};
 use serde_json::Value;
 
@@ -239,4 +239,49 @@ fn json_gives_sentences_with_the_files_they_come_from() {
                 && o["range"]["start"]["line"] == 7)
     );
     assert_eq!(json["classification"].as_array().unwrap().len(), 12);
+}
+
+/// Every statement of every EGGG game of `corpus/` is in the literal level: some sentence of
+/// the instructions renders it (its origins hold the statement's range in the game's own file),
+/// or, for `game is NAME`, the title is the name.
+#[test]
+fn every_corpus_statement_is_in_the_literal_level() {
+    let root = support::project_root();
+    let paths = support::files_with_extensions(&root.join("corpus/egg"), &["egg"]);
+    assert!(paths.len() >= 10, "{paths:?}");
+    let mut db = RootDatabase::default();
+    let files = load_egg_workspace(&mut db, &paths);
+    let mut missing = Vec::new();
+    for path in &paths {
+        let file = files[path];
+        let sheet = egg_explanation(&db, file);
+        let origins: Vec<_> = sheet
+            .sections
+            .iter()
+            .flat_map(|section| &section.sentences)
+            .flat_map(|sentence| &sentence.origins)
+            .filter(|origin| origin.file == file)
+            .collect();
+        let text = file.text(&db);
+        for statement in &egg_file(&db, file).statements {
+            let range = statement.range;
+            // `game is poker` is the title.
+            if let StatementKind::GameName(name) = &statement.kind
+                && sheet.title.to_lowercase() == name.text.to_lowercase()
+            {
+                continue;
+            }
+            if !origins
+                .iter()
+                .any(|o| o.range.start <= range.start && range.end <= o.range.end)
+            {
+                missing.push(format!(
+                    "{}: `{}` is in no sentence",
+                    path.display(),
+                    &text[range.start..range.end]
+                ));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
 }

@@ -202,6 +202,52 @@ fn an_unreadable_rule_is_said_and_the_exit_status_is_one() {
     assert!(!text.contains("wins by ."), "{text}");
 }
 
+/// GDL and EGGG name what they could not read, by its line: a malformed part of a rule on the
+/// rule's sentence, a form or statement read as nothing as a note of its own.
+#[test]
+fn unreadable_gdl_and_eggg_parts_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let gdl = dir.path().join("bad.kif");
+    std::fs::write(
+        &gdl,
+        "(role x)\n(role o)\n(<= (legal x noop))\n(<= (goal x 100) (true (cell 1 x)) (not))\n(<=)\n(<= terminal (true (cell 1 x)))\n",
+    )
+    .unwrap();
+    let output = ludeme(&["explain", gdl.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = String::from_utf8(output.stdout)
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        text.contains(
+            "x wins (100) when cell (1, x) holds (part of this rule, at line 4, could not be read)."
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("(a rule that could not be read: line 5)"),
+        "{text}"
+    );
+    let egg = dir.path().join("bad.egg");
+    std::fs::write(
+        &egg,
+        "game is tic\nplayers are x and o\nturns alternate\n3 x 3 grid\nfoo bar baz qux\nmove is place\n",
+    )
+    .unwrap();
+    for arguments in [vec!["explain"], vec!["explain", "--literal"]] {
+        let mut arguments = arguments;
+        arguments.push(egg.to_str().unwrap());
+        let text = String::from_utf8(ludeme(&arguments).stdout).unwrap();
+        assert!(
+            text.contains("(a statement that could not be read: line 5)"),
+            "{arguments:?}: {text}"
+        );
+        assert!(text.contains("place a piece"), "{text}");
+    }
+}
+
 /// Every game of `corpus/` and of the shared corpus: the rulebook has no empty clause, no code
 /// name in place of words and no sentence of more than 60 words; the literal level renders
 /// every rule (GDL: each rule's range is in some sentence; Ludi: each move, start, end and

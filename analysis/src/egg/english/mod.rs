@@ -53,7 +53,40 @@ pub fn egg_explanation(db: &dyn Db, file: SourceFile) -> EggExplanation {
         .likes()
         .next()
         .map(|(_, _, range)| Origin { file, range });
-    explain(game, like)
+    let mut sheet = explain(game, like);
+    // What could not be read is named, never silently left out: statements the model does not
+    // understand and stretches with syntax errors, each by its line.
+    let text = file.text(db);
+    let mut unread: Vec<crate::TextRange> = egg_file(db, file)
+        .unknown
+        .iter()
+        .map(|unknown| unknown.range)
+        .chain(
+            crate::syntax::syntax_diagnostics(db, file)
+                .iter()
+                .filter(|diagnostic| diagnostic.severity == crate::Severity::Error)
+                .map(|diagnostic| diagnostic.range),
+        )
+        .collect();
+    unread.sort_by_key(|range| range.start);
+    let mut sentences: Vec<Sentence> = Vec::new();
+    for range in unread {
+        let line = text[..range.start.min(text.len())].matches('\n').count() + 1;
+        let note = format!("(a statement that could not be read: line {line})");
+        if sentences.last().is_none_or(|last| last.text != note) {
+            sentences.push(Sentence {
+                text: note,
+                origins: vec![Origin { file, range }],
+            });
+        }
+    }
+    if !sentences.is_empty() {
+        sheet.sections.push(Section {
+            title: "Not read",
+            sentences,
+        });
+    }
+    sheet
 }
 
 /// The rulebook of an EGGG file: an overview (who plays, on what, with what; then the goal),

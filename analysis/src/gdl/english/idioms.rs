@@ -42,17 +42,19 @@ const MOST_CELLS_LISTED: usize = 12;
 const MOST_LITERAL_LINES: usize = 12;
 
 /// The rulebook of a GDL rule set; `literal` is its rule-by-rule explanation, the fallback for
-/// what no idiom covers.
+/// what no idiom covers. `unreadable` are the ranges of `source` that could not be read (syntax
+/// errors, malformed rules): each is named by its line, on the sentence of the rule it is part
+/// of, or as a note of its own when no rule was read from it.
 pub fn rulebook(
     title: &str,
     source: &str,
     rule_set: &RuleSet,
     vocabulary: &Vocabulary,
     literal: &GameExplanation,
+    unreadable: &[TextRange],
 ) -> Rulebook {
     let mut book = build(title, rule_set, vocabulary, literal);
     // No sentence is cut: a rule too long for one sentence is said in several (see `summary`).
-    let _ = source;
     for line in book.overview.iter_mut().chain(
         book.chapters
             .iter_mut()
@@ -60,7 +62,58 @@ pub fn rulebook(
     ) {
         line.text = plain_names(&line.text);
     }
+    note_unreadable(&mut book, source, unreadable);
     book
+}
+
+/// Names each unreadable part by its line: "(part of this rule, at line 5, could not be read)"
+/// at the end of the sentences of the rule it is in, else "(a rule that could not be read:
+/// line 6)" among the notes.
+fn note_unreadable(book: &mut Rulebook, source: &str, unreadable: &[TextRange]) {
+    let line_of = |range: &TextRange| {
+        source[..range.start.min(source.len())]
+            .matches('\n')
+            .count()
+            + 1
+    };
+    let mut apart: Vec<usize> = Vec::new();
+    let mut noted: Vec<usize> = Vec::new();
+    for range in unreadable {
+        let number = line_of(range);
+        let mut placed = false;
+        let lines = book.overview.iter_mut().chain(
+            book.chapters
+                .iter_mut()
+                .flat_map(|chapter| chapter.lines.iter_mut()),
+        );
+        for (at, line) in lines.enumerate() {
+            let inside = line
+                .ranges
+                .iter()
+                .any(|r| r.start <= range.start && range.start < r.end.max(r.start + 1));
+            if inside {
+                placed = true;
+                if !noted.contains(&at) {
+                    noted.push(at);
+                    let text = line.text.trim_end_matches('.');
+                    line.text =
+                        format!("{text} (part of this rule, at line {number}, could not be read).");
+                }
+            }
+        }
+        if !placed && !apart.contains(&number) {
+            apart.push(number);
+        }
+    }
+    for number in apart {
+        book.add(
+            Part::Notes,
+            Line::new(
+                format!("(a rule that could not be read: line {number})"),
+                Vec::new(),
+            ),
+        );
+    }
 }
 
 /// The game's names as words where they are written as code: `boardOpen` → "board open",
@@ -1578,7 +1631,7 @@ mod tests {
         );
         let rules = &gdl_rules(&db, file).rules;
         let literal = super::super::explain_rules(rules);
-        rulebook("game", text, rules, &Vocabulary::new(rules), &literal)
+        rulebook("game", text, rules, &Vocabulary::new(rules), &literal, &[])
             .sentences()
             .collect::<Vec<_>>()
             .join("\n")

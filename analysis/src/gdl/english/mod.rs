@@ -164,13 +164,22 @@ pub fn gdl_rulebook(db: &dyn Db, file: SourceFile) -> crate::rulebook::Rulebook 
         .map_or_else(String::new, |stem| stem.to_string_lossy().into_owned());
     match file.syntax(db) {
         crate::Syntax::GdlKif | crate::Syntax::GdlInfix => {
-            let rules = &gdl_rules(db, file).rules;
+            let lowered = gdl_rules(db, file);
+            let rules = &lowered.rules;
+            // What could not be read is named in the rulebook, never silently left out.
+            let unreadable: Vec<TextRange> = crate::syntax::syntax_diagnostics(db, file)
+                .iter()
+                .chain(&lowered.diagnostics)
+                .filter(|diagnostic| diagnostic.severity == crate::Severity::Error)
+                .map(|diagnostic| diagnostic.range)
+                .collect();
             idioms::rulebook(
                 &title,
                 file.text(db),
                 rules,
                 &Vocabulary::new(rules),
                 gdl_explanation(db, file),
+                &unreadable,
             )
         }
         crate::Syntax::Egg | crate::Syntax::Ludi => crate::rulebook::Rulebook::new(title),
