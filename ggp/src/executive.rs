@@ -39,6 +39,9 @@ struct Session {
     /// The engines keep scratch space per game, so one thread at a time uses it.
     game: Arc<Mutex<PlayableGame>>,
     role: RoleIndex,
+    /// The number of roles, kept so that checking a joint move never waits for the game,
+    /// which a search may hold.
+    roles: usize,
     /// The joint moves so far, written as `PlayableGame::position_after` reads them.
     plies: Vec<String>,
     play_clock: Duration,
@@ -215,6 +218,7 @@ impl Executive {
         self.lock().insert(
             id,
             Session {
+                roles: game.roles().len(),
                 game: Arc::new(Mutex::new(game)),
                 role,
                 plies: Vec::new(),
@@ -243,7 +247,7 @@ impl Executive {
                 // A role with a single legal move plays it unnamed (`position_after`).
                 Step::Action(action) => session.plies.push(action.to_string()),
                 Step::Joint(moves) => {
-                    let roles = lock_game(&session.game).roles().len();
+                    let roles = session.roles;
                     if moves.len() != roles {
                         return Err(format!(
                             "{} move(s) given; the game has {roles} role(s)",
@@ -325,6 +329,9 @@ fn lock_game(game: &Mutex<PlayableGame>) -> std::sync::MutexGuard<'_, PlayableGa
 /// The game of `rules`, grounded within `grounding` of CPU time (the interpreter takes over
 /// when grounding does not fit, or at once with `interpreter`), through the analysis facade
 /// like every other front end.
+///
+/// The interpreter's CPU deadline covers its whole life, so a game that ends up on the
+/// interpreter is built again without one: the start clock must not end its questions.
 fn build_game(
     rules: &RulesSource,
     grounding: Duration,
@@ -341,13 +348,27 @@ fn build_game(
     let file = host
         .file(&key)
         .ok_or_else(|| "the rules could not be loaded".to_owned())?;
-    let options = EngineOptions {
-        deadline: Some(CpuDeadline::after(grounding)),
-        interpreter,
+    let build = |options: &EngineOptions| {
+        host.snapshot()
+            .playable(file, options)
+            .map_err(|_| "building the game was cancelled".to_owned())?
     };
-    host.snapshot()
-        .playable(file, &options)
-        .map_err(|_| "building the game was cancelled".to_owned())?
+    let interpreted = EngineOptions {
+        deadline: None,
+        interpreter: true,
+    };
+    if interpreter {
+        return build(&interpreted);
+    }
+    let game = build(&EngineOptions {
+        deadline: Some(CpuDeadline::after(grounding)),
+        interpreter: false,
+    })?;
+    if game.engine_name() == "interpreter" {
+        build(&interpreted)
+    } else {
+        Ok(game)
+    }
 }
 
 /// A joint move of the protocol (one move per role, in role order) as a ply of
