@@ -65,7 +65,7 @@ pub struct ModelArgs {
     #[arg(long, default_value_t = 1_000)]
     search_nodes: u64,
     /// The guided search keeps, at the modelled player's nodes, its fewest most probable moves
-    /// whose probabilities add up to this (0 < p ≤ 1).
+    /// whose probabilities add up to this (0 < p ≤ 1; 1 keeps them all, in the model's order).
     #[arg(long, default_value_t = 0.9)]
     confidence: f64,
     /// Plies of random moves for every role at the start of each compared match, so that

@@ -44,8 +44,9 @@ pub struct ModelGuidance {
 
 impl ModelGuidance {
     /// Guidance by `models` (indexed by role) keeping, at a modelled role's node, the fewest
-    /// most probable moves whose probabilities reach `confidence` (clamped to 0..=1: 1 keeps
-    /// every move the model gives any probability, 0 only the most probable).
+    /// most probable moves whose probabilities reach `confidence` (clamped to 0..=1: 0 keeps
+    /// only the most probable; 1 keeps every legal move, so that the model only orders them —
+    /// naive Bayes posteriors of 1e-12 would otherwise be dropped as "reaching" 1).
     pub fn new(models: Vec<Option<PlayerModel>>, confidence: f64) -> Self {
         ModelGuidance {
             models,
@@ -77,7 +78,11 @@ impl ModelGuidance {
                 Some(*sum)
             })
             .collect();
-        let keep = moves_reaching(&cumulative, self.confidence).max(1);
+        let keep = if self.confidence >= 1.0 {
+            legal.len()
+        } else {
+            moves_reaching(&cumulative, self.confidence).max(1)
+        };
         Some(ranked.into_iter().take(keep).map(|(i, _)| i).collect())
     }
 }

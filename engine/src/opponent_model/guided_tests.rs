@@ -184,6 +184,30 @@ fn the_modelled_players_moves_are_cut_to_the_fewest_reaching_the_confidence() {
     assert_eq!(guidance.counts(), PruningCounts::default());
 }
 
+#[test]
+fn a_move_training_never_saw_is_kept_only_at_full_confidence() {
+    // Trained on take 1 (two in three) and take 2: take 3 has no probability.
+    let model = MoveModel::train(&rows(&[("take 1", 2), ("take 2", 1)]), Some(0));
+    let guidance = |confidence| {
+        let second = PlayerModel {
+            features: FeatureSet::State,
+            model: model.clone(),
+        };
+        ModelGuidance::new(vec![None, Some(second)], confidence)
+    };
+    let state = Pile {
+        stones: 5,
+        mover: 1,
+    };
+    let legal = [Take::Stones(1), Take::Stones(2), Take::Stones(3)];
+    assert_eq!(
+        selected(&guidance(0.99), &state, 1, &legal),
+        [Take::Stones(1), Take::Stones(2)]
+    );
+    // At confidence 1 the model only orders: every legal move, the unseen one last.
+    assert_eq!(selected(&guidance(1.0), &state, 1, &legal), legal);
+}
+
 /// A model of the legal player as `second`, trained on `matches` simulated matches.
 fn legal_player_guidance(game: &Nim, matches: u64, confidence: f64) -> Rc<ModelGuidance> {
     let settings = SimulationSettings::new("legal", 1);
