@@ -18,7 +18,9 @@ use std::ops::Range;
 use rustc_hash::FxHashMap;
 
 use super::super::GdlError;
-use super::super::program::{CompiledLiteral, CompiledRule, Pattern, PatternAtom, Program, RelKey};
+use super::super::program::{
+    CompiledLiteral, CompiledRule, Pattern, PatternAtom, Program, RelKey, Sym,
+};
 use super::factor::{for_each_literal_var, for_each_var};
 use super::terms::{
     KeyScratch, TermId, Terms, UNBOUND, find_instance, instances_equal, intern_instance,
@@ -76,12 +78,61 @@ impl GroundRules {
     }
 }
 
-/// The facts of one relation in the domain, with an index per argument position.
+/// The facts of one relation in the domain, with an index per argument position and per
+/// argument of a function-term argument.
 #[derive(Debug, Default)]
 struct Relation {
     facts: Vec<TermId>,
-    /// (argument position, argument term) to the positions in `facts` with it, ascending.
-    index: FxHashMap<(u32, TermId), Vec<u32>>,
+    /// ([`IndexKey`], term) to the positions in `facts` with that term there, ascending.
+    index: FxHashMap<(IndexKey, TermId), Vec<u32>>,
+    /// Per index key: how many distinct terms occur there (for estimating a join's fan-out).
+    distinct_terms: FxHashMap<IndexKey, u32>,
+}
+
+/// Where in a fact an index looks: a top-level argument, the functor of a function-term
+/// argument, or an argument of a function-term argument. Facts of `true` are all one relation
+/// whose only argument is the fluent, so without the nested keys a literal such as
+/// `(true (cell ?x 3 ?p))` with `?x` unknown would scan every fluent.
+type IndexKey = u64;
+
+const NESTED_KEY: IndexKey = 1 << 63;
+/// The argument number that stands for "the functor itself" in a nested key.
+const FUNCTOR_SLOT: usize = 0xff;
+
+/// The key of top-level argument `position`.
+fn argument_key(position: usize) -> IndexKey {
+    position as IndexKey
+}
+
+/// The key of argument `slot` ([`FUNCTOR_SLOT`]: the functor) of the function term
+/// `functor/arity` at top-level argument `position`; `None` beyond what a key encodes (such
+/// places are neither indexed nor looked up).
+fn nested_key(position: usize, functor: Sym, arity: usize, slot: usize) -> Option<IndexKey> {
+    (position < 0xff && arity < 0xff && (slot < arity || slot == FUNCTOR_SLOT)).then(|| {
+        NESTED_KEY
+            | IndexKey::from(functor.0) << 24
+            | (arity as IndexKey) << 16
+            | (position as IndexKey) << 8
+            | slot as IndexKey
+    })
+}
+
+impl Relation {
+    fn add_to_index(&mut self, key: IndexKey, term: TermId, position: u32) {
+        let list = self.index.entry((key, term)).or_default();
+        if list.is_empty() {
+            *self.distinct_terms.entry(key).or_default() += 1;
+        }
+        list.push(position);
+    }
+
+    fn list(&self, key: IndexKey, term: TermId) -> &[u32] {
+        self.index.get(&(key, term)).map_or(&[], Vec::as_slice)
+    }
+
+    fn distinct_at(&self, key: IndexKey) -> f64 {
+        f64::from(self.distinct_terms.get(&key).copied().unwrap_or(0).max(1))
+    }
 }
 
 /// The domain and the grounded program.
@@ -194,11 +245,19 @@ impl Grounding {
             entry.facts.push(atom);
             self.position[atom as usize] = position;
             for (i, &arg) in args.iter().enumerate() {
-                entry
-                    .index
-                    .entry((i as u32, arg))
-                    .or_default()
-                    .push(position);
+                entry.add_to_index(argument_key(i), arg, position);
+                let inner = self.terms.args(arg);
+                let functor = self.terms.functor(arg);
+                if let Some(key) = nested_key(i, functor, inner.len(), FUNCTOR_SLOT)
+                    && !inner.is_empty()
+                {
+                    entry.add_to_index(key, 0, position);
+                    for (j, &term) in inner.iter().enumerate() {
+                        if let Some(key) = nested_key(i, functor, inner.len(), j) {
+                            entry.add_to_index(key, term, position);
+                        }
+                    }
+                }
             }
             let derived = match args.as_slice() {
                 [fluent] if relation == keywords.next || relation == keywords.init => {
@@ -640,22 +699,42 @@ impl Grounding {
     }
 
     /// How many facts a positive literal is expected to match when the `bound` variables are
-    /// known: its relation's size to the power of the share of its arguments not yet bound.
+    /// known: its relation's size, divided at each known argument (top-level, or inside a
+    /// function-term argument) by the number of distinct terms there, as if the arguments were
+    /// independent; a function-term argument first narrows to the facts with its functor. A
+    /// fully known literal is a membership test: at most one.
     fn expected_matches(&self, atom: &PatternAtom, bound: &[bool]) -> f64 {
-        let size = self.relations.get(&atom.key()).map_or(0, |r| r.facts.len()) as f64;
-        if atom.args.is_empty() {
+        let Some(relation) = self.relations.get(&atom.key()) else {
+            return 0.0;
+        };
+        let size = relation.facts.len() as f64;
+        let known = |pattern: &Pattern| {
+            let mut all = true;
+            for_each_var(pattern, &mut |slot| all &= bound[slot]);
+            all
+        };
+        if atom.args.iter().all(known) {
             return size.min(1.0);
         }
-        let unbound = atom
-            .args
-            .iter()
-            .filter(|arg| {
-                let mut all = true;
-                for_each_var(arg, &mut |slot| all &= bound[slot]);
-                !all
-            })
-            .count();
-        size.powf(unbound as f64 / atom.args.len() as f64)
+        let mut expected = size;
+        for (i, arg) in atom.args.iter().enumerate() {
+            if known(arg) {
+                expected /= relation.distinct_at(argument_key(i));
+            } else if let Pattern::Func(functor, inner) = arg
+                && let Some(key) = nested_key(i, *functor, inner.len(), FUNCTOR_SLOT)
+                && !inner.is_empty()
+            {
+                expected *= relation.list(key, 0).len() as f64 / size.max(1.0);
+                for (j, pattern) in inner.iter().enumerate() {
+                    if known(pattern)
+                        && let Some(key) = nested_key(i, *functor, inner.len(), j)
+                    {
+                        expected /= relation.distinct_at(key);
+                    }
+                }
+            }
+        }
+        expected
     }
 
     /// The candidate facts for a positive literal: through the shortest index list among its
@@ -683,22 +762,38 @@ impl Grounding {
             };
         }
         let mut best: Option<&'a [u32]> = None;
-        for (i, arg) in atom.args.iter().enumerate() {
-            let ground = match arg {
-                Pattern::Var(slot) if bindings[*slot] == UNBOUND => continue,
-                Pattern::Func(..) if !pattern_bound(arg, bindings) => continue,
-                _ => find_instance(&self.terms, arg, bindings, key),
-            };
-            let list: &[u32] = match ground {
-                Some(term) => relation
-                    .index
-                    .get(&(i as u32, term))
-                    .map_or(&[], Vec::as_slice),
-                // A term that does not exist matches no fact.
-                None => &[],
-            };
+        let mut consider = |list: &'a [u32]| {
             if best.is_none_or(|b| list.len() < b.len()) {
                 best = Some(list);
+            }
+        };
+        // The facts with `pattern`'s instance at `key` (none when that term does not exist).
+        let mut facts_with = |index_key: IndexKey, pattern: &Pattern| -> &'a [u32] {
+            find_instance(&self.terms, pattern, bindings, key)
+                .map_or(&[], |term| relation.list(index_key, term))
+        };
+        for (i, arg) in atom.args.iter().enumerate() {
+            match arg {
+                Pattern::Var(slot) if bindings[*slot] == UNBOUND => {}
+                Pattern::Func(functor, inner) if !pattern_bound(arg, bindings) => {
+                    // Partly known: narrow by the functor and by each known inner argument.
+                    let Some(functor_key) = nested_key(i, *functor, inner.len(), FUNCTOR_SLOT)
+                    else {
+                        continue;
+                    };
+                    if inner.is_empty() {
+                        continue;
+                    }
+                    consider(relation.list(functor_key, 0));
+                    for (j, pattern) in inner.iter().enumerate() {
+                        if pattern_bound(pattern, bindings)
+                            && let Some(key) = nested_key(i, *functor, inner.len(), j)
+                        {
+                            consider(facts_with(key, pattern));
+                        }
+                    }
+                }
+                _ => consider(facts_with(argument_key(i), arg)),
             }
         }
         Candidates {

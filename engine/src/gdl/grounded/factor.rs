@@ -204,3 +204,125 @@ pub(super) fn for_each_var(pattern: &Pattern, visit: &mut impl FnMut(usize)) {
         }
     }
 }
+
+/// The rules with long bodies cut into chains: where the first literals of a body bind a
+/// variable that neither the head nor the rest of the body reads, they become an auxiliary
+/// relation over the variables still needed, and the rule reads that relation instead. A rule
+/// summing four guesses, `(total ?t) :- (guess p1 ?a) (guess p2 ?b) (sum ?a ?b ?ab)
+/// (guess p3 ?c) (sum ?ab ?c ?abc) ...`, has one instance per combination of all guesses as
+/// written, but once `?a` and `?b` are summed only `?ab` matters: the chain has one instance
+/// per pair at each link. The meaning is unchanged (the prefix holds for some values of the
+/// dropped variables exactly when the auxiliary atom does); the circuit gets deeper, so this
+/// is for games too large to ground as written.
+pub(super) fn chain(rules: &[CompiledRule], symbols: &mut Symbols) -> Vec<CompiledRule> {
+    let mut chained = Vec::with_capacity(rules.len());
+    for rule in rules {
+        let mut rule = rule.clone();
+        while let Some((link, rest)) = cut_prefix(&rule, symbols, chained.len()) {
+            chained.push(link);
+            rule = rest;
+        }
+        chained.push(rule);
+    }
+    chained
+}
+
+/// The shortest prefix of at least two positive literals (with the tests their variables
+/// allow) that drops a variable, as an auxiliary rule, and the rule reading it; `None` when no
+/// prefix short of the whole body drops one.
+fn cut_prefix(
+    rule: &CompiledRule,
+    symbols: &mut Symbols,
+    number: usize,
+) -> Option<(CompiledRule, CompiledRule)> {
+    let positives: Vec<usize> = (0..rule.body.len())
+        .filter(|&i| matches!(rule.body[i], CompiledLiteral::Positive(_)))
+        .collect();
+    if positives.len() < 3 {
+        return None;
+    }
+    let mut bound = vec![false; rule.variables];
+    for (taken, &last) in positives.iter().enumerate().take(positives.len() - 1) {
+        for_each_literal_var(&rule.body[last], &mut |slot| bound[slot] = true);
+        if taken == 0 {
+            continue;
+        }
+        let in_prefix: Vec<bool> = rule
+            .body
+            .iter()
+            .enumerate()
+            .map(|(i, literal)| match literal {
+                CompiledLiteral::Positive(_) => positives[..=taken].contains(&i),
+                test => {
+                    let mut all = true;
+                    for_each_literal_var(test, &mut |slot| all &= bound[slot]);
+                    all
+                }
+            })
+            .collect();
+        let mut needed = vec![false; rule.variables];
+        for arg in &rule.head.args {
+            for_each_var(arg, &mut |slot| needed[slot] = true);
+        }
+        for (literal, _) in rule
+            .body
+            .iter()
+            .zip(&in_prefix)
+            .filter(|(_, inside)| !**inside)
+        {
+            for_each_literal_var(literal, &mut |slot| needed[slot] = true);
+        }
+        let live: Vec<usize> = (0..rule.variables)
+            .filter(|&slot| bound[slot] && needed[slot])
+            .collect();
+        if live.len() == bound.iter().filter(|&&b| b).count() {
+            continue;
+        }
+        let name = format!("link {number} of {}", symbols.name(rule.head.relation));
+        let relation = symbols.intern(&name);
+        let mut renumber: Vec<Option<usize>> = vec![None; rule.variables];
+        for (new, &old) in live.iter().enumerate() {
+            renumber[old] = Some(new);
+        }
+        let mut next_slot = live.len();
+        for slot in 0..rule.variables {
+            if bound[slot] && renumber[slot].is_none() {
+                renumber[slot] = Some(next_slot);
+                next_slot += 1;
+            }
+        }
+        let map = |pattern: &Pattern| renumbered(pattern, &renumber);
+        let link = CompiledRule {
+            head: PatternAtom {
+                relation,
+                args: (0..live.len()).map(Pattern::Var).collect(),
+            },
+            body: rule
+                .body
+                .iter()
+                .zip(&in_prefix)
+                .filter(|(_, inside)| **inside)
+                .map(|(literal, _)| map_literal(literal, &map))
+                .collect(),
+            variables: next_slot,
+        };
+        let mut body = vec![CompiledLiteral::Positive(PatternAtom {
+            relation,
+            args: live.iter().map(|&slot| Pattern::Var(slot)).collect(),
+        })];
+        body.extend(
+            rule.body
+                .iter()
+                .zip(&in_prefix)
+                .filter(|(_, inside)| !**inside)
+                .map(|(literal, _)| literal.clone()),
+        );
+        let rest = CompiledRule {
+            head: rule.head.clone(),
+            body,
+            variables: rule.variables,
+        };
+        return Some((link, rest));
+    }
+    None
+}

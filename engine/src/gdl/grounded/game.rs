@@ -71,7 +71,15 @@ impl GroundedGame {
             return Err(GdlError::Build("the game declares no role".to_owned()));
         }
         let rules = factor::factor(&program.rules, &mut program.symbols);
-        let grounding = domain::ground(&program, &rules, limits)?;
+        let grounding = match domain::ground(&program, &rules, limits) {
+            // Too large as written (not out of time): once more with long bodies cut into
+            // chains, which keeps games that ground as written exactly as they were.
+            Err(GdlError::Budget(_)) if !limits.deadline.is_some_and(|d| d.is_past()) => {
+                let chained = factor::chain(&rules, &mut program.symbols);
+                domain::ground(&program, &chained, limits)?
+            }
+            grounded => grounded?,
+        };
         let circuit = circuit::build(&program, &grounding)?;
         let terms = &grounding.terms;
         let fluents = circuit
