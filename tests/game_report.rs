@@ -251,6 +251,11 @@ fn a_gdl_game_gets_its_board_rules_and_probe() {
     assert_lead_histories(&page, &["xplayer", "oplayer"]);
     // Without advisors the estimates stay even until the end, and the page says so.
     assert!(text(one(&page, "#probe")).contains("no advisors"));
+    // Two games make no firm verdict, and the page says that beside it.
+    assert_eq!(
+        normalised(&text(one(&page, "#tentative"))),
+        "tentative: judged on 2 games; a firm verdict needs 20"
+    );
 }
 
 #[test]

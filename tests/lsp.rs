@@ -587,7 +587,8 @@ async fn the_probe_lens_follows_the_budgets_set() {
     client.diagnostics_for(URI, 1).await;
     let probe = lens_of_kind(&mut client, URI, "probe").await;
     let first = lens_title(&client.request("codeLens/resolve", probe.clone()).await);
-    assert!(first.contains(" · 10 games"), "{first}");
+    // Fewer games than a firm verdict needs (20): the lens says it is tentative.
+    assert!(first.contains(" · 10 games, tentative · "), "{first}");
     client
         .notify(
             "workspace/didChangeConfiguration",
@@ -595,7 +596,7 @@ async fn the_probe_lens_follows_the_budgets_set() {
         )
         .await;
     let again = lens_title(&client.request("codeLens/resolve", probe).await);
-    assert!(again.contains(" · 20 games"), "{again}");
+    assert!(again.contains(" · 20 games · "), "{again}");
     client.shutdown().await;
 }
 

@@ -341,6 +341,8 @@ struct ProbeView {
     advised: bool,
     viable: bool,
     reasons: Vec<String>,
+    /// Why the verdict is tentative (too few games to be firm), when it is.
+    tentative: Option<String>,
     criteria: Vec<Criterion>,
     /// SVG, or why it could not be drawn.
     outcomes: Plot,
@@ -465,6 +467,7 @@ fn probe_view(report: &ProbeReport, settings: &ProbeSettings, advised: bool) -> 
         advised,
         viable: report.verdict.viable,
         reasons: report.verdict.reasons.clone(),
+        tentative: report.verdict.tentative.clone(),
         criteria,
         outcomes: outcomes_svg(report).into(),
         lengths: game_lengths_svg(report, settings.max_length).into(),

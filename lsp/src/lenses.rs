@@ -399,6 +399,7 @@ fn probe_lens(snapshot: Snapshot, budget: ProbeBudget) -> Option<Resolved> {
                 "uri": uri,
                 "viable": report.verdict.viable,
                 "reasons": report.verdict.reasons,
+                "tentative": report.verdict.tentative,
                 "games": report.games,
                 "completion": report.completion,
                 "drawishness": report.drawishness,
@@ -427,7 +428,11 @@ fn probe_title(report: &ProbeReport) -> String {
                 None => "not viable".to_owned(),
             }
         },
-        format!("{} games", report.games),
+        // Fewer games than a firm verdict needs: the lens says so where the count is.
+        match report.verdict.tentative {
+            Some(_) => format!("{} games, tentative", report.games),
+            None => format!("{} games", report.games),
+        },
     ];
     if let Some(balance) = report.balance {
         parts.push(format!("balance {balance:.2}"));
