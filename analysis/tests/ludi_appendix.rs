@@ -88,3 +88,73 @@ fn without_the_swap_the_seats_stay() {
     assert!(!won.seats_swapped());
     assert_eq!(game.goals(&won), [100, 0]);
 }
+
+/// Whether the plies can be played in order.
+fn playable(game: &LudiGame, plies: &[&str]) -> bool {
+    let plies: Vec<String> = plies.iter().map(|p| (*p).to_owned()).collect();
+    replay(game, &plies).is_ok()
+}
+
+#[test]
+fn a_flag_set_by_one_move_enables_another() {
+    let game = load("sentries.ludi");
+    let armed = |state: &LudiState, cell: &str| state.piece(game.cell(cell).unwrap()).flags != 0;
+    let stepped = play(&game, &["B1-B2"]);
+    assert!(armed(&stepped, "B2"), "stepping forward sets the flag");
+    assert!(
+        !armed(&stepped, "A1"),
+        "a soldier that has not moved is unarmed"
+    );
+    // Black's soldier steps forward (armed) and takes the white soldier beside it.
+    let taken = play(&game, &["B1-B2", "C5-C4", "B2-B3", "C4-B3"]);
+    assert_eq!(owner(&game, &taken, "B3"), Some(1));
+    assert!(!armed(&taken, "B3"), "the capture clears the flag");
+    // White's C2 is beside the disarmed black soldier, which may not take it ...
+    assert!(!playable(
+        &game,
+        &["B1-B2", "C5-C4", "B2-B3", "C4-B3", "C1-C2", "B3-C2"]
+    ));
+    // ... until a step forward arms it again.
+    let again = play(
+        &game,
+        &[
+            "B1-B2", "C5-C4", "B2-B3", "C4-B3", "C1-C2", "B3-B2", "E1-E2", "B2-C2",
+        ],
+    );
+    assert_eq!(owner(&game, &again, "C2"), Some(1));
+}
+
+#[test]
+fn a_move_changes_a_cells_state() {
+    let game = load("scorched-earth.ludi");
+    let cell = |name: &str| game.cell(name).unwrap();
+    let start = play(&game, &[]);
+    assert_eq!(start.cell_state(cell("C1")), 0);
+    let moved = play(&game, &["C1-C2"]);
+    assert_eq!(moved.cell_state(cell("C1")), 1, "the cell left is scorched");
+    assert_eq!(moved.cell_state(cell("C2")), 0);
+    // Nobody may enter a scorched cell again; an unscorched one is open.
+    assert!(!playable(&game, &["C1-C2", "C5-C4", "C2-C1"]));
+    assert!(playable(&game, &["C1-C2", "C5-C4", "C2-B1"]));
+}
+
+#[test]
+fn a_placement_displaces_its_neighbours() {
+    let game = load("shove.ludi");
+    let pushed = play(&game, &["C3", "C4"]);
+    assert_eq!(owner(&game, &pushed, "C4"), Some(1));
+    assert_eq!(
+        owner(&game, &pushed, "C3"),
+        None,
+        "the white stone was pushed away"
+    );
+    assert_eq!(owner(&game, &pushed, "C2"), Some(0));
+    let again = play(&game, &["C3", "C4", "C5"]);
+    assert_eq!(owner(&game, &again, "C3"), Some(1), "pushed south by C5");
+    assert_eq!(owner(&game, &again, "C4"), None);
+    // A stone with no empty cell beyond stays where it is.
+    let blocked = play(&game, &["C3", "C4", "C5", "C1"]);
+    assert_eq!(owner(&game, &blocked, "C2"), Some(0));
+    assert_eq!(owner(&game, &blocked, "C3"), Some(1));
+    assert_eq!(owner(&game, &blocked, "C1"), Some(1));
+}

@@ -205,6 +205,7 @@ pub fn description_of(game: &Game) -> Result<Description, Diagnostic> {
                 owner: c.player(&piece.owner)?,
                 value: piece.value,
                 state: piece.state,
+                flags: piece.flags.clone(),
                 moves: piece
                     .moves
                     .iter()

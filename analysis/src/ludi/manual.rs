@@ -68,6 +68,20 @@ links to an entry here.
   moving. The board stays as it is; the seats change: the second player takes the first colour
   and its stone, and the first player moves next with the second colour. Results are given to
   the players by the colour they hold at the end. Two players only.
+- **Flags.** `(flags NAME...)` declares flags the pieces of a type carry, each a yes/no that
+  travels with the piece (stacked, moved or converted); all are clear when a piece enters play.
+  `(set-flag NAME)` and `(clear-flag NAME)` in `post` change the moved piece's;
+  `(flag NAME [CELL])` in `pre` or `if` tests the piece on the cell (without a cell, the moving
+  piece on the origin: a piece being placed has none set). At most 8 distinct flags per game. A
+  flag declared but never tested or set gets the warning `ludi/inert-flag`.
+- **Cell state.** Every cell has a state number, 0 at the start; `(set-cell-state N [CELL])` in
+  `post` sets the destination's (or, with `from`, the cell the piece left), and
+  `(cell-state CELL)` reads it in conditions. Cell states belong to the board, not to pieces:
+  they stay when pieces come and go.
+- **Displacement.** `(displace)` in `post` pushes each piece on a neighbour of the destination
+  (across an edge; with `i-nbors`, diagonal neighbours too) one cell further along the line from
+  the destination, friend or enemy alike, when that cell is on the board and empty; a piece with
+  no room stays, and none is pushed off the board. Only the top piece of a stack moves.
 - **Group.** `(group)` without a size holds when all the player's pieces (at least two) form one
   connected group.
 - **Group size.** `(group-size CELL)` in a move's `pre` is measured on the position before the

@@ -60,7 +60,16 @@ impl Game {
                 .iter()
                 .flat_map(|board| board.regions.iter().map(|r| r.name.name.as_str()))
                 .collect(),
-            Namespace::Game | Namespace::Flag | Namespace::Advisor => Vec::new(),
+            Namespace::Flag => {
+                let mut flags: Vec<&str> = Vec::new();
+                for flag in self.pieces.iter().flat_map(|p| &p.flags) {
+                    if !flags.contains(&flag.as_str()) {
+                        flags.push(flag);
+                    }
+                }
+                flags
+            }
+            Namespace::Game | Namespace::Advisor => Vec::new(),
         }
     }
 }
@@ -672,6 +681,10 @@ fn simple_condition(node: &Node) -> Option<Condition> {
                 .filter_map(|s| Turtle::from_name(s.name()))
                 .collect(),
         ),
+        "flag" => Condition::Flag(
+            node.value("flag")?.text()?.to_owned(),
+            cell_ref(node, "cell"),
+        ),
         op => {
             let comparison = match op {
                 ">" => Comparison::Greater,
@@ -725,6 +738,7 @@ fn simple_number(node: &Node) -> Option<Number> {
         "distance" => Number::Distance,
         "piece-state" => Number::PieceState,
         "height" => Number::Height(cell_ref(node, "cell")?),
+        "cell-state" => Number::CellState(cell_ref(node, "cell")?),
         _ => return None,
     })
 }
@@ -768,6 +782,15 @@ fn effect(node: &Node) -> Option<Effect> {
         "dec-state" => Effect::DecrementState,
         "set-state" => Effect::SetState(integer(node, "state")?),
         "score" => Effect::Score(integer(node, "points")?),
+        "set-flag" => Effect::SetFlag(node.value("flag")?.text()?.to_owned()),
+        "clear-flag" => Effect::ClearFlag(node.value("flag")?.text()?.to_owned()),
+        "set-cell-state" => Effect::SetCellState(
+            integer(node, "state")?,
+            cell_ref(node, "cell").unwrap_or(CellRef::To),
+        ),
+        "displace" => Effect::Displace {
+            diagonal: node.child("i-nbors").is_some(),
+        },
         _ => return None,
     })
 }

@@ -491,6 +491,14 @@ pub const EXAMPLES: &[(&str, Example)] = &[
         ),
     ),
     (
+        "ludi/inert-flag",
+        example(
+            "corpus/ludi/sentries.ludi",
+            "(Soldier All (flags armed veteran)",
+            "(Soldier All (flags armed)",
+        ),
+    ),
+    (
         "egg/unknown-statement",
         example(TIC_TAC_TOE_EGG, "turns alternat", "turns alternate"),
     ),

@@ -348,6 +348,8 @@ pub enum Condition {
     Connected,
     Steps(Vec<Turtle>),
     Compare(Comparison, Number, Number),
+    /// The piece on the cell (`None`: the moving piece, on the origin) has the named flag set.
+    Flag(String, Option<CellRef>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -360,6 +362,8 @@ pub enum Number {
     Distance,
     PieceState,
     Height(CellRef),
+    /// The state of the cell itself (0 until a move sets it).
+    CellState(CellRef),
     Arithmetic(Arithmetic, Vec<Number>),
 }
 
@@ -398,6 +402,18 @@ pub enum Effect {
     DecrementState,
     SetState(i64),
     Score(i64),
+    /// Set the named flag of the moved piece.
+    SetFlag(String),
+    /// Clear the named flag of the moved piece.
+    ClearFlag(String),
+    /// Set the state of a cell of the move (the destination or the origin).
+    SetCellState(i64, CellRef),
+    /// Push each piece next to the destination one cell further away along the line from the
+    /// destination, when that cell is on the board and empty; `diagonal`: diagonal neighbours
+    /// too, else only those across an edge.
+    Displace {
+        diagonal: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -425,6 +441,8 @@ pub struct PieceSpec {
     pub owner: Option<RoleIndex>,
     pub value: i64,
     pub state: i64,
+    /// The flags pieces of this type carry (all clear at the start).
+    pub flags: Vec<String>,
     pub moves: Vec<MoveSpec>,
 }
 
@@ -565,6 +583,7 @@ impl Description {
                 owner: None,
                 value: 1,
                 state: 0,
+                flags: Vec::new(),
                 moves: vec![MoveSpec {
                     priority: 0,
                     mandatory: false,
@@ -597,6 +616,9 @@ pub struct LudiGame {
     pub(crate) initial: LudiState,
     /// What the fast paths may assume.
     pub(crate) traits: rules::Traits,
+    /// Every flag any piece type declares, by name: a flag's bit in [`Piece::flags`] is its
+    /// index here.
+    pub(crate) flag_names: Vec<String>,
 }
 
 impl LudiGame {
@@ -637,12 +659,22 @@ impl LudiGame {
             })
             .collect();
         let traits = rules::Traits::of(&description, &board)?;
+        let mut flag_names: Vec<String> = Vec::new();
+        for flag in description.pieces.iter().flat_map(|p| &p.flags) {
+            if !flag_names.contains(flag) {
+                flag_names.push(flag.clone());
+            }
+        }
+        if flag_names.len() > 8 {
+            return Err(LudiError::new("more than 8 distinct piece flags"));
+        }
         let mut game = LudiGame {
             initial: LudiState::empty(0, 0, 0),
             description,
             board,
             regions,
             traits,
+            flag_names,
         };
         game.initial = game.start_position()?;
         Ok(game)

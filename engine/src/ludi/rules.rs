@@ -18,6 +18,8 @@ pub(crate) struct Traits {
     /// unlimited hand, and end conditions built from `in-a-row` and `no-move` only. The random
     /// playout then runs without allocating (see `playout.rs`).
     pub plain_placement: bool,
+    /// Some move sets a cell's state: the state keeps one per cell.
+    pub cell_states: bool,
 }
 
 /// The headings of the turtle, in turning order (anticlockwise), per tiling.
@@ -42,13 +44,27 @@ impl Traits {
         let mut additive = true;
         let mut plain_placement = true;
         let mut rules = 0;
+        let mut cell_states = false;
+        let declared = |flag: &String| description.pieces.iter().any(|p| p.flags.contains(flag));
+        let undeclared =
+            |flag: &String| LudiError::new(format!("the flag {flag}, which no piece declares"));
         for piece in &description.pieces {
             for rule in &piece.moves {
                 rules += 1;
                 if let Some(pre) = &rule.pre {
                     check_condition(pre, 0, description.board.tiling)?;
+                    if let Some(flag) = flags_tested(pre).into_iter().find(|f| !declared(f)) {
+                        return Err(undeclared(flag));
+                    }
                 }
                 for effect in &rule.post {
+                    match effect {
+                        Effect::SetFlag(flag) | Effect::ClearFlag(flag) if !declared(flag) => {
+                            return Err(undeclared(flag));
+                        }
+                        Effect::SetCellState(..) => cell_states = true,
+                        _ => {}
+                    }
                     if let Effect::Capture {
                         condition: Some(c), ..
                     }
@@ -62,7 +78,10 @@ impl Traits {
                 let kind = rule_kind(&rule.actions);
                 let onto_empty = rule.pre.as_ref().is_some_and(requires_empty_destination);
                 let changes_others = rule.post.iter().any(|effect| {
-                    matches!(effect, Effect::Capture { .. } | Effect::Convert { .. })
+                    matches!(
+                        effect,
+                        Effect::Capture { .. } | Effect::Convert { .. } | Effect::Displace { .. }
+                    )
                 });
                 if kind != RuleKind::Place || !onto_empty || changes_others {
                     additive = false;
@@ -95,6 +114,7 @@ impl Traits {
         Ok(Traits {
             additive,
             plain_placement: plain_placement && additive,
+            cell_states,
         })
     }
 }
@@ -151,6 +171,18 @@ fn check_end(condition: &EndCondition, depth: usize, board: &Board) -> Result<()
             Err(LudiError::new("`connect` with more than 64 targets"))
         }
         _ => Ok(()),
+    }
+}
+
+/// The flags a condition tests.
+fn flags_tested(condition: &Condition) -> Vec<&String> {
+    match condition {
+        Condition::And(parts) | Condition::Or(parts) => {
+            parts.iter().flat_map(flags_tested).collect()
+        }
+        Condition::Not(inner) => flags_tested(inner),
+        Condition::Flag(flag, _) => vec![flag],
+        _ => Vec::new(),
     }
 }
 
@@ -217,6 +249,9 @@ impl LudiGame {
         let players = d.players.len();
         let kinds = d.pieces.len();
         let mut state = LudiState::empty(self.board.cell_count(), players, kinds);
+        if self.traits.cell_states {
+            state.cell_states = vec![0; self.board.cell_count()];
+        }
         for placement in &d.placements {
             let kind = placement.piece;
             let spec = d
@@ -539,6 +574,13 @@ impl LudiGame {
                 .iter()
                 .any(|&n| Some(n) != c.from && state.owner(n) == Some(c.mover)),
             Condition::Steps(steps) => c.from.is_some_and(|from| self.reaches(from, c.to, steps)),
+            Condition::Flag(flag, cell) => {
+                let cell = match cell {
+                    Some(cell) => self.cell_of(c, *cell),
+                    None => c.from,
+                };
+                cell.is_some_and(|cell| state.piece(cell).flags & self.flag_bit(flag) != 0)
+            }
             Condition::Compare(comparison, left, right) => {
                 let (l, r) = (self.number(state, left, c), self.number(state, right, c));
                 match comparison {
@@ -629,6 +671,9 @@ impl LudiGame {
             Number::Height(cell) => self
                 .cell_of(c, *cell)
                 .map_or(0, |cell| state.height(cell) as i64),
+            Number::CellState(cell) => self
+                .cell_of(c, *cell)
+                .map_or(0, |cell| state.cell_state(cell)),
             Number::Arithmetic(operation, terms) => {
                 let mut values = terms.iter().map(|t| self.number(state, t, c));
                 let first = values.next().unwrap_or(0);
@@ -760,6 +805,56 @@ impl LudiGame {
             Effect::Score(points) => {
                 let points = (*points).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
                 state.scores[mover] = state.scores[mover].saturating_add(points);
+            }
+            Effect::SetFlag(flag) => {
+                let bit = self.flag_bit(flag);
+                adjust_piece(state, m.to, |piece| piece.flags |= bit);
+            }
+            Effect::ClearFlag(flag) => {
+                let bit = self.flag_bit(flag);
+                adjust_piece(state, m.to, |piece| piece.flags &= !bit);
+            }
+            Effect::SetCellState(value, cell) => {
+                let cell = match cell {
+                    CellRef::From if m.from != NO_CELL => m.from,
+                    CellRef::From => return,
+                    CellRef::To | CellRef::Current => m.to,
+                };
+                let value = (*value).clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
+                if let Some(slot) = state.cell_states.get_mut(usize::from(cell)) {
+                    *slot = value;
+                }
+            }
+            Effect::Displace { diagonal } => self.displace(state, m.to, *diagonal),
+        }
+    }
+
+    /// The bit of the named flag in [`Piece::flags`] (0 for a flag no piece declares, which
+    /// `Traits::of` refuses).
+    fn flag_bit(&self, flag: &str) -> u8 {
+        self.flag_names
+            .iter()
+            .position(|name| name == flag)
+            .map_or(0, |index| 1 << index)
+    }
+
+    /// Pushes each piece next to `to` one cell further along the line from `to`, when that
+    /// cell is on the board and empty (the top piece of a stack moves; a blocked piece stays).
+    fn displace(&self, state: &mut LudiState, to: CellIndex, diagonal: bool) {
+        let directions = if diagonal {
+            self.board.direction_count()
+        } else {
+            self.board.direct_direction_count()
+        };
+        for d in 0..directions {
+            let neighbour = self.board.neighbour(to, d);
+            if neighbour == NO_CELL || state.piece(neighbour).is_empty() {
+                continue;
+            }
+            let beyond = self.board.neighbour(neighbour, d);
+            if beyond != NO_CELL && state.piece(beyond).is_empty() {
+                let piece = state.pop(neighbour);
+                state.push(beyond, piece);
             }
         }
     }
@@ -896,13 +991,19 @@ fn piece_of(owner: usize, kind: usize, state: i64) -> Piece {
         owner: owner as u8,
         kind: kind as u8,
         state: state.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16,
+        flags: 0,
     }
 }
 
 fn adjust_state(state: &mut LudiState, cell: CellIndex, change: impl Fn(i16) -> i16) {
+    adjust_piece(state, cell, |piece| piece.state = change(piece.state));
+}
+
+/// Changes the top piece on `cell`, if there is one.
+fn adjust_piece(state: &mut LudiState, cell: CellIndex, change: impl FnOnce(&mut Piece)) {
     if let Some(piece) = state.top.get_mut(usize::from(cell))
         && !piece.is_empty()
     {
-        piece.state = change(piece.state);
+        change(piece);
     }
 }

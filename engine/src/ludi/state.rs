@@ -7,12 +7,15 @@ use std::hash::{Hash, Hasher};
 use super::board::{CellIndex, NO_CELL};
 use crate::Reward;
 
-/// A piece on the board: its owner, type and state. [`Piece::EMPTY`] marks an empty cell.
+/// A piece on the board: its owner, type, state and flags. [`Piece::EMPTY`] marks an empty
+/// cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
     pub owner: u8,
     pub kind: u8,
     pub state: i16,
+    /// The flags set, one bit each, numbered as the game lists its flags (`LudiGame::flag`).
+    pub flags: u8,
 }
 
 impl Piece {
@@ -20,6 +23,7 @@ impl Piece {
         owner: u8::MAX,
         kind: 0,
         state: 0,
+        flags: 0,
     };
 
     #[inline]
@@ -40,6 +44,8 @@ pub struct LudiState {
     /// `hands[player * piece_types + kind]`: pieces held, or [`UNLIMITED`].
     pub(crate) hands: Vec<u16>,
     pub(crate) scores: Vec<i32>,
+    /// The state of each cell, in games whose moves set one (empty otherwise: every cell 0).
+    pub(crate) cell_states: Vec<i16>,
     /// Enemy pieces each player has captured.
     pub(crate) captured: Vec<u16>,
     /// For games whose pieces are only ever added (see `Traits::additive`): each player's
@@ -64,11 +70,17 @@ impl Hash for LudiState {
         const K: u64 = 0x9E37_79B9_7F4A_7C15;
         let mix = |acc: u64, value: u64| (acc.rotate_left(5) ^ value).wrapping_mul(K);
         let piece = |p: &Piece| {
-            u64::from(p.owner) | u64::from(p.kind) << 8 | u64::from(p.state as u16) << 16
+            u64::from(p.owner)
+                | u64::from(p.kind) << 8
+                | u64::from(p.state as u16) << 16
+                | u64::from(p.flags) << 32
         };
         let mut acc = self.top.iter().fold(0, |acc, p| mix(acc, piece(p)));
         for (cell, p) in &self.buried {
             acc = mix(acc, piece(p) | u64::from(*cell) << 32);
+        }
+        for &cell_state in &self.cell_states {
+            acc = mix(acc, u64::from(cell_state as u16));
         }
         for &h in &self.hands {
             acc = mix(acc, u64::from(h));
@@ -102,6 +114,7 @@ impl LudiState {
             buried: Vec::new(),
             hands: vec![UNLIMITED; players * piece_types],
             scores: vec![0; players],
+            cell_states: Vec::new(),
             captured: vec![0; players],
             longest_run: vec![0; players],
             mover: 0,
@@ -167,7 +180,14 @@ impl LudiState {
         1 + self.buried.iter().filter(|(c, _)| *c == cell).count()
     }
 
-    /// The goals, once the game is over.
+    /// The state of `cell` (0 unless a move set it).
+    pub fn cell_state(&self, cell: CellIndex) -> i64 {
+        self.cell_states
+            .get(usize::from(cell))
+            .map_or(0, |&s| i64::from(s))
+    }
+
+    /// The goals by colour, once the game is over ([`crate::Game::goals`] gives them by role).
     pub fn result(&self) -> Option<&[Reward]> {
         self.result.as_deref()
     }

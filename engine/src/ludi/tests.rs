@@ -85,6 +85,7 @@ fn moving_piece(rule: MoveSpec) -> PieceSpec {
         owner: None,
         value: 1,
         state: 0,
+        flags: Vec::new(),
         moves: vec![rule],
     }
 }

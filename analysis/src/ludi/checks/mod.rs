@@ -8,6 +8,7 @@ mod board_size;
 mod cell_off_board;
 mod duplicate;
 mod impossible_condition;
+mod inert_flag;
 mod misplaced;
 mod missing_part;
 mod tiling_shape;
@@ -36,6 +37,7 @@ const CHECKS: &[Check] = &[
     tiling_shape::check,
     cell_off_board::check,
     impossible_condition::check,
+    inert_flag::check,
     too_deep,
 ];
 
@@ -61,6 +63,7 @@ pub const RULES: &[&Rule] = &[
     &tiling_shape::UNSUPPORTED_SHAPE,
     &cell_off_board::CELL_OFF_BOARD,
     &impossible_condition::IMPOSSIBLE_CONDITION,
+    &inert_flag::INERT_FLAG,
 ];
 
 /// Every Ludi diagnostic of `file` (none for other languages).

@@ -59,6 +59,7 @@ pub fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let where_declared = match use_.namespace {
             Namespace::Player => "declare it in `(players ...)`",
             Namespace::Piece => "declare it in `(pieces ...)`",
+            Namespace::Flag => "declare it in a piece's `(flags ...)`",
             _ => "declare it in the board's `(regions ...)`",
         };
         let message =

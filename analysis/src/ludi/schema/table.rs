@@ -291,6 +291,10 @@ pub static LUDEMES: &[Ludeme] = &[
         .params(&[some("steps", &[OfKind(Kind::Turtle)])])
         .example("(pre (steps f f r))")
         .english("the destination is reached from the origin by the steps {steps}"),
+    Ludeme::new("flag", Kind::Condition, List, "The piece on the cell has this flag set; without a cell, the moving piece (on the origin). A placed piece has every flag clear.")
+        .params(&[one("flag", &[Refers(Namespace::Flag)]), opt("cell", CELL_OF_MOVE).default("the origin")])
+        .example("(pre (and (owner from) (flag armed)))")
+        .english("the piece on {cell} has its {flag} flag set"),
     comparison(">", "The left number is greater than the right.", "{left} is greater than {right}", "(> (group-size to) (phase to))"),
     comparison("<", "The left number is less than the right.", "{left} is less than {right}", "(< (height to) 3)"),
     comparison(">=", "The left number is at least the right.", "{left} is at least {right}", "(>= (num-nbors to enemy) 1)"),
@@ -324,6 +328,10 @@ pub static LUDEMES: &[Ludeme] = &[
         .params(&[one("cell", CELL_OF_MOVE)])
         .example("(>= (height current) 2)")
         .english("the height of the stack on {cell}"),
+    Ludeme::new("cell-state", Kind::Function, List, "The state of the cell itself, a number moves may set (0 at the start).")
+        .params(&[one("cell", CELL_OF_MOVE)])
+        .example("(= (cell-state to) 0)")
+        .english("the state of {cell}"),
     arithmetic("+", "The sum of the numbers.", &[super::Param::new("terms", NUMBER_EXPRESSION, 2, super::MANY).joined("plus")], "(+ (piece-state) 1)"),
     arithmetic("-", "The first number minus the second.", &[super::Param::new("terms", NUMBER_EXPRESSION, 2, 2).joined("minus")], "(- (distance) 1)"),
     arithmetic("*", "The product of the numbers.", &[super::Param::new("terms", NUMBER_EXPRESSION, 2, super::MANY).joined("times")], "(* (piece-state) 2)"),
@@ -381,6 +389,22 @@ pub static LUDEMES: &[Ludeme] = &[
         .params(&[one("points", &[ANY_INTEGER])])
         .example("(post (capture surround) (score 1))")
         .english("the mover scores {points}"),
+    Ludeme::new("set-flag", Kind::Effect, List, "Set a flag of the moved piece (one its type declares in `flags`).")
+        .params(&[one("flag", &[Refers(Namespace::Flag)])])
+        .example("(post (set-flag armed))")
+        .english("set the piece's {flag} flag"),
+    Ludeme::new("clear-flag", Kind::Effect, List, "Clear a flag of the moved piece.")
+        .params(&[one("flag", &[Refers(Namespace::Flag)])])
+        .example("(post (clear-flag armed))")
+        .english("clear the piece's {flag} flag"),
+    Ludeme::new("set-cell-state", Kind::Effect, List, "Set the state of a cell of the move: the destination, or the origin the piece left.")
+        .params(&[one("state", &[ANY_INTEGER]), opt("cell", CELL_OF_MOVE).default("the destination")])
+        .example("(post (set-cell-state 1 from))")
+        .english("set the state of {cell} to {state}"),
+    Ludeme::new("displace", Kind::Effect, List, "Push each piece next to the destination one cell further away from it, along the line from the destination, when that cell is on the board and empty; with i-nbors, diagonal neighbours too.")
+        .params(&[opt("i-nbors", &[Part("i-nbors")]).default("only across an edge")])
+        .example("(post (displace))")
+        .english("push each piece next to the destination one cell further away where that cell is empty[, {i-nbors}]"),
     // ── Start ───────────────────────────────────────────────────────────────────────────
     part("start", List, "The initial position: pieces placed on the board and pieces held in hand.")
         .params(&[some("clauses", &[OfKind(Kind::StartClause)])])
