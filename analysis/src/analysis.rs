@@ -219,11 +219,7 @@ impl Analysis {
         let db = AssertUnwindSafe(&self.db);
         Cancelled::catch(move || {
             let db: &RootDatabase = *db;
-            match file.syntax(db) {
-                Syntax::GdlKif | Syntax::GdlInfix => crate::gdl::english::gdl_rulebook(db, file),
-                Syntax::Ludi => crate::ludi::ludi_rulebook(db, file),
-                Syntax::Egg => crate::egg::egg_rulebook(db, file),
-            }
+            crate::rulebook::rulebook_of(db, file)
         })
     }
 

@@ -10,8 +10,8 @@
 
 use serde::Serialize;
 
-use crate::TextRange;
 use crate::wrap::wrap_into;
+use crate::{Db, SourceFile, Syntax, TextRange};
 
 /// A game's rules as a player reads them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
@@ -158,6 +158,65 @@ impl Rulebook {
         }
         out
     }
+}
+
+/// The rulebook of `file`, whatever its language.
+pub fn rulebook_of(db: &dyn Db, file: SourceFile) -> &Rulebook {
+    match file.syntax(db) {
+        Syntax::GdlKif | Syntax::GdlInfix => crate::gdl::english::gdl_rulebook(db, file),
+        Syntax::Ludi => crate::ludi::ludi_rulebook(db, file),
+        Syntax::Egg => crate::egg::egg_rulebook(db, file),
+    }
+}
+
+/// Where `file` names its game: Ludi's `(game Hex ...)`, EGGG's `game is poker` or `Pong is
+/// like SquareBounce`. A GDL file names no game.
+pub fn game_name_range(db: &dyn Db, file: SourceFile) -> Option<TextRange> {
+    match file.syntax(db) {
+        Syntax::Ludi => crate::ludi::ludi_game(db, file)
+            .as_ref()
+            .and_then(|game| game.name.as_ref())
+            .map(|name| name.range),
+        Syntax::Egg => {
+            use crate::egg::model::StatementKind;
+            crate::egg::egg_file(db, file)
+                .statements
+                .iter()
+                .find_map(|statement| match &statement.kind {
+                    StatementKind::GameName(name) | StatementKind::Like { name, .. } => {
+                        Some(name.range)
+                    }
+                    _ => None,
+                })
+        }
+        Syntax::GdlKif | Syntax::GdlInfix => None,
+    }
+}
+
+/// The hover on a game's name: the rulebook's title and overview, as Markdown, with the range
+/// of the name; `None` elsewhere.
+pub fn overview_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<(TextRange, String)> {
+    let range = game_name_range(db, file)?;
+    if !(range.start <= offset && offset <= range.end) {
+        return None;
+    }
+    let book = rulebook_of(db, file);
+    let overview: Vec<&str> = book
+        .overview
+        .iter()
+        .map(|line| line.text.as_str())
+        .collect();
+    if overview.is_empty() {
+        return None;
+    }
+    Some((
+        range,
+        format!(
+            "**{}**\n\n{}\n\n*The whole rulebook: `ludeme explain`.*",
+            book.title,
+            overview.join(" ")
+        ),
+    ))
 }
 
 /// "a hexagonal board", "an 8×8 square board", "an 11×11 rhombus board".
@@ -332,6 +391,29 @@ pub fn is_code_word(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hover_on_the_games_name_shows_the_overview() {
+        use std::sync::Arc;
+        let db = crate::RootDatabase::default();
+        let text = "game is tic-tac-toe\nplayers are x and o\nturns alternate\n3 x 3 grid\nmove is place\npieces are X and O\n";
+        let file = SourceFile::new(&db, "t.egg".into(), Syntax::Egg, Arc::from(text), None);
+        let on_name = text.find("tic-tac-toe").unwrap() + 2;
+        let (range, markdown) = overview_hover(&db, file, on_name).expect("a hover on the name");
+        assert_eq!(&text[range.start..range.end], "tic-tac-toe");
+        assert!(markdown.contains("for two players"), "{markdown}");
+        assert!(markdown.contains("3 × 3 grid"), "{markdown}");
+        // Elsewhere, no overview.
+        assert!(overview_hover(&db, file, text.find("players").unwrap()).is_none());
+        let ludi = "(game Hex (players White Black) (board (rhombus 11)) (end (All win (connect All-sides))))";
+        let file = SourceFile::new(&db, "h.ludi".into(), Syntax::Ludi, Arc::from(ludi), None);
+        let (range, markdown) = overview_hover(&db, file, 7).expect("a hover on Hex");
+        assert_eq!(&ludi[range.start..range.end], "Hex");
+        assert!(markdown.contains("**Hex**"), "{markdown}");
+        let gdl = "(role x) (role o)";
+        let file = SourceFile::new(&db, "g.kif".into(), Syntax::GdlKif, Arc::from(gdl), None);
+        assert!(overview_hover(&db, file, 2).is_none());
+    }
 
     #[test]
     fn empty_clauses_are_found() {

@@ -449,13 +449,24 @@ impl LanguageServer for Backend {
                 let simulation =
                     analysis::gdl::simulate::role_hover(snapshot.db(), snapshot.file, offset);
                 let (range, markdown) = match (hover, simulation) {
-                    (None, None) => return None,
+                    (None, None) => (analysis::TextRange::new(0, 0), String::new()),
                     (Some(hover), None) => (hover.range, hover.markdown),
                     (None, Some((range, details))) => (range, details),
                     (Some(hover), Some((_, details))) => (
                         hover.range,
                         format!("{}\n\n---\n\n{details}", hover.markdown),
                     ),
+                };
+                // On the game's name, the rulebook's overview comes first.
+                let (range, markdown) = match analysis::rulebook::overview_hover(
+                    snapshot.db(),
+                    snapshot.file,
+                    offset,
+                ) {
+                    Some((name, overview)) if markdown.is_empty() => (name, overview),
+                    Some((_, overview)) => (range, format!("{overview}\n\n---\n\n{markdown}")),
+                    None if markdown.is_empty() => return None,
+                    None => (range, markdown),
                 };
                 Some(Hover {
                     contents: HoverContents::Markup(MarkupContent {
