@@ -62,7 +62,11 @@ links to an entry here.
   directions, the first row for the first player and the last row for the second.
 - **Not supported.** The seed's grammar shows `(game NAME [params] ...)` and
   `(pieces piece_defns [NAME])` without saying what the params and the trailing name are; both
-  are reported as arguments out of place.
+  are reported as arguments out of place. Also not yet in the language, of what Appendix I
+  names: pieces have no orientation of their own (no rotations; turtle directions are relative
+  to the owner's direction, see *Directions*), `place` has no cell-phase or symmetry
+  specifiers, and `connect`, `group`, `in-a-row` and `stack` take no adjacency or stacking
+  constraints (only a piece filter).
 - **Pie rule.** `(play swap)` is the appendix's first-move equalizer: on the second move
   of the game (when the first was not a pass) the second player may answer `swap` instead of
   moving. The board stays as it is; the seats change: the second player takes the first colour
