@@ -289,6 +289,35 @@ async fn play_a_game(client: &Client, url: &str, game: &str, broken: &str, folde
     );
     screenshot(client, &format!("{tag}-3-undone")).await;
 
+    // The report beside the board: opened, it frames the game's self-play verdict.
+    client
+        .find(Locator::Css("#report summary"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let frame = client
+        .find(Locator::Css("#report-frame"))
+        .await
+        .expect("the report's frame");
+    frame.clone().enter_frame().await.expect("the frame opens");
+    let deadline = Instant::now() + PATIENCE;
+    let verdict = loop {
+        let found = client.find(Locator::Css("#verdict .verdict")).await;
+        if let Ok(verdict) = found {
+            break verdict.text().await.expect("the verdict's text");
+        }
+        assert!(Instant::now() < deadline, "{game}: the report came in time");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(
+        verdict == "Viable" || verdict == "Not viable",
+        "{game}: a verdict, not {verdict:?}"
+    );
+    client.enter_parent_frame().await.expect("back to the page");
+    screenshot(client, &format!("{tag}-3b-report")).await;
+
     // An editor saves a broken version: the page reads it again and shows why.
     std::fs::write(folder.join(game), broken).expect("the broken file is written");
     wait_for(client, "the broken file", |state, _| state == "unplayable").await;

@@ -298,6 +298,34 @@ fn a_game_played_to_its_end_is_announced() {
     }
 }
 
+/// The report shown beside the board: `ludeme report`'s page, under a policy that lets it
+/// style itself and run nothing, framed by the page only.
+#[test]
+fn a_game_has_its_report() {
+    let server = tic_tac_toes();
+    let answer = server.get("/api/report?path=tic-tac-toe.ludi");
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let head = answer.head.to_lowercase();
+    assert!(head.contains("content-type: text/html"), "{head}");
+    assert!(
+        head.contains("default-src 'none'; style-src 'unsafe-inline'"),
+        "{head}"
+    );
+    assert!(head.contains("frame-ancestors 'self'"), "{head}");
+    for part in ["id=\"verdict\"", "id=\"rules\"", "<svg", "tic-tac-toe.ludi"] {
+        assert!(answer.body.contains(part), "the report has {part}");
+    }
+    assert!(!answer.body.contains("<script"), "a report runs nothing");
+    // The page may frame it.
+    let page = server.get("/");
+    assert!(page.head.contains("frame-src 'self'"), "{}", page.head);
+    assert!(page.body.contains("id=\"report-frame\""));
+    let unknown = server.get("/api/report?path=chess.kif");
+    assert_eq!(unknown.status, 404);
+    let outside = server.get("/api/report?path=..%2F..%2Fetc%2Fpasswd");
+    assert_eq!(outside.status, 403, "{}", outside.body);
+}
+
 #[test]
 fn an_unknown_game_is_404() {
     let server = tic_tac_toes();

@@ -169,6 +169,20 @@ function openFromAddress() {
 // ── One game ───────────────────────────────────────────────────────────────────────────────
 
 /**
+ * Loads the report of the game shown into its frame when the report is open (its self-play
+ * takes seconds, so only then), and again for each new revision of the file.
+ * @param {string} path
+ * @param {number} revision
+ */
+function showReport(path, revision) {
+  const frame = /** @type {HTMLIFrameElement} */ (element("report-frame"));
+  const wanted = `/api/report?path=${encodeURIComponent(path)}&revision=${revision}`;
+  const open = /** @type {HTMLDetailsElement} */ (element("report")).open;
+  frame.dataset.wanted = wanted;
+  if (open && frame.getAttribute("src") !== wanted) frame.setAttribute("src", wanted);
+}
+
+/**
  * Shows a game: its diagnostics, rules and board. `again` keeps the plies and seats (the file
  * changed on disk).
  * @param {string} path
@@ -197,6 +211,7 @@ async function openGame(path, again) {
   element("title").textContent = path;
   element("language").textContent = `${game.language} · revision ${game.revision}`;
   element("rules-text").textContent = game.rules;
+  showReport(path, game.revision);
   renderDiagnostics(game);
   renderGames();
   if (!again) follow(path);
@@ -608,6 +623,12 @@ function start() {
     showPosition().catch(failed);
   });
   element("undo").addEventListener("click", undo);
+  element("report").addEventListener("toggle", () => {
+    const frame = /** @type {HTMLIFrameElement} */ (element("report-frame"));
+    const open = /** @type {HTMLDetailsElement} */ (element("report")).open;
+    const wanted = frame.dataset.wanted;
+    if (open && wanted && frame.getAttribute("src") !== wanted) frame.setAttribute("src", wanted);
+  });
   element("pause").addEventListener("click", () => {
     setPaused(!page.paused);
     showPosition().catch(failed);

@@ -24,6 +24,7 @@ use axum::Json;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
+use axum::response::Response;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
 use ludeme_analysis::Severity;
@@ -233,6 +234,22 @@ pub async fn game_info(
     })
     .await
     .map(Json)
+}
+
+/// `GET /api/report?path=GAME`: the game's report, a self-contained HTML page (inline style
+/// and SVG, no script), shown beside the board.
+pub async fn report(
+    State(app): State<App>,
+    request: Result<Query<GameQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let GameQuery { path } = query(request)?;
+    let html = blocking(move || {
+        let library = &app.library;
+        let current = library.refresh(&library.resolve(&path)?)?;
+        library.report(&current, &path)
+    })
+    .await?;
+    Ok(crate::assets::report_page(html))
 }
 
 /// The 1-based line and character column of byte `offset` in `text`.

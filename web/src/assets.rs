@@ -12,22 +12,34 @@ const APP_JS: &str = include_str!("../page/app.js");
 const STYLE_CSS: &str = include_str!("../page/style.css");
 
 /// Only this server's own scripts, styles and requests; the boards are inline SVG.
+/// The report is framed from this server only.
 const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
-     connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
+     connect-src 'self'; img-src 'self' data:; frame-src 'self'; base-uri 'none'; \
+     form-action 'none'";
+
+/// A report is one page with its style inline and no script at all.
+const REPORT_SECURITY_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; \
+     img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
+    page(content_type, CONTENT_SECURITY_POLICY, body.to_owned())
+}
+
+fn page(content_type: &'static str, policy: &'static str, body: String) -> Response {
     let headers: [(HeaderName, &str); 5] = [
         (CONTENT_TYPE, content_type),
-        // A new binary serves a new page: never keep an old one.
+        // A new binary serves a new page (and a saved game a new report): never keep an old one.
         (CACHE_CONTROL, "no-store"),
-        (
-            HeaderName::from_static("content-security-policy"),
-            CONTENT_SECURITY_POLICY,
-        ),
+        (HeaderName::from_static("content-security-policy"), policy),
         (HeaderName::from_static("x-content-type-options"), "nosniff"),
         (HeaderName::from_static("referrer-policy"), "no-referrer"),
     ];
     (headers, body).into_response()
+}
+
+/// A game's report (`ludeme report`'s page), under its own policy.
+pub fn report_page(html: String) -> Response {
+    page("text/html; charset=utf-8", REPORT_SECURITY_POLICY, html)
 }
 
 pub async fn index() -> Response {

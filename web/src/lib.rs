@@ -65,6 +65,7 @@ pub fn router(library: Arc<Library>, audience: Audience) -> Router {
         .route("/api/position", post(api::position))
         .route("/api/move", post(api::player_move))
         .route("/api/events", get(api::events))
+        .route("/api/report", get(api::report))
         .fallback(assets::not_found)
         .method_not_allowed_fallback(assets::method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

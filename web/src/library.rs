@@ -18,12 +18,15 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
+
+use axum::http::StatusCode;
 
 use ludeme_analysis::config::Config;
 use ludeme_analysis::files::{OsFileSystem, collect_game_files, is_game_file, load_game};
+use ludeme_analysis::game_report::{GameReport, ProbeRequest, ReportOptions};
 use ludeme_analysis::play::{EngineOptions, PlayableGame};
-use ludeme_analysis::{Analysis, AnalysisHost, Change, Diagnostic, SourceFile, Syntax};
+use ludeme_analysis::{Analysis, AnalysisHost, Change, CpuInstant, Diagnostic, SourceFile, Syntax};
 
 use crate::error::ApiError;
 
@@ -33,6 +36,12 @@ const IDLE_ENGINES: usize = 2;
 
 /// How often a query cancelled by a write (a file changed meanwhile) is asked again.
 const CANCELLED_RETRIES: usize = 5;
+
+/// The self-play games of a report on the page: enough for a verdict that is not tentative.
+const REPORT_GAMES: usize = 20;
+
+/// No new game of a report's probe starts after this many seconds (of CPU time).
+const REPORT_SECONDS: u64 = 20;
 
 /// The games of one folder, read through one analysis host.
 pub struct Library {
@@ -274,6 +283,34 @@ impl Library {
                 None => explanation.to_plain_text(width),
             })
         })
+    }
+
+    /// The report of a game (`ludeme report`'s page): its rules, board, a short probe's
+    /// verdict, criteria and plots, its nearest games in the folder and its diagnostics. The
+    /// probe plays [`REPORT_GAMES`] games within [`REPORT_SECONDS`], so that the page shows it
+    /// while a person waits.
+    pub fn report(&self, current: &Current, shown: &str) -> Result<String, ApiError> {
+        let limit = Duration::from_secs(REPORT_SECONDS);
+        let options = ReportOptions {
+            probe: Some(ProbeRequest {
+                games: REPORT_GAMES,
+                time_limit: Some(limit),
+                ..ProbeRequest::default()
+            }),
+            engine: EngineOptions {
+                // A game under way, and a question of the engine that never ends, stop at twice
+                // the limit, in CPU time as every engine budget.
+                deadline: Some(CpuInstant::now().deadline(limit * 2)),
+                interpreter: false,
+            },
+            ..ReportOptions::default()
+        };
+        let report = self.ask(|analysis| {
+            GameReport::gather(analysis, current.file, shown, &options, &mut |_| {})
+        })?;
+        report
+            .to_html()
+            .map_err(|error| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, error.to_string()))
     }
 
     /// Runs `work` with an engine of the game's current revision: an idle one, or one built
