@@ -17,7 +17,7 @@ use ludeme_engine::gdl::grounded::GroundingLimits;
 use ludeme_engine::gdl::{Budget, Engine, Reasoner, ReasonerState};
 use ludeme_engine::ludi::advisors::Advisors;
 use ludeme_engine::ludi::{LudiGame, LudiState};
-use ludeme_engine::notation::replay;
+use ludeme_engine::notation::{replay, replay_from};
 use ludeme_engine::picture::Depict;
 use ludeme_engine::players::{Player, RandomPlayer, play_match, player_by_name};
 use ludeme_engine::playout::{PlayoutStats, random_playout};
@@ -271,6 +271,38 @@ impl PlayableGame {
             PlayableGame::Gdl(game) => EngineState::Gdl(replay(game, plies)?),
             PlayableGame::Ludi(game) => EngineState::Ludi(replay(&**game, plies)?),
             PlayableGame::Egg(game) => EngineState::Egg(replay(&**game, plies)?),
+        };
+        Ok(Position(state))
+    }
+
+    /// The position after `plies` from `position`, which `played` plies reached: a match
+    /// played move by move goes on from its last position (on the interpreter, replaying a
+    /// long match from the start can take longer than a play clock). A position of another
+    /// game is refused.
+    pub fn position_after_from(
+        &self,
+        position: &Position,
+        played: usize,
+        plies: &[String],
+    ) -> Result<Position, ReplayError> {
+        let state = match (self, &position.0) {
+            (PlayableGame::Gdl(game), EngineState::Gdl(state)) => {
+                EngineState::Gdl(replay_from(game, state.clone(), played, plies)?)
+            }
+            (PlayableGame::Ludi(game), EngineState::Ludi(state)) => {
+                EngineState::Ludi(replay_from(&**game, state.clone(), played, plies)?)
+            }
+            (PlayableGame::Egg(game), EngineState::Egg(state)) => {
+                EngineState::Egg(replay_from(&**game, state.clone(), played, plies)?)
+            }
+            _ => {
+                return Err(ReplayError {
+                    ply: played + 1,
+                    text: plies.first().cloned().unwrap_or_default(),
+                    problem: ReplayProblem::Failure("a position of another game".to_owned()),
+                    legal: Vec::new(),
+                });
+            }
         };
         Ok(Position(state))
     }

@@ -167,9 +167,22 @@ fn normalise(text: &str) -> String {
 /// The state after `plies` (see the module's opening for how a ply is written) from the
 /// initial state.
 pub fn replay<G: Notation>(game: &G, plies: &[String]) -> Result<G::State, ReplayError> {
-    let mut state = game.initial_state();
+    replay_from(game, game.initial_state(), 0, plies)
+}
+
+/// The state after `plies` from `state`, the position after `played` earlier plies (which
+/// number the plies in errors): a match goes on from where it was, instead of being played
+/// again from the start at every move.
+pub fn replay_from<G: Notation>(
+    game: &G,
+    state: G::State,
+    played: usize,
+    plies: &[String],
+) -> Result<G::State, ReplayError> {
+    let mut state = state;
     let roles = game.roles().len();
     for (index, ply) in plies.iter().enumerate() {
+        let index = played + index;
         let moves: Vec<Vec<(String, G::Move)>> = (0..roles)
             .map(|role| named_moves(game, &state, role))
             .collect();
@@ -435,6 +448,23 @@ mod tests {
             message.starts_with("move 2 (`A1`): not a legal move"),
             "{message}"
         );
+    }
+
+    /// Going on from a position reached is the same as replaying from the start, and an
+    /// error numbers its ply in the whole match.
+    #[test]
+    fn a_replay_goes_on_from_a_position_reached() {
+        let game = crate::ludi::placement_test_game(Tiling::Square, Shape::Square, &[3, 3]);
+        let all = split_plies("A1, B2, C3, A3");
+        let reached = replay(&game, &all[..2]).expect("legal moves");
+        let went_on = replay_from(&game, reached.clone(), 2, &all[2..]).expect("legal moves");
+        let from_start = replay(&game, &all).expect("legal moves");
+        assert_eq!(went_on.plies(), 4);
+        assert_eq!(went_on, from_start);
+        let error =
+            replay_from(&game, reached, 2, &split_plies("C3, B2")).expect_err("B2 is taken");
+        assert_eq!(error.ply, 4);
+        assert_eq!(error.problem, ReplayProblem::NotLegal("B2".to_owned()));
     }
 
     #[test]

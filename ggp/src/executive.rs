@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ludeme_analysis::play::{EngineOptions, MoveBudget, PlayableGame, RoleIndex, Turn};
+use ludeme_analysis::play::{EngineOptions, MoveBudget, PlayableGame, Position, RoleIndex, Turn};
 use ludeme_analysis::{AnalysisHost, Change, CpuDeadline, Syntax};
 
 use crate::clocks::{answer_by, interpreter_by, seconds, thinking_time};
@@ -44,6 +44,10 @@ struct Session {
     roles: usize,
     /// The joint moves so far, written as `PlayableGame::position_after` reads them.
     plies: Vec<String>,
+    /// The position after the first `.0` of `plies`, the last one a move was chosen in: the
+    /// next message goes on from it (replaying a long match on the interpreter at every
+    /// message could take the whole play clock).
+    reached: Option<(usize, Position)>,
     play_clock: Duration,
 }
 
@@ -222,6 +226,7 @@ impl Executive {
                 game: Arc::new(Mutex::new(game)),
                 role,
                 plies: Vec::new(),
+                reached: None,
                 play_clock,
             },
         );
@@ -237,7 +242,7 @@ impl Executive {
         ask_control: bool,
     ) -> Result<Answer, String> {
         let pushed_ply = step != Step::First;
-        let (game, role, plies, play_clock) = {
+        let (game, role, plies, reached, play_clock) = {
             let mut matches = self.lock();
             let Some(session) = matches.get_mut(id) else {
                 return Err(format!("no match `{id}` has started"));
@@ -257,10 +262,16 @@ impl Executive {
                     session.plies.push(joint_ply(&moves));
                 }
             }
+            // A position reached is used only while its plies are still the match's first.
+            let reached = session
+                .reached
+                .clone()
+                .filter(|(played, _)| *played <= session.plies.len());
             (
                 session.game.clone(),
                 session.role,
                 session.plies.clone(),
+                reached,
                 session.play_clock,
             )
         };
@@ -271,11 +282,18 @@ impl Executive {
         let player = self.config.player.clone();
         let seed = self.config.seed ^ plies.len() as u64;
         let (ready_sender, ready) = tokio::sync::oneshot::channel();
+        let executive = Arc::clone(self);
+        let match_id = id.to_owned();
         let search = tokio::task::spawn_blocking(move || {
             let game = lock_game(&game);
-            let position = game
-                .position_after(&plies)
-                .map_err(|error| error.to_string())?;
+            let position = match &reached {
+                Some((played, from)) => game.position_after_from(from, *played, &plies[*played..]),
+                None => game.position_after(&plies),
+            }
+            .map_err(|error| error.to_string())?;
+            if let Some(session) = executive.lock().get_mut(&match_id) {
+                session.reached = Some((plies.len(), position.clone()));
+            }
             let legal = game
                 .choose_move(&position, role, "legal", &MoveBudget::unlimited(), seed)
                 .map_err(|why| format!("no move to make: {why}"))?;
