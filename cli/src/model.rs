@@ -64,6 +64,11 @@ pub struct ModelArgs {
     /// Search states each compared alpha-beta may expand per move (counted, not timed).
     #[arg(long, default_value_t = 1_000)]
     search_nodes: u64,
+    /// Instead of --search-nodes: the time each compared alpha-beta may think per move, in
+    /// seconds, so that the comparison is at equal time (the guided search spends more per
+    /// state; a time budget charges it, a state count does not).
+    #[arg(long, value_name = "SECONDS")]
+    search_seconds: Option<f64>,
     /// The guided search keeps, at the modelled player's nodes, its fewest most probable moves
     /// whose probabilities add up to this (0 < p ≤ 1; 1 keeps them all, in the model's order).
     #[arg(long, default_value_t = 0.9)]
@@ -150,6 +155,13 @@ pub fn run(args: &ModelArgs) -> u8 {
         if feature_sets.len() > 1 {
             return fail("--search-matches trains one model: give one --features".to_owned());
         }
+        if let Some(seconds) = args.search_seconds
+            && !(seconds > 0.0 && seconds <= 3_600.0)
+        {
+            return fail(format!(
+                "--search-seconds must be above 0 and at most 3600, not {seconds}"
+            ));
+        }
         if !(args.confidence > 0.0 && args.confidence <= 1.0) {
             return fail(format!(
                 "--confidence must be above 0 and at most 1, not {}",
@@ -162,7 +174,10 @@ pub fn run(args: &ModelArgs) -> u8 {
             features: feature_sets[0],
             select: args.select,
             confidence: args.confidence,
-            search_budget: MoveBudget::nodes(args.search_nodes),
+            search_budget: match args.search_seconds {
+                Some(seconds) => MoveBudget::time(Duration::from_secs_f64(seconds)),
+                None => MoveBudget::nodes(args.search_nodes),
+            },
             matches,
             opening_plies: args.opening_plies,
         };
@@ -331,7 +346,8 @@ fn print_duel_json(args: &ModelArgs, roles: &[String], report: &DuelReport) {
         "train": args.train,
         "features": args.features.first().map_or("state", String::as_str),
         "confidence": args.confidence,
-        "search_nodes": args.search_nodes,
+        "search_nodes": args.search_seconds.is_none().then_some(args.search_nodes),
+        "search_seconds": args.search_seconds,
         "move_nodes": args.move_nodes,
         "opening_plies": args.opening_plies,
         "seats": report.seats.iter().map(|&role| roles[role].as_str()).collect::<Vec<_>>(),
@@ -372,9 +388,13 @@ fn print_duel_human(args: &ModelArgs, roles: &[String], report: &DuelReport) {
         report.training_cpu.as_secs_f64(),
         args.confidence
     );
+    let budget = match args.search_seconds {
+        Some(seconds) => format!("{seconds} s"),
+        None => format!("{} search states", args.search_nodes),
+    };
     println!(
-        "budget: {} search states per move (the {} player: {})",
-        args.search_nodes, args.player, args.move_nodes
+        "budget: {budget} per move (the {} player: {})",
+        args.player, args.move_nodes
     );
     println!("                 wins  draws  losses  unfinished  states/move  CPU ms/move");
     for (name, tally) in [
