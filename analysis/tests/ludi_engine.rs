@@ -16,6 +16,14 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use support::random_tic_tac_toe::{ISSUE_BOUND, PLIES, assert_exact_odds};
 
+/// The engine of a game written in the test.
+fn game_from_text(text: &str) -> LudiGame {
+    let db = RootDatabase::default();
+    let path = std::path::PathBuf::from("test.ludi");
+    let file = SourceFile::new(&db, path, Syntax::Ludi, Arc::from(text), None);
+    ludi_engine_for(&db, file).unwrap_or_else(|e| panic!("{e}"))
+}
+
 fn load(path: &std::path::Path) -> LudiGame {
     let text = std::fs::read_to_string(path).expect("readable");
     let db = RootDatabase::default();
@@ -151,4 +159,25 @@ fn conditions_nested_too_deep_are_refused() {
             Ok(_) => panic!("a condition nested 70 deep was played"),
         }
     }
+}
+
+/// `(eliminate)` as its manual entry says: no piece on the board or in hand. A player who
+/// passed while holding pieces it may place is not eliminated; once it has placed them all and
+/// lost them, it is.
+#[test]
+fn a_player_with_pieces_in_hand_is_not_eliminated() {
+    let text = "(game Holding
+  (players White Black)
+  (board (tiling square i-nbors) (size 3 3))
+  (play can-pass)
+  (pieces (Piece All (moves (move (pre (empty to)) (action (push))))))
+  (start (in-hand (Piece All) 2))
+  (end (All win (eliminate))))";
+    let game = game_from_text(text);
+    let plies: Vec<String> = ["pass", "A1"].iter().map(|p| (*p).to_owned()).collect();
+    let state = ludeme_engine::notation::replay(&game, &plies).expect("legal moves");
+    assert!(
+        !game.is_terminal(&state),
+        "White passed holding two pieces: it is not eliminated"
+    );
 }

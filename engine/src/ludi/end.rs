@@ -5,6 +5,7 @@
 //! the preferred length, or in which nobody can move any more, is a draw.
 
 use super::board::CellIndex;
+use super::rules::{RuleKind, rule_kind};
 use super::state::LudiState;
 use super::{ConnectTarget, EndCondition, GameResult, LudiGame, MAX_LENGTH, Target, TieRule};
 use crate::Reward;
@@ -61,7 +62,27 @@ impl LudiGame {
                 && piece.is_none_or(|k| usize::from(top.kind) == k)
         };
         let cells = self.board.cell_count() as CellIndex;
-        let has_pieces = |p: usize| (0..cells).any(|cell| state.owner(cell) == Some(p));
+        // The manual's "no piece on the board or in hand": a piece held counts only where a
+        // rule of its kind places pieces (every game starts with unlimited hands, which a game
+        // without placement never plays from).
+        let kinds = self.description.pieces.len();
+        let placeable = |kind: usize| {
+            self.description.pieces[kind]
+                .moves
+                .iter()
+                .any(|rule| rule_kind(&rule.actions) == RuleKind::Place)
+        };
+        let holds_in_hand = |p: usize| {
+            (0..kinds).any(|kind| {
+                state
+                    .hands
+                    .get(p * kinds + kind)
+                    .is_some_and(|&held| held > 0)
+                    && placeable(kind)
+            })
+        };
+        let has_pieces =
+            |p: usize| (0..cells).any(|cell| state.owner(cell) == Some(p)) || holds_in_hand(p);
         match condition {
             EndCondition::And(parts) => parts
                 .iter()
