@@ -158,6 +158,49 @@ impl Rulebook {
         }
         out
     }
+
+    /// Markdown, for the editors' rulebook beside the game: the title as a heading, the
+    /// overview as a paragraph, then each chapter as a second-level heading over a list of its
+    /// sentences. The sentences' own characters are escaped: `x_player` stays as written.
+    pub fn to_markdown(&self) -> String {
+        let mut out = format!("# {}\n", markdown_escape(&self.title));
+        if !self.overview.is_empty() {
+            let paragraph: Vec<String> = self
+                .overview
+                .iter()
+                .map(|line| markdown_escape(&line.text))
+                .collect();
+            out.push('\n');
+            out.push_str(&paragraph.join(" "));
+            out.push('\n');
+        }
+        for chapter in &self.chapters {
+            out.push_str("\n## ");
+            out.push_str(chapter.part.title());
+            out.push_str("\n\n");
+            for line in &chapter.lines {
+                out.push_str("- ");
+                out.push_str(&markdown_escape(&line.text));
+                out.push('\n');
+            }
+        }
+        out
+    }
+}
+
+/// `text` with the characters Markdown would read as markup escaped by a backslash.
+fn markdown_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The rulebook of `file`, whatever its language.
@@ -413,6 +456,23 @@ mod tests {
         let gdl = "(role x) (role o)";
         let file = SourceFile::new(&db, "g.kif".into(), Syntax::GdlKif, Arc::from(gdl), None);
         assert!(overview_hover(&db, file, 2).is_none());
+    }
+
+    #[test]
+    fn markdown_has_the_title_the_overview_and_the_chapters_in_order() {
+        let mut book = Rulebook::new("Tic_tac_toe");
+        book.add(
+            Part::Ending,
+            Line::new("x_player wins with *three* in a row", vec![]),
+        );
+        book.add(Part::Equipment, Line::new("A 3×3 board", vec![]));
+        book.add_overview(Line::new("Two players mark a board", vec![]));
+        assert_eq!(
+            book.to_markdown(),
+            "# Tic\\_tac\\_toe\n\nTwo players mark a board.\n\
+             \n## Equipment\n\n- A 3×3 board.\n\
+             \n## End of the game\n\n- x\\_player wins with \\*three\\* in a row.\n"
+        );
     }
 
     #[test]

@@ -50,7 +50,8 @@ where
             client = Some(connection.clone());
             Backend::new(connection)
         })
-        .custom_method("ludeme/diagnostics", Backend::document_diagnostics);
+        .custom_method("ludeme/diagnostics", Backend::document_diagnostics)
+        .custom_method("ludeme/rulebook", Backend::document_rulebook);
         // Debug builds answer `ludeme/debugPanic` (a request) and `ludeme/debugPanicNotification`
         // by panicking, so that tests can see a panic caught; release builds do not know them.
         #[cfg(debug_assertions)]

@@ -138,10 +138,7 @@ impl Backend {
         &self,
         params: serde_json::Value,
     ) -> Result<serde_json::Value> {
-        let uri: Uri = params["textDocument"]["uri"]
-            .as_str()
-            .and_then(|uri| uri.parse().ok())
-            .ok_or_else(|| Error::invalid_params("expected {\"textDocument\": {\"uri\": ...}}"))?;
+        let uri = document_uri_param(&params)?;
         let mut landed = self.scan_landed.subscribe();
         // The sender lives as long as the server: waiting cannot fail.
         let _ = landed.wait_for(|landed| *landed).await;
@@ -163,6 +160,28 @@ impl Backend {
                 Err(error) => return Err(error),
             }
         }
+    }
+
+    /// `ludeme/rulebook`: the rulebook of an open document as Markdown, from its current text
+    /// (unsaved edits included), for the editors' rulebook beside the game. Answers
+    /// `{"version", "title", "markdown"}`; `ContentModified` when the document is edited while
+    /// it is computed (the editor asks again after its edit).
+    pub async fn document_rulebook(&self, params: serde_json::Value) -> Result<serde_json::Value> {
+        let uri = document_uri_param(&params)?;
+        let answer = self
+            .query(&uri, |snapshot| {
+                let book = snapshot
+                    .analysis
+                    .rulebook(snapshot.file)
+                    .unwrap_or_else(|cancelled| analysis::resume_cancelled(cancelled));
+                serde_json::json!({
+                    "version": snapshot.document.version,
+                    "title": book.title,
+                    "markdown": book.to_markdown(),
+                })
+            })
+            .await?;
+        answer.ok_or_else(|| Error::invalid_params(format!("{} is not open", uri.as_str())))
     }
 
     /// Debug builds only: a request that panics, to test that the server survives it.
@@ -736,4 +755,12 @@ impl LanguageServer for Backend {
         })
         .await
     }
+}
+
+/// The `{"textDocument": {"uri": ...}}` of a custom request's parameters.
+fn document_uri_param(params: &serde_json::Value) -> Result<Uri> {
+    params["textDocument"]["uri"]
+        .as_str()
+        .and_then(|uri| uri.parse().ok())
+        .ok_or_else(|| Error::invalid_params("expected {\"textDocument\": {\"uri\": ...}}"))
 }

@@ -7,6 +7,7 @@ const { LanguageClient, TransportKind } = require('vscode-languageclient/node');
 const { findServer } = require('./discovery');
 const { registerCommands } = require('./cli');
 const { registerViewCommands } = require('./webviews');
+const { registerRulebook } = require('./rulebook');
 const { LANGUAGE_IDS, gdlLanguageOf } = require('./languages');
 const { explicitSetting } = require('./settings');
 const { LENS_COMMANDS, lensDetails } = require('./lens-details');
@@ -86,6 +87,7 @@ async function activate(context) {
   context.subscriptions.push(output);
   registerCommands(context, () => serverCommand);
   registerViewCommands(context, () => serverCommand);
+  registerRulebook(context, () => client);
   context.subscriptions.push(
     vscode.commands.registerCommand('ludeme.restartServer', async () => {
       await stopClient();

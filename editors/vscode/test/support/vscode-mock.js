@@ -26,7 +26,15 @@ const mock = {
   panels: [],
   /** Handlers registered with `workspace.onDidSaveTextDocument`. */
   saveListeners: [],
+  /** Handlers registered with `workspace.onDidChangeTextDocument` and `onDidCloseTextDocument`. */
+  changeListeners: [],
+  closeListeners: [],
+  /** Content providers registered with `workspace.registerTextDocumentContentProvider`, by scheme. */
+  contentProviders: new Map(),
   reset() {
+    this.changeListeners = [];
+    this.closeListeners = [];
+    this.contentProviders = new Map();
     this.panels = [];
     this.saveListeners = [];
     this.settings = {};
@@ -51,10 +59,35 @@ mock.document = (fsPath, languageId, text, { dirty = false } = {}) => ({
   save: async () => true,
 });
 
+/** A minimal `vscode.EventEmitter`: listeners added through `event`, called by `fire`. */
+class EventEmitter {
+  constructor() {
+    this.listeners = [];
+    this.event = (listener) => {
+      this.listeners.push(listener);
+      return disposable();
+    };
+  }
+  fire(value) {
+    this.listeners.forEach((listener) => listener(value));
+  }
+  dispose() {
+    this.listeners = [];
+  }
+}
+
 const vscode = {
   ViewColumn: { Beside: -2 },
+  EventEmitter,
   Uri: {
     parse: (text) => ({ text, toString: () => text }),
+    // Query kept as given (VS Code decodes it the same way before handing it back).
+    from: ({ scheme, path, query = '' }) => ({
+      scheme,
+      path,
+      query,
+      toString: () => `${scheme}:${path}${query ? `?${encodeURIComponent(query)}` : ''}`,
+    }),
   },
   env: {
     // Local: the address is reachable as it is.
@@ -83,6 +116,18 @@ const vscode = {
     onDidChangeConfiguration: () => disposable(),
     onDidSaveTextDocument(listener) {
       mock.saveListeners.push(listener);
+      return disposable();
+    },
+    onDidChangeTextDocument(listener) {
+      mock.changeListeners.push(listener);
+      return disposable();
+    },
+    onDidCloseTextDocument(listener) {
+      mock.closeListeners.push(listener);
+      return disposable();
+    },
+    registerTextDocumentContentProvider(scheme, provider) {
+      mock.contentProviders.set(scheme, provider);
       return disposable();
     },
     getWorkspaceFolder: () => undefined,

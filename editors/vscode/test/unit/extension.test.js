@@ -63,7 +63,7 @@ test('activation starts `ludeme lsp` from the discovered binary for the four lan
   assert.deepEqual(client.clientOptions.initializationOptions, {
     probe: { enabled: false, games: 7, seconds: 3 },
   });
-  for (const id of ['probe', 'explain', 'nearest', 'convertToInfix', 'convertToKif', 'restartServer']) {
+  for (const id of ['probe', 'explain', 'nearest', 'convertToInfix', 'convertToKif', 'restartServer', 'openRulebook']) {
     assert.ok(mock.commands.has(`ludeme.${id}`), `ludeme.${id} is registered`);
   }
   await extension.deactivate();
