@@ -65,6 +65,10 @@ vim.api.nvim_create_user_command('LudemeReport', function(command)
   ludeme().report(command.fargs)
 end, { nargs = '*', desc = "This game's report (ludeme report), in the browser" })
 
+vim.api.nvim_create_user_command('LudemeRulebook', function()
+  ludeme().rulebook()
+end, { desc = "This game's rulebook beside it, following its edits (from the language server)" })
+
 vim.api.nvim_create_autocmd('VimLeavePre', {
   group = vim.api.nvim_create_augroup('ludeme_servers', { clear = true }),
   callback = function()

@@ -256,6 +256,62 @@ test(':LudemeExplain shows the rules in a scratch buffer', function()
   check(vim.fn.exists(':LudemeProbe') == 2 and vim.fn.exists(':LudemeNearest') == 2, 'the commands exist')
 end)
 
+test(':LudemeRulebook shows the rulebook beside the game and follows unsaved edits', function()
+  local file = vim.fn.tempname() .. '.ludi'
+  local text =
+    '(game Hex (players White Black) (board (tiling hex) (shape rhombus) (size 5 5)) (end (All win (connect All-sides))))'
+  vim.fn.writefile({ text }, file)
+  local game = open(file)
+  local game_window = vim.api.nvim_get_current_win()
+  if not check(ludeme_client(game), 'the ludeme server attached to ' .. file) then
+    return
+  end
+  local ludeme = require('ludeme')
+  local book = ludeme.rulebook()
+  if not check(book, ':LudemeRulebook made a buffer') then
+    return
+  end
+  local function book_text()
+    return table.concat(vim.api.nvim_buf_get_lines(book, 0, -1, false), '\n')
+  end
+  vim.wait(TIMEOUT_MS, function()
+    return ludeme.rulebooks[game].refreshes > 0
+  end, 50)
+  check(book_text():find('^# Hex\n'), 'the rulebook, titled: ' .. book_text())
+  check(book_text():find('5×5 rhombus board', 1, true), 'the board as written: ' .. book_text())
+  check(vim.bo[book].buftype == 'nofile' and vim.bo[book].filetype == 'markdown', 'a Markdown scratch buffer')
+  check(vim.api.nvim_get_current_win() == game_window, 'the cursor stays in the game')
+  local book_window = vim.fn.win_findbuf(book)[1]
+  check(
+    book_window and vim.api.nvim_win_get_position(book_window)[2] > vim.api.nvim_win_get_position(game_window)[2],
+    'shown to the right of the game'
+  )
+
+  -- Three quick unsaved edits: one refresh, once the typing pauses, with the last text.
+  for _, size in ipairs({ 6, 7, 8 }) do
+    local edited = text:gsub('%(size 5 5%)', string.format('(size %d %d)', size, size))
+    vim.api.nvim_buf_set_lines(game, 0, -1, false, { edited })
+    vim.api.nvim_exec_autocmds('TextChanged', { buffer = game })
+  end
+  check(vim.bo[game].modified, 'the edits are not saved')
+  check(ludeme.rulebooks[game].refreshes == 1, 'no refresh while typing')
+  vim.wait(TIMEOUT_MS, function()
+    return ludeme.rulebooks[game].refreshes > 1
+  end, 50)
+  vim.wait(ludeme.RULEBOOK_DELAY_MS * 3)
+  check(ludeme.rulebooks[game].refreshes == 2, 'one refresh for the burst: ' .. ludeme.rulebooks[game].refreshes)
+  check(book_text():find('8×8 rhombus board', 1, true), 'the edited board: ' .. book_text())
+  check(not book_text():find('5×5', 1, true), 'the old board is gone: ' .. book_text())
+
+  -- Asked again, the same buffer; closed, nothing follows the game any more.
+  check(ludeme.rulebook() == book, 'one rulebook per game')
+  vim.api.nvim_buf_delete(book, { force = true })
+  check(ludeme.rulebooks[game] == nil, 'the rulebook forgotten with its buffer')
+  vim.api.nvim_buf_delete(game, { force = true })
+  os.remove(file)
+  check(vim.fn.exists(':LudemeRulebook') == 2, 'the command exists')
+end)
+
 test("the server's lens commands show their details", function()
   local shown = vim.lsp.commands['ludeme.showProbe']({
     title = 'viable · 50 games',

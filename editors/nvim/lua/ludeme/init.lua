@@ -18,22 +18,34 @@ function M.binary()
   return 'ludeme'
 end
 
-local function show(title, text, filetype)
-  vim.cmd('botright new')
+--- Replaces the text of a read-only scratch buffer.
+local function set_text(buf, text)
+  local lines = vim.split(text, '\n', { plain = true })
+  if lines[#lines] == '' then
+    table.remove(lines)
+  end
+  vim.bo[buf].modifiable = true
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+end
+
+--- A new scratch buffer (no file, wiped when hidden) in the window `split` opens.
+local function scratch(split, title, filetype)
+  vim.cmd(split)
   local buf = vim.api.nvim_get_current_buf()
   vim.bo[buf].buftype = 'nofile'
   vim.bo[buf].bufhidden = 'wipe'
   vim.bo[buf].swapfile = false
   pcall(vim.api.nvim_buf_set_name, buf, title)
-  local lines = vim.split(text, '\n', { plain = true })
-  if lines[#lines] == '' then
-    table.remove(lines)
-  end
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  vim.bo[buf].modifiable = false
   if filetype then
     vim.bo[buf].filetype = filetype
   end
+  return buf
+end
+
+local function show(title, text, filetype)
+  local buf = scratch('botright new', title, filetype)
+  set_text(buf, text)
   return buf
 end
 
@@ -317,6 +329,130 @@ function M.report(args, on_done)
   if not ok then
     vim.notify('ludeme: cannot run ' .. command[1] .. ': ' .. tostring(started), vim.log.levels.ERROR)
   end
+end
+
+--- The open rulebooks by game buffer: { buf = the rulebook's buffer, timer, refreshes = how many
+--- answers filled it }.
+M.rulebooks = {}
+
+--- How long the game must stay unedited before its rulebook is asked for again.
+M.RULEBOOK_DELAY_MS = 300
+
+--- How many times a `ludeme/rulebook` request cancelled by ContentModified is sent: a write
+--- elsewhere (the workspace scan landing) can cancel it; an edit of the game brings its own refresh.
+local RULEBOOK_ATTEMPTS = 3
+
+--- Fills the rulebook of the game buffer `game` from `ludeme/rulebook`, asked of the server
+--- attached to it, which reads the buffer's text: unsaved edits count.
+--- @param game integer
+--- @param attempt? integer
+function M.refresh_rulebook(game, attempt)
+  attempt = attempt or 1
+  local rulebook = M.rulebooks[game]
+  if not rulebook or not vim.api.nvim_buf_is_valid(rulebook.buf) then
+    return
+  end
+  local client = vim.lsp.get_clients({ bufnr = game, name = 'ludeme' })[1]
+  if not client then
+    set_text(rulebook.buf, '*Ludeme: the language server is not attached to this game.*')
+    return
+  end
+  local params = { textDocument = vim.lsp.util.make_text_document_params(game) }
+  -- Given the buffer, the client sends the game's pending edits before the request.
+  client:request('ludeme/rulebook', params, function(err, result)
+    if not vim.api.nvim_buf_is_valid(rulebook.buf) or M.rulebooks[game] ~= rulebook then
+      return
+    end
+    if err and err.code == vim.lsp.protocol.ErrorCodes.ContentModified then
+      if attempt < RULEBOOK_ATTEMPTS then
+        M.refresh_rulebook(game, attempt + 1)
+      end
+      return
+    end
+    local text = result and result.markdown
+    if err or type(text) ~= 'string' then
+      text = '*Ludeme: the rulebook could not be made: ' .. (err and err.message or 'no answer') .. '.*'
+    end
+    set_text(rulebook.buf, text)
+    rulebook.refreshes = rulebook.refreshes + 1
+  end, game)
+end
+
+--- Stops following the game buffer `game`: its timer and autocommands go.
+local function forget_rulebook(game)
+  local rulebook = M.rulebooks[game]
+  if not rulebook then
+    return
+  end
+  M.rulebooks[game] = nil
+  rulebook.timer:stop()
+  rulebook.timer:close()
+  pcall(vim.api.nvim_del_augroup_by_id, rulebook.group)
+end
+
+--- `:LudemeRulebook`: the current game's rulebook as Markdown in a scratch buffer to its right,
+--- refreshed once the game stays unedited for RULEBOOK_DELAY_MS. The cursor stays in the game.
+--- @return integer? the rulebook's buffer
+function M.rulebook()
+  local game = vim.api.nvim_get_current_buf()
+  if not vim.tbl_contains(M.filetypes, vim.bo[game].filetype) then
+    vim.notify('ludeme: this buffer is not a game file', vim.log.levels.WARN)
+    return nil
+  end
+  local game_window = vim.api.nvim_get_current_win()
+  local existing = M.rulebooks[game]
+  if existing and vim.api.nvim_buf_is_valid(existing.buf) then
+    if #vim.fn.win_findbuf(existing.buf) == 0 then
+      vim.cmd('vertical rightbelow sbuffer ' .. existing.buf)
+      vim.api.nvim_set_current_win(game_window)
+    end
+    M.refresh_rulebook(game)
+    return existing.buf
+  end
+  local name = vim.api.nvim_buf_get_name(game)
+  local title = 'ludeme://rulebook/' .. (name ~= '' and vim.fs.basename(name) or tostring(game))
+  local buf = scratch('vertical rightbelow new', title, 'markdown')
+  -- Kept while hidden: the game may show it again.
+  vim.bo[buf].bufhidden = 'hide'
+  vim.bo[buf].modifiable = false
+  vim.api.nvim_set_current_win(game_window)
+  local rulebook = {
+    buf = buf,
+    timer = vim.uv.new_timer(),
+    refreshes = 0,
+    group = vim.api.nvim_create_augroup('ludeme_rulebook_' .. game, { clear = true }),
+  }
+  M.rulebooks[game] = rulebook
+  vim.api.nvim_create_autocmd({ 'TextChanged', 'TextChangedI' }, {
+    group = rulebook.group,
+    buffer = game,
+    callback = function()
+      rulebook.timer:stop()
+      rulebook.timer:start(
+        M.RULEBOOK_DELAY_MS,
+        0,
+        vim.schedule_wrap(function()
+          M.refresh_rulebook(game)
+        end)
+      )
+    end,
+  })
+  vim.api.nvim_create_autocmd('BufWipeout', {
+    group = rulebook.group,
+    buffer = game,
+    callback = function()
+      forget_rulebook(game)
+    end,
+  })
+  vim.api.nvim_create_autocmd('BufWipeout', {
+    group = rulebook.group,
+    buffer = buf,
+    callback = function()
+      forget_rulebook(game)
+    end,
+  })
+  M.refresh_rulebook(game)
+  return buf
 end
 
 return M
