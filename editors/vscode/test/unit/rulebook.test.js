@@ -106,3 +106,15 @@ test('Open Rulebook previews the live rulebook beside the game and follows unsav
     await session.close();
   }
 });
+
+test('Open Rulebook is in the palette, the context menu and the title bar of a game', () => {
+  const manifest = require('../../package.json');
+  const command = manifest.contributes.commands.find((entry) => entry.command === 'ludeme.openRulebook');
+  assert.ok(command, 'ludeme.openRulebook is contributed');
+  assert.equal(`${command.category}: ${command.title}`, 'Ludeme: Open Rulebook');
+  for (const menu of ['commandPalette', 'editor/context', 'editor/title']) {
+    const entry = manifest.contributes.menus[menu].find((item) => item.command === 'ludeme.openRulebook');
+    assert.ok(entry, `in ${menu}`);
+    assert.equal(entry.when, 'editorLangId =~ /^(egg|ludi|gdl|hrf)$/', `${menu}: on the four languages`);
+  }
+});
