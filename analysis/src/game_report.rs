@@ -150,6 +150,25 @@ impl std::fmt::Display for ReportError {
 
 impl std::error::Error for ReportError {}
 
+/// The probe `request` asks for, played on `game`, with the settings it ran with.
+fn play_probe(
+    game: &PlayableGame,
+    request: &ProbeRequest,
+    games_done: &mut dyn FnMut(usize),
+) -> (ProbeReport, ProbeSettings) {
+    let settings = ProbeSettings {
+        games: request.games,
+        seed: request.seed,
+        random_plies: request.random_plies,
+        nodes_per_move: request
+            .nodes_per_move
+            .unwrap_or_else(|| game.default_probe_nodes()),
+        time_limit: request.time_limit,
+        ..ProbeSettings::default()
+    };
+    (game.probe_with_progress(&settings, games_done), settings)
+}
+
 impl GameReport {
     /// Asks `analysis` everything the report shows about `file`, playing the probe's games when
     /// `options` asks for them (telling `games_done` after each one), and names the file `path`.
@@ -174,19 +193,10 @@ impl GameReport {
                 .position_after(&[])
                 .map_err(|error| error.to_string())?;
             let board = svg(&game.picture(&start));
-            let probe = options.probe.as_ref().map(|request| {
-                let settings = ProbeSettings {
-                    games: request.games,
-                    seed: request.seed,
-                    random_plies: request.random_plies,
-                    nodes_per_move: request
-                        .nodes_per_move
-                        .unwrap_or_else(|| game.default_probe_nodes()),
-                    time_limit: request.time_limit,
-                    ..ProbeSettings::default()
-                };
-                (game.probe_with_progress(&settings, games_done), settings)
-            });
+            let probe = options
+                .probe
+                .as_ref()
+                .map(|request| play_probe(&game, request, games_done));
             Ok(PlayedGame {
                 engine: game.engine_name(),
                 roles: game.roles().to_vec(),
@@ -234,6 +244,15 @@ impl GameReport {
             nearest,
             diagnostics,
         })
+    }
+
+    /// Plays the probe `request` asks for on `game` (the reported game's engine) and puts its
+    /// figures in the report: for a front end that gathers the rest without the probe, so as
+    /// not to hold its analysis snapshot (and so block every write) while the games are played.
+    pub fn add_probe(&mut self, game: &PlayableGame, request: &ProbeRequest) {
+        if let Ok(played) = &mut self.play {
+            played.probe = Some(play_probe(game, request, &mut |_| {}));
+        }
     }
 
     /// The page: one HTML document with its style sheet and pictures inline.

@@ -152,12 +152,12 @@ pub struct CheckArgs {
     watch: bool,
 }
 
-/// The long help's account of the default output, for the reader who wonders why a terminal
-/// shows less than a pipe.
 /// From how many files `check` shows a bar on a terminal: a folder of a few dozen games is
 /// checked before a bar would be read, thousands take long enough to wonder.
 const FILES_WORTH_A_BAR: usize = 200;
 
+/// The long help's account of the default output, for the reader who wonders why a terminal
+/// shows less than a pipe.
 const OUTPUT_HELP: &str = "\
 Output:
   On a terminal, with no --output-format, --severity or --quiet, `check` prints the full

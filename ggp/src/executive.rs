@@ -324,6 +324,8 @@ impl Executive {
                     // The moves given were not legal: the match stays where it was.
                     if pushed_ply && let Some(session) = self.lock().get_mut(id) {
                         session.plies.pop();
+                        // The position reached may be past the ply taken back: replay next time.
+                        session.reached = None;
                     }
                     Err(why)
                 }

@@ -26,7 +26,7 @@ use ludeme_analysis::config::Config;
 use ludeme_analysis::files::{OsFileSystem, collect_game_files, is_game_file, load_game};
 use ludeme_analysis::game_report::{GameReport, ProbeRequest, ReportOptions};
 use ludeme_analysis::play::{EngineOptions, PlayableGame};
-use ludeme_analysis::{Analysis, AnalysisHost, Change, CpuInstant, Diagnostic, SourceFile, Syntax};
+use ludeme_analysis::{Analysis, AnalysisHost, Change, Diagnostic, SourceFile, Syntax};
 
 use crate::error::ApiError;
 
@@ -40,7 +40,7 @@ const CANCELLED_RETRIES: usize = 5;
 /// The self-play games of a report on the page: enough for a verdict that is not tentative.
 const REPORT_GAMES: usize = 20;
 
-/// No new game of a report's probe starts after this many seconds (of CPU time).
+/// No new game of a report's probe starts after this many seconds.
 const REPORT_SECONDS: u64 = 20;
 
 /// The games of one folder, read through one analysis host.
@@ -288,26 +288,29 @@ impl Library {
     /// The report of a game (`ludeme report`'s page): its rules, board, a short probe's
     /// verdict, criteria and plots, its nearest games in the folder and its diagnostics. The
     /// probe plays [`REPORT_GAMES`] games within [`REPORT_SECONDS`], so that the page shows it
-    /// while a person waits.
+    /// while a person waits. It is played on an engine of the game after the rest is gathered,
+    /// with no snapshot held: a file saved meanwhile is read at once, not after the games.
     pub fn report(&self, current: &Current, shown: &str) -> Result<String, ApiError> {
         let limit = Duration::from_secs(REPORT_SECONDS);
+        let probe = ProbeRequest {
+            games: REPORT_GAMES,
+            time_limit: Some(limit),
+            ..ProbeRequest::default()
+        };
         let options = ReportOptions {
-            probe: Some(ProbeRequest {
-                games: REPORT_GAMES,
-                time_limit: Some(limit),
-                ..ProbeRequest::default()
-            }),
-            engine: EngineOptions {
-                // A game under way, and a question of the engine that never ends, stop at twice
-                // the limit, in CPU time as every engine budget.
-                deadline: Some(CpuInstant::now().deadline(limit * 2)),
-                interpreter: false,
-            },
+            probe: None,
             ..ReportOptions::default()
         };
-        let report = self.ask(|analysis| {
+        let mut report = self.ask(|analysis| {
             GameReport::gather(analysis, current.file, shown, &options, &mut |_| {})
         })?;
+        if report.play.is_ok() {
+            match self.with_engine(current, |game| report.add_probe(game, &probe)) {
+                // Unplayable since it was gathered: the page says why without the probe.
+                Err(error) if error.status == StatusCode::CONFLICT => {}
+                played => played?,
+            }
+        }
         report
             .to_html()
             .map_err(|error| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, error.to_string()))
