@@ -205,6 +205,26 @@ fn an_unreadable_rule_is_said_and_the_exit_status_is_one() {
 /// GDL and EGGG name what they could not read, by its line: a malformed part of a rule on the
 /// rule's sentence, a form or statement read as nothing as a note of its own.
 #[test]
+fn past_a_hundred_unreadable_parts_the_rest_are_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let egg = dir.path().join("many.egg");
+    let statements: String = (1..=150).map(|n| format!("zzz qqq {n}\n")).collect();
+    std::fs::write(&egg, format!("game is Many\n{statements}")).unwrap();
+    let output = ludeme(&["explain", egg.to_str().unwrap()]);
+    let text = String::from_utf8(output.stdout).unwrap();
+    // Statements on lines 2 to 151: the first hundred named, the last fifty counted.
+    assert!(
+        text.contains("(a statement that could not be read: line 101)"),
+        "{text}"
+    );
+    assert!(!text.contains("line 102)"), "{text}");
+    assert!(
+        text.contains("(50 more statements could not be read; `ludeme check` lists them)"),
+        "{text}"
+    );
+}
+
+#[test]
 fn unreadable_gdl_and_eggg_parts_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let gdl = dir.path().join("bad.kif");

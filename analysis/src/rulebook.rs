@@ -256,8 +256,8 @@ pub fn overview_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<(T
         range,
         format!(
             "**{}**\n\n{}\n\n*The whole rulebook: `ludeme explain`.*",
-            book.title,
-            overview.join(" ")
+            markdown_escape(&book.title),
+            markdown_escape(&overview.join(" "))
         ),
     ))
 }
@@ -353,6 +353,29 @@ pub fn faults(text: &str) -> Vec<String> {
 /// The most words a sentence of a rulebook may have.
 pub const LONGEST_SENTENCE: usize = 60;
 
+/// The parts that could not be read a rulebook names one by one; the rest are counted (a file
+/// of thousands of syntax errors gets a short note, in time linear in its size).
+pub(crate) const UNREADABLE_NAMED: usize = 100;
+
+/// The 1-based line of each byte offset of a text, each found by a binary search.
+pub(crate) struct LineNumbers {
+    starts: Vec<usize>,
+}
+
+impl LineNumbers {
+    pub(crate) fn new(text: &str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+            .collect();
+        LineNumbers { starts }
+    }
+
+    /// The line `offset` is on (an offset past the end is on the last line).
+    pub(crate) fn line_of(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&start| start <= offset)
+    }
+}
+
 /// The sentences of plain text: bullets and lines joined, split after `.`, `!`, `?` followed by
 /// a space or the end.
 fn sentences_of(text: &str) -> Vec<&str> {
@@ -434,6 +457,16 @@ pub fn is_code_word(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_numbers_count_from_one_and_keep_offsets_past_the_end_on_the_last_line() {
+        let lines = LineNumbers::new("ab\ncd\n\nef");
+        let found: Vec<usize> = [0, 2, 3, 5, 6, 7, 9, 100]
+            .iter()
+            .map(|&offset| lines.line_of(offset))
+            .collect();
+        assert_eq!(found, [1, 1, 2, 2, 3, 4, 4, 4]);
+    }
 
     #[test]
     fn hover_on_the_games_name_shows_the_overview() {

@@ -17,7 +17,7 @@ use crate::egg::model::{
 };
 use crate::egg::words::{article, capitalize, join_and, join_or, key, number_word, plural};
 use crate::egg::{egg_file, egg_game};
-use crate::rulebook::{Line, Part, Rulebook, sentence};
+use crate::rulebook::{Line, LineNumbers, Part, Rulebook, UNREADABLE_NAMED, sentence};
 use crate::{Db, SourceFile, Syntax};
 use phrase::{Voice, render, render_terms, spoken_name};
 
@@ -70,8 +70,10 @@ pub fn egg_explanation(db: &dyn Db, file: SourceFile) -> EggExplanation {
         .collect();
     unread.sort_by_key(|range| range.start);
     let mut sentences: Vec<Sentence> = Vec::new();
-    for range in unread {
-        let line = text[..range.start.min(text.len())].matches('\n').count() + 1;
+    let lines = LineNumbers::new(text);
+    let unnamed = unread.len().saturating_sub(UNREADABLE_NAMED);
+    for range in unread.into_iter().take(UNREADABLE_NAMED) {
+        let line = lines.line_of(range.start);
         let note = format!("(a statement that could not be read: line {line})");
         if sentences.last().is_none_or(|last| last.text != note) {
             sentences.push(Sentence {
@@ -79,6 +81,14 @@ pub fn egg_explanation(db: &dyn Db, file: SourceFile) -> EggExplanation {
                 origins: vec![Origin { file, range }],
             });
         }
+    }
+    if unnamed > 0 {
+        sentences.push(Sentence {
+            text: format!(
+                "({unnamed} more statements could not be read; `ludeme check` lists them)"
+            ),
+            origins: Vec::new(),
+        });
     }
     if !sentences.is_empty() {
         sheet.sections.push(Section {

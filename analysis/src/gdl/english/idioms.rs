@@ -23,7 +23,9 @@ use std::collections::HashMap;
 
 use crate::gdl::keywords;
 use crate::gdl::model::{Compound, Literal, Rule, RuleSet, Term};
-use crate::rulebook::{Line, Part, Rulebook, is_code_word, words_of_code_name};
+use crate::rulebook::{
+    Line, LineNumbers, Part, Rulebook, UNREADABLE_NAMED, is_code_word, words_of_code_name,
+};
 use crate::{TextRange, egg::words::number_word};
 
 use super::literals;
@@ -70,16 +72,11 @@ pub fn rulebook(
 /// at the end of the sentences of the rule it is in, else "(a rule that could not be read:
 /// line 6)" among the notes.
 fn note_unreadable(book: &mut Rulebook, source: &str, unreadable: &[TextRange]) {
-    let line_of = |range: &TextRange| {
-        source[..range.start.min(source.len())]
-            .matches('\n')
-            .count()
-            + 1
-    };
+    let lines = LineNumbers::new(source);
     let mut apart: Vec<usize> = Vec::new();
     let mut noted: Vec<usize> = Vec::new();
-    for range in unreadable {
-        let number = line_of(range);
+    for range in unreadable.iter().take(UNREADABLE_NAMED) {
+        let number = lines.line_of(range.start);
         let mut placed = false;
         let lines = book.overview.iter_mut().chain(
             book.chapters
@@ -110,6 +107,17 @@ fn note_unreadable(book: &mut Rulebook, source: &str, unreadable: &[TextRange]) 
             Part::Notes,
             Line::new(
                 format!("(a rule that could not be read: line {number})"),
+                Vec::new(),
+            ),
+        );
+    }
+    if let Some(more) = unreadable.len().checked_sub(UNREADABLE_NAMED)
+        && more > 0
+    {
+        book.add(
+            Part::Notes,
+            Line::new(
+                format!("({more} more parts could not be read; `ludeme check` lists them)"),
                 Vec::new(),
             ),
         );
