@@ -437,20 +437,16 @@ function M.rulebook()
       )
     end,
   })
-  vim.api.nvim_create_autocmd('BufWipeout', {
-    group = rulebook.group,
-    buffer = game,
-    callback = function()
-      forget_rulebook(game)
-    end,
-  })
-  vim.api.nvim_create_autocmd('BufWipeout', {
-    group = rulebook.group,
-    buffer = buf,
-    callback = function()
-      forget_rulebook(game)
-    end,
-  })
+  -- Wiping either the game or its rulebook ends the refreshing.
+  for _, wiped in ipairs({ game, buf }) do
+    vim.api.nvim_create_autocmd('BufWipeout', {
+      group = rulebook.group,
+      buffer = wiped,
+      callback = function()
+        forget_rulebook(game)
+      end,
+    })
+  end
   M.refresh_rulebook(game)
   return buf
 end
