@@ -176,10 +176,16 @@ function openFromAddress() {
  */
 function showReport(path, revision) {
   const frame = /** @type {HTMLIFrameElement} */ (element("report-frame"));
-  const wanted = `/api/report?path=${encodeURIComponent(path)}&revision=${revision}`;
+  frame.dataset.wanted = `/api/report?path=${encodeURIComponent(path)}&revision=${revision}`;
+  loadReportIfOpen();
+}
+
+/** Loads the report last asked for into its frame, if the report is open and shows another. */
+function loadReportIfOpen() {
+  const frame = /** @type {HTMLIFrameElement} */ (element("report-frame"));
   const open = /** @type {HTMLDetailsElement} */ (element("report")).open;
-  frame.dataset.wanted = wanted;
-  if (open && frame.getAttribute("src") !== wanted) frame.setAttribute("src", wanted);
+  const wanted = frame.dataset.wanted;
+  if (open && wanted && frame.getAttribute("src") !== wanted) frame.setAttribute("src", wanted);
 }
 
 /**
@@ -623,12 +629,7 @@ function start() {
     showPosition().catch(failed);
   });
   element("undo").addEventListener("click", undo);
-  element("report").addEventListener("toggle", () => {
-    const frame = /** @type {HTMLIFrameElement} */ (element("report-frame"));
-    const open = /** @type {HTMLDetailsElement} */ (element("report")).open;
-    const wanted = frame.dataset.wanted;
-    if (open && wanted && frame.getAttribute("src") !== wanted) frame.setAttribute("src", wanted);
-  });
+  element("report").addEventListener("toggle", loadReportIfOpen);
   element("pause").addEventListener("click", () => {
     setPaused(!page.paused);
     showPosition().catch(failed);
