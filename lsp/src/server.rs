@@ -463,36 +463,13 @@ impl LanguageServer for Backend {
         let hover = self
             .query(&position.text_document.uri, move |snapshot| {
                 let offset = snapshot.document.offset(position.position);
-                let hover = ide::hover(snapshot.db(), snapshot.file, offset);
-                // On a `role` fact, random play's figures and findings follow the usual hover.
-                let simulation =
-                    analysis::gdl::simulate::role_hover(snapshot.db(), snapshot.file, offset);
-                let (range, markdown) = match (hover, simulation) {
-                    (None, None) => (analysis::TextRange::new(0, 0), String::new()),
-                    (Some(hover), None) => (hover.range, hover.markdown),
-                    (None, Some((range, details))) => (range, details),
-                    (Some(hover), Some((_, details))) => (
-                        hover.range,
-                        format!("{}\n\n---\n\n{details}", hover.markdown),
-                    ),
-                };
-                // On the game's name, the rulebook's overview comes first.
-                let (range, markdown) = match analysis::rulebook::overview_hover(
-                    snapshot.db(),
-                    snapshot.file,
-                    offset,
-                ) {
-                    Some((name, overview)) if markdown.is_empty() => (name, overview),
-                    Some((_, overview)) => (range, format!("{overview}\n\n---\n\n{markdown}")),
-                    None if markdown.is_empty() => return None,
-                    None => (range, markdown),
-                };
+                let hover = ide::hover(snapshot.db(), snapshot.file, offset)?;
                 Some(Hover {
                     contents: HoverContents::Markup(MarkupContent {
                         kind: MarkupKind::Markdown,
-                        value: markdown,
+                        value: hover.markdown,
                     }),
-                    range: Some(snapshot.document.range(range)),
+                    range: Some(snapshot.document.range(hover.range)),
                 })
             })
             .await?;

@@ -157,12 +157,40 @@ fn is_name_word(name: &str) -> bool {
             .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
 }
 
+/// Everything the editor shows on hovering `offset`, in one place so that every front end
+/// shows the same: on a game's name the rulebook's overview first, then the language's own
+/// hover (definitions, the rule in English, the manual entry), then on a GDL `role` fact the
+/// editor simulation's figures. The parts are separated by rules; the range is the most
+/// specific one that has text (the language hover's, else the `role` fact's, else the name's).
 pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
-    match file.syntax(db) {
+    let language = match file.syntax(db) {
         Syntax::GdlKif | Syntax::GdlInfix => gdl::hover(db, file, offset),
         Syntax::Ludi => ludi::hover(db, file, offset),
         Syntax::Egg => egg::hover(db, file, offset),
+    };
+    let overview = crate::rulebook::overview_hover(db, file, offset);
+    let simulation = crate::gdl::simulate::role_hover(db, file, offset);
+    let range = language
+        .as_ref()
+        .map(|hover| hover.range)
+        .or(simulation.as_ref().map(|(range, _)| *range))
+        .or(overview.as_ref().map(|(range, _)| *range))?;
+    let parts: Vec<String> = [
+        overview.map(|(_, markdown)| markdown),
+        language.map(|hover| hover.markdown),
+        simulation.map(|(_, markdown)| markdown),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|markdown| !markdown.trim().is_empty())
+    .collect();
+    if parts.is_empty() {
+        return None;
     }
+    Some(Hover {
+        range,
+        markdown: parts.join("\n\n---\n\n"),
+    })
 }
 
 /// What may be written at `offset`: the candidates of the file's language that match the word

@@ -84,15 +84,28 @@ fn read_children(parent: tree_sitter::Node<'_>, text: &str) -> Vec<Node> {
             "comment" => NodeKind::Comment(text[range.start..range.end].trim_end().to_owned()),
             _ => NodeKind::Atom(text[range.start..range.end].to_owned()),
         };
+        let breaks = line_breaks(gap);
         nodes.push(Node {
-            ends_previous_line: previous_end.is_some() && !gap.contains('\n'),
-            after_blank_line: gap.matches('\n').count() >= 2,
+            ends_previous_line: previous_end.is_some() && breaks == 0,
+            after_blank_line: breaks >= 2,
             kind,
             range,
         });
         previous_end = Some(range.end);
     }
     nodes
+}
+
+/// The line breaks in `gap` as the grammar reads them: a comment ends at `\r` as well as at
+/// `\n`, so a bare carriage return is a line break (and `\r\n` one, not two). Without this, a
+/// comment after a bare `\r` was joined to the comment before it.
+fn line_breaks(gap: &str) -> usize {
+    let bytes = gap.as_bytes();
+    (0..bytes.len())
+        .filter(|&at| {
+            bytes[at] == b'\n' || (bytes[at] == b'\r' && bytes.get(at + 1) != Some(&b'\n'))
+        })
+        .count()
 }
 
 fn render_top_level(forms: &[Node]) -> String {
@@ -261,6 +274,20 @@ mod tests {
             "; header\n\n(game Demo ; the name\n  ; before players\n  (players White Black) ; two\n)\n(x)\n"
         );
         assert_eq!(format_ludi(&formatted).as_deref(), Some(formatted.as_str()));
+    }
+
+    #[test]
+    fn format_ends_a_comment_at_a_bare_carriage_return() {
+        // The grammar ends a comment at `\r`: the second comment is on a line of its own, and
+        // `\r\n` is one line break, not a blank line (a fuzz find of the `format` target).
+        assert_eq!(
+            format_ludi("; one\r; two\n(x)").as_deref(),
+            Some("; one\n; two\n(x)\n")
+        );
+        assert_eq!(
+            format_ludi("; one\r\n; two\r\n\r\n(x)").as_deref(),
+            Some("; one\n; two\n\n(x)\n")
+        );
     }
 
     #[test]
