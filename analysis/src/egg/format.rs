@@ -127,9 +127,15 @@ fn normalise_line(
 ) {
     // Carriage returns at the start of a line are blank space that does not indent it (the
     // grammar's scanner skips them when it decides whether a line continues a statement), so
-    // they go, and the spaces and tabs among them are the indentation.
+    // they go, and the spaces and tabs among them are the indentation; inside verbatim text (a
+    // code escape continued on this line) they are part of the text and stay.
     let indent = content.len() - content.trim_start_matches([' ', '\t', '\r']).len();
-    output.extend(content[..indent].chars().filter(|&c| c != '\r'));
+    output.extend(
+        content[..indent]
+            .char_indices()
+            .filter(|&(at, c)| c != '\r' || inside_verbatim(offset + at))
+            .map(|(_, c)| c),
+    );
     let mut chars = content[indent..].char_indices().peekable();
     while let Some((at, c)) = chars.next() {
         let position = offset + indent + at;
@@ -252,5 +258,13 @@ mod tests {
             format_egg("2 players\r\n\rturns alternate\n\r  up\n").as_deref(),
             Some("2 players\r\nturns alternate\n  up\n")
         );
+    }
+
+    #[test]
+    fn format_keeps_carriage_returns_inside_code_continued_on_the_next_line() {
+        // `s is x` is a code escape, Perl text copied as written: its continuation line's
+        // leading `\r` is part of the code, not blank space (a `format` fuzz find).
+        let text = "s is x\n\r <\n";
+        assert_eq!(format_egg(text).as_deref(), Some(text));
     }
 }
