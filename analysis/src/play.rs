@@ -33,6 +33,9 @@ pub use ludeme_engine::probe::{
 };
 pub use ludeme_engine::{Reward, RoleIndex};
 
+mod match_player;
+pub use match_player::MatchPlayer;
+
 /// States each search may visit per move when probing a GDL or EGGG game: without advisors,
 /// only the search's depth tells good moves from bad (Ludi's advisors value the states a
 /// shallower search stops at: [`ProbeSettings::default`]).
@@ -620,30 +623,13 @@ fn choose_named_move<G: ludeme_engine::notation::Notation>(
     budget: &MoveBudget,
     seed: u64,
 ) -> Result<String, String> {
-    use ludeme_engine::notation::named_moves;
-    use ludeme_engine::players::Clock;
     let Some(mut player) = player_by_name::<G>(player, seed) else {
         return Err(format!(
             "no player is called `{player}`; the players are {}",
             PLAYER_NAMES.join(", ")
         ));
     };
-    if game.is_terminal(state) {
-        return Err("the game is over".to_owned());
-    }
-    let mut clock = Clock::start(budget);
-    let chosen = player.choose_move(game, state, role, &mut clock);
-    if let Some(failure) = game.failure() {
-        return Err(failure);
-    }
-    let Some(chosen) = chosen else {
-        return Err(format!("{} has no legal move", game.roles()[role]));
-    };
-    named_moves(game, state, role)
-        .into_iter()
-        .find(|(_, action)| action == &chosen)
-        .map(|(name, _)| name)
-        .ok_or_else(|| format!("the player of {} chose no legal move", game.roles()[role]))
+    match_player::choose_named(game, state, role, &mut *player, budget, None)
 }
 
 #[cfg(test)]

@@ -8,8 +8,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 use ludeme_analysis::Syntax;
-use ludeme_ggp::manager::{MAX_STEPS, MatchRecord, MatchSettings, run_match};
+use ludeme_analysis::play::PLAYER_NAMES;
+use ludeme_ggp::executive::PlayerConfig;
+use ludeme_ggp::manager::{MAX_STEPS, MatchRecord, MatchSettings, run_series, summary_table};
 use ludeme_ggp::messages::read_terms;
+use ludeme_ggp::server::LocalPlayers;
 use ludeme_ggp::transport::PlayerAddress;
 
 use crate::exit;
@@ -20,7 +23,8 @@ use crate::project::{KnownGames, open_game, playable};
 pub struct MatchArgs {
     /// A GDL game in prefix KIF (.kif, .gdl).
     file: PathBuf,
-    /// A player's URL (`http://127.0.0.1:9147`), once per role, in the game's role order.
+    /// A player, once per role, in the game's role order: its URL (`http://127.0.0.1:9147`),
+    /// or `local:NAME` for a player of this process (`local:mcts`, `local:random`, ...).
     #[arg(long = "player", value_name = "URL", required = true)]
     players: Vec<String>,
     /// Seconds the players have to prepare (ground the game) before the first move.
@@ -35,6 +39,10 @@ pub struct MatchArgs {
     /// Write the match records here, as a JSON list in the shape of ggp.org's match archive.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// Also write each match's record to its own file, `DIR/<match id>.json`, as ggp-base's
+    /// server does.
+    #[arg(long, value_name = "DIR")]
+    record_dir: Option<PathBuf>,
     /// The random seed of the moves substituted for late or illegal answers.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -50,15 +58,51 @@ pub fn run(args: &MatchArgs) -> u8 {
         eprintln!("ludeme match: {}: {message}", path.display());
         exit::FAILURE
     };
+    // Local players are served by this process on loopback ports, for as long as it runs.
+    let mut local_configs = Vec::new();
+    for (seat, player) in args.players.iter().enumerate() {
+        if let Some(name) = player.strip_prefix("local:") {
+            if !PLAYER_NAMES.contains(&name) {
+                return fail(format!(
+                    "no player is called `{name}`; the players are {}",
+                    PLAYER_NAMES.join(", ")
+                ));
+            }
+            local_configs.push(PlayerConfig {
+                name: format!("{name}{}", seat + 1),
+                player: name.to_owned(),
+                seed: args.seed ^ (seat as u64 + 1),
+            });
+        }
+    }
+    let local = match LocalPlayers::start(local_configs) {
+        Ok(local) => local,
+        Err(error) => return fail(format!("the local players could not start: {error}")),
+    };
+    let mut local_addresses = local.addresses().iter();
     let addresses: Vec<PlayerAddress> = match args
         .players
         .iter()
-        .map(|url| PlayerAddress::parse(url))
+        .map(|url| match url.strip_prefix("local:") {
+            Some(_) => Ok(local_addresses
+                .next()
+                .expect("one address per local player")
+                .clone()),
+            None => PlayerAddress::parse(url),
+        })
         .collect()
     {
         Ok(addresses) => addresses,
         Err(error) => return fail(error.to_string()),
     };
+    for (player, address) in args.players.iter().zip(&addresses) {
+        if player.starts_with("local:") {
+            println!(
+                "{player} is http://{}:{}{}",
+                address.host, address.port, address.path
+            );
+        }
+    }
     let (analysis, file) = match open_game(path, KnownGames::FromSettings) {
         Ok(opened) => opened,
         Err(message) => return fail(message),
@@ -83,21 +127,31 @@ pub fn run(args: &MatchArgs) -> u8 {
             game.roles().join(", ")
         ));
     }
-    let mut records: Vec<MatchRecord> = Vec::new();
-    for number in 0..args.matches as usize {
-        // Player `i` plays role `(i + number) mod roles`.
-        let mut seated = addresses.clone();
-        seated.rotate_right(number % roles);
-        let settings = MatchSettings {
-            id: format!("ludeme.{}.{number}", std::process::id()),
-            start_clock: args.startclock,
-            play_clock: args.playclock,
-            seed: args.seed ^ ((number as u64) << 20),
-            max_steps: args.max_steps,
-        };
-        let record = run_match(&game, &rules, &seated, &settings);
-        print_record(&record);
-        records.push(record);
+    let settings = MatchSettings {
+        id: format!("ludeme.{}", std::process::id()),
+        start_clock: args.startclock,
+        play_clock: args.playclock,
+        seed: args.seed,
+        max_steps: args.max_steps,
+        game: path.display().to_string(),
+    };
+    let count = args.matches as usize;
+    let records = run_series(&game, &rules, &addresses, &settings, count, print_record);
+    drop(local);
+    if records.len() > 1 {
+        print!("{}", summary_table(&records));
+    }
+    if let Some(dir) = &args.record_dir {
+        for record in &records {
+            let file = dir.join(format!("{}.json", record.match_id));
+            let json = serde_json::to_string_pretty(record).expect("records serialise");
+            if let Err(error) =
+                std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&file, json + "\n"))
+            {
+                eprintln!("ludeme match: {}: {error}", file.display());
+                return exit::FAILURE;
+            }
+        }
     }
     if let Some(record_path) = &args.record {
         let json = serde_json::to_string_pretty(&records).expect("records serialise");

@@ -9,17 +9,27 @@
 //! are [`PlayableGame::choose_move`].
 //!
 //! A move is always ready: before searching, the player takes the legal player's move, and
-//! answers with it when the search has not finished by [`answer_by`] of the play clock.
+//! answers with it when the search has not finished by [`Timing::answer_by`] of the play clock.
+//! The rest of the start clock, once the game is built, goes to the first position: its legal
+//! move is kept ready and the player searches it; the first message stops that search.
+//!
+//! The player of a match ([`MatchPlayer`]) lives as long as the match: MCTS keeps its tree from
+//! one message to the next, each search starting from the subtree of the position reached.
+//! Every message stops the search still running for its match (one that outlived its answer).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ludeme_analysis::play::{EngineOptions, MoveBudget, PlayableGame, Position, RoleIndex, Turn};
+use ludeme_analysis::play::{
+    EngineOptions, MatchPlayer, MoveBudget, PlayableGame, Position, RoleIndex, Turn,
+};
 use ludeme_analysis::{AnalysisHost, Change, CpuDeadline, Syntax};
+use tokio::time::Instant;
 
-use crate::clocks::{answer_by, interpreter_by, seconds, thinking_time};
+use crate::clocks::{SafetyMargin, Timing, seconds};
 use crate::gamemaster::{GamemasterRequest, Step, infix_action};
 use crate::messages::{Request, Term, rules_text};
 
@@ -34,10 +44,16 @@ pub struct PlayerConfig {
     pub seed: u64,
 }
 
+/// The game of a match and the player playing it: the engines keep scratch space per game,
+/// and the player its search tree, so one thread at a time uses them.
+struct Seat {
+    game: PlayableGame,
+    player: MatchPlayer,
+}
+
 /// One match the player is in.
 struct Session {
-    /// The engines keep scratch space per game, so one thread at a time uses it.
-    game: Arc<Mutex<PlayableGame>>,
+    seat: Arc<Mutex<Seat>>,
     role: RoleIndex,
     /// The number of roles, kept so that checking a joint move never waits for the game,
     /// which a search may hold.
@@ -48,7 +64,17 @@ struct Session {
     /// next message goes on from it (replaying a long match on the interpreter at every
     /// message could take the whole play clock).
     reached: Option<(usize, Position)>,
+    /// The answer kept ready for the first position, worked out during the start clock.
+    first_ready: Option<Answer>,
+    /// Whether the match speaks the Gamemaster form, whose answers say if the role is in
+    /// control.
+    gamemaster: bool,
     play_clock: Duration,
+    /// Set to stop the search running for this match (the start clock's, or one that outlived
+    /// its answer) when the next message comes.
+    stop_search: Arc<AtomicBool>,
+    /// The visits the last search started from, kept from the search before (tree reuse).
+    reused_visits: u32,
 }
 
 /// The reply to a message, or why the message is refused (the HTTP layer answers the
@@ -56,6 +82,7 @@ struct Session {
 pub type Reply = Result<String, String>;
 
 /// The move a player answers a `play` message with.
+#[derive(Clone)]
 struct Answer {
     /// The move, named as the engines name it (KIF for a GDL game).
     chosen: String,
@@ -65,15 +92,16 @@ struct Answer {
 }
 
 /// Rules as a message carries them: their syntax and text.
-struct RulesSource {
-    syntax: Syntax,
-    text: String,
+pub(crate) struct RulesSource {
+    pub(crate) syntax: Syntax,
+    pub(crate) text: String,
 }
 
 /// The matches of a player and its handlers.
 pub struct Executive {
     config: PlayerConfig,
     matches: Mutex<HashMap<String, Session>>,
+    margin: SafetyMargin,
 }
 
 impl Executive {
@@ -81,6 +109,7 @@ impl Executive {
         Arc::new(Executive {
             config,
             matches: Mutex::new(HashMap::new()),
+            margin: SafetyMargin::new(),
         })
     }
 
@@ -93,6 +122,17 @@ impl Executive {
         self.lock().len()
     }
 
+    /// The times of `clock` under the safety margin measured so far.
+    pub fn timing(&self, clock: Duration) -> Timing {
+        self.margin.timing(clock)
+    }
+
+    /// The visits the last search of match `id` started from: those of the subtree its player
+    /// kept from the search before (0 for a fresh tree, or a player that keeps none).
+    pub fn reused_visits(&self, id: &str) -> Option<u32> {
+        self.lock().get(id).map(|session| session.reused_visits)
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Session>> {
         // A handler that panicked left the map whole (every change is one insert or remove).
         self.matches
@@ -100,8 +140,8 @@ impl Executive {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Answers one message.
-    pub async fn handle(self: &Arc<Self>, request: Request) -> Reply {
+    /// Answers one message, which `arrived` then: the clocks count from it.
+    pub async fn handle(self: &Arc<Self>, request: Request, arrived: Instant) -> Reply {
         match request {
             Request::Info => Ok(format!(
                 "((name {}) (status available))",
@@ -119,12 +159,12 @@ impl Executive {
                     syntax: Syntax::GdlKif,
                     text: rules_text(&rules),
                 };
-                self.start(id, role, rules, seconds(start_clock), seconds(play_clock))
-                    .await
+                let clocks = (seconds(start_clock), seconds(play_clock));
+                self.start(id, role, rules, clocks, arrived).await
             }
             Request::Play { id, moves } => {
                 let step = moves.map_or(Step::First, Step::Joint);
-                self.play(&id, step, false)
+                self.play(&id, step, arrived)
                     .await
                     .map(|answer| answer.chosen)
             }
@@ -134,7 +174,11 @@ impl Executive {
 
     /// Answers one message of the Gamemaster form: the same handlers, with the rules in infix
     /// GDL, actions written as infix terms, and no reply from a player not in control.
-    pub async fn handle_gamemaster(self: &Arc<Self>, request: GamemasterRequest) -> Reply {
+    pub async fn handle_gamemaster(
+        self: &Arc<Self>,
+        request: GamemasterRequest,
+        arrived: Instant,
+    ) -> Reply {
         match request {
             // The player takes part in any number of matches at once: never busy.
             GamemasterRequest::Ping => Ok("ready".to_owned()),
@@ -149,11 +193,11 @@ impl Executive {
                     syntax: Syntax::GdlInfix,
                     text: rules,
                 };
-                self.start(id, role, rules, seconds(start_clock), seconds(play_clock))
-                    .await
+                let clocks = (seconds(start_clock), seconds(play_clock));
+                self.start(id, role, rules, clocks, arrived).await
             }
             GamemasterRequest::Play { id, step } => {
-                let answer = self.play(&id, step, true).await?;
+                let answer = self.play(&id, step, arrived).await?;
                 if !answer.in_control {
                     return Ok(String::new());
                 }
@@ -169,7 +213,9 @@ impl Executive {
 
     /// `stop` and `abort`: the match is forgotten (the reply is optional; `done` says so).
     fn end(&self, id: &str) -> Reply {
-        self.lock().remove(id);
+        if let Some(session) = self.lock().remove(id) {
+            session.stop_search.store(true, Ordering::Relaxed);
+        }
         Ok("done".to_owned())
     }
 
@@ -178,14 +224,16 @@ impl Executive {
         id: String,
         role: String,
         rules: RulesSource,
-        start_clock: Duration,
-        play_clock: Duration,
+        (start_clock, play_clock): (Duration, Duration),
+        arrived: Instant,
     ) -> Reply {
         if self.lock().contains_key(&id) {
             return Err(format!("match `{id}` has already started"));
         }
-        let answer_deadline = tokio::time::Instant::now() + answer_by(start_clock);
-        let grounding = thinking_time(start_clock);
+        let timing = self.margin.timing(start_clock);
+        let answer_deadline = arrived + timing.answer_by();
+        let grounding = timing.thinking_time();
+        let gamemaster = rules.syntax == Syntax::GdlInfix;
         let rules = Arc::new(rules);
         let grounded = {
             let rules = rules.clone();
@@ -194,7 +242,8 @@ impl Executive {
         // Grounding stops at its CPU deadline, but on a loaded machine CPU time lags the wall
         // clock: when grounding is not done by `interpreter_by`, the interpreter, which grounds
         // nothing, is built instead (the grounding left behind stops at its deadline).
-        let game = match tokio::time::timeout(interpreter_by(start_clock), grounded).await {
+        let game = match tokio::time::timeout_at(arrived + timing.interpreter_by(), grounded).await
+        {
             Ok(Ok(game)) => game?,
             Ok(Err(_)) => return Err("building the game failed".to_owned()),
             Err(_) => {
@@ -219,30 +268,80 @@ impl Executive {
                 game.roles().join(", ")
             ));
         };
+        let player = game.match_player(&self.config.player, self.config.seed)?;
+        let stop_search = Arc::new(AtomicBool::new(false));
+        let seat = Arc::new(Mutex::new(Seat { game, player }));
+        let roles = lock_seat(&seat).game.roles().len();
         self.lock().insert(
-            id,
+            id.clone(),
             Session {
-                roles: game.roles().len(),
-                game: Arc::new(Mutex::new(game)),
+                roles,
+                seat: seat.clone(),
                 role,
                 plies: Vec::new(),
                 reached: None,
+                first_ready: None,
+                gamemaster,
                 play_clock,
+                stop_search: stop_search.clone(),
+                reused_visits: 0,
             },
         );
+        // The rest of the start clock goes to the first position, after the reply.
+        let prepare_until = arrived.into_std() + timing.thinking_time();
+        let executive = Arc::clone(self);
+        tokio::task::spawn_blocking(move || {
+            executive.prepare_first_move(&id, &seat, role, prepare_until, &stop_search);
+        });
         Ok("ready".to_owned())
     }
 
-    /// `play`: the step before is played, then a move is chosen within the play clock;
-    /// `ask_control` works out whether the role is in control too.
+    /// What the player does with the start clock left once the game is built: the first
+    /// position is reached, its legal move kept ready (on a slow engine, working out one
+    /// position's moves may take most of a play clock) and the player searches it until
+    /// `until`, or until the first message sets `stop`; MCTS keeps the tree for that message.
+    fn prepare_first_move(
+        &self,
+        id: &str,
+        seat: &Mutex<Seat>,
+        role: RoleIndex,
+        until: std::time::Instant,
+        stop: &Arc<AtomicBool>,
+    ) {
+        let mut seat = lock_seat(seat);
+        let Seat { game, player } = &mut *seat;
+        let Ok(position) = game.position_after(&[]) else {
+            return;
+        };
+        let gamemaster = self
+            .lock()
+            .get(id)
+            .is_some_and(|session| session.gamemaster);
+        let Ok(ready) = ready_answer(game, &position, role, gamemaster) else {
+            return;
+        };
+        if let Some(session) = self.lock().get_mut(id) {
+            session.first_ready = Some(ready);
+            session.reached = Some((0, position.clone()));
+        }
+        let thinking = until.saturating_duration_since(std::time::Instant::now());
+        if !thinking.is_zero() && !stop.load(Ordering::Relaxed) {
+            let budget = MoveBudget::time(thinking);
+            // The move found is not needed: the search's tree is.
+            let _ = player.choose_move(game, &position, role, &budget, Some(stop.clone()));
+        }
+    }
+
+    /// `play`: the step before is played, then a move is chosen within the play clock, which
+    /// counts from the message's arrival.
     async fn play(
         self: &Arc<Self>,
         id: &str,
         step: Step,
-        ask_control: bool,
+        arrived: Instant,
     ) -> Result<Answer, String> {
         let pushed_ply = step != Step::First;
-        let (game, role, plies, reached, play_clock) = {
+        let (seat, role, plies, reached, first_ready, gamemaster, play_clock, stop) = {
             let mut matches = self.lock();
             let Some(session) = matches.get_mut(id) else {
                 return Err(format!("no match `{id}` has started"));
@@ -262,30 +361,46 @@ impl Executive {
                     session.plies.push(joint_ply(&moves));
                 }
             }
+            // The search still running for the match (the start clock's, or one that outlived
+            // its answer) gives the game up to this message.
+            session.stop_search.store(true, Ordering::Relaxed);
+            session.stop_search = Arc::new(AtomicBool::new(false));
             // A position reached is used only while its plies are still the match's first.
             let reached = session
                 .reached
                 .clone()
                 .filter(|(played, _)| *played <= session.plies.len());
+            let first_ready = session
+                .first_ready
+                .clone()
+                .filter(|_| session.plies.is_empty());
             (
-                session.game.clone(),
+                session.seat.clone(),
                 session.role,
                 session.plies.clone(),
                 reached,
+                first_ready,
+                session.gamemaster,
                 session.play_clock,
+                session.stop_search.clone(),
             )
         };
-        // The clock runs from the message's arrival, not from the search's start: replaying the
-        // match and finding the ready move come out of the same play clock.
-        let arrived = tokio::time::Instant::now();
-        let think_until = arrived.into_std() + thinking_time(play_clock);
-        let player = self.config.player.clone();
-        let seed = self.config.seed ^ plies.len() as u64;
+        let timing = self.margin.timing(play_clock);
+        let think_until = arrived.into_std() + timing.thinking_time();
         let (ready_sender, ready) = tokio::sync::oneshot::channel();
+        // The first position's move was kept ready during the start clock.
+        let ready_sender = match first_ready {
+            Some(first_ready) => {
+                let _ = ready_sender.send(first_ready);
+                None
+            }
+            None => Some(ready_sender),
+        };
         let executive = Arc::clone(self);
         let match_id = id.to_owned();
         let search = tokio::task::spawn_blocking(move || {
-            let game = lock_game(&game);
+            let mut seat = lock_seat(&seat);
+            let Seat { game, player } = &mut *seat;
             let position = match &reached {
                 Some((played, from)) => game.position_after_from(from, *played, &plies[*played..]),
                 None => game.position_after(&plies),
@@ -294,18 +409,12 @@ impl Executive {
             if let Some(session) = executive.lock().get_mut(&match_id) {
                 session.reached = Some((plies.len(), position.clone()));
             }
-            let legal = game
-                .choose_move(&position, role, "legal", &MoveBudget::unlimited(), seed)
-                .map_err(|why| format!("no move to make: {why}"))?;
-            let in_control = !ask_control
-                || !matches!(game.turn(&position),
-                    Turn::Choose(choices) if choices.iter().all(|choice| choice.role != role));
-            let ready = Answer {
-                chosen: legal,
-                in_control,
-            };
+            let ready = ready_answer(game, &position, role, gamemaster)?;
+            let in_control = ready.in_control;
             // The answer kept ready; if nobody waits for it any more, the search is moot.
-            if ready_sender.send(ready).is_err() {
+            if let Some(sender) = ready_sender
+                && sender.send(ready).is_err()
+            {
                 return Err("the message was answered already".to_owned());
             }
             let thinking = think_until.saturating_duration_since(std::time::Instant::now());
@@ -313,10 +422,13 @@ impl Executive {
                 return Err("no time left to search".to_owned());
             }
             let budget = MoveBudget::time(thinking);
-            game.choose_move(&position, role, &player, &budget, seed)
-                .map(|chosen| Answer { chosen, in_control })
+            let chosen = player.choose_move(game, &position, role, &budget, Some(stop));
+            if let Some(session) = executive.lock().get_mut(&match_id) {
+                session.reused_visits = player.reused_visits();
+            }
+            chosen.map(|chosen| Answer { chosen, in_control })
         });
-        let answer_deadline = arrived + answer_by(play_clock);
+        let answer_deadline = arrived + timing.answer_by();
         let Ok(Ok(ready)) = tokio::time::timeout_at(answer_deadline, ready).await else {
             // No legal move came: the replay failed (the search says why) or took the clock.
             return match tokio::time::timeout_at(answer_deadline, search).await {
@@ -332,17 +444,42 @@ impl Executive {
                 _ => Err("no legal move could be found within the play clock".to_owned()),
             };
         };
-        match tokio::time::timeout_at(answer_deadline, search).await {
-            Ok(Ok(Ok(chosen))) => Ok(chosen),
+        let answer = match tokio::time::timeout_at(answer_deadline, search).await {
+            Ok(Ok(Ok(chosen))) => chosen,
             // Out of time, or the search failed: the move kept ready is legal.
-            _ => Ok(ready),
-        }
+            _ => ready,
+        };
+        // How late after its thinking time the answer leaves: the margin is measured on it.
+        self.margin
+            .observe(std::time::Instant::now().saturating_duration_since(think_until));
+        Ok(answer)
     }
 }
 
-fn lock_game(game: &Mutex<PlayableGame>) -> std::sync::MutexGuard<'_, PlayableGame> {
-    // A panic in an engine leaves no half-made change behind: the game is only read.
-    game.lock()
+/// The legal player's move for `role` in `position`, kept ready before a search; whether the
+/// role is in control is worked out only for the Gamemaster form, which needs it.
+fn ready_answer(
+    game: &PlayableGame,
+    position: &Position,
+    role: RoleIndex,
+    gamemaster: bool,
+) -> Result<Answer, String> {
+    let legal = game
+        .choose_move(position, role, "legal", &MoveBudget::unlimited(), 0)
+        .map_err(|why| format!("no move to make: {why}"))?;
+    let in_control = !gamemaster
+        || !matches!(game.turn(position),
+            Turn::Choose(choices) if choices.iter().all(|choice| choice.role != role));
+    Ok(Answer {
+        chosen: legal,
+        in_control,
+    })
+}
+
+fn lock_seat(seat: &Mutex<Seat>) -> std::sync::MutexGuard<'_, Seat> {
+    // A panic in an engine leaves no half-made change behind: the game is only read, and a
+    // search tree half grown is still a tree.
+    seat.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
@@ -352,7 +489,7 @@ fn lock_game(game: &Mutex<PlayableGame>) -> std::sync::MutexGuard<'_, PlayableGa
 ///
 /// The interpreter's CPU deadline covers its whole life, so a game that ends up on the
 /// interpreter is built again without one: the start clock must not end its questions.
-fn build_game(
+pub(crate) fn build_game(
     rules: &RulesSource,
     grounding: Duration,
     interpreter: bool,
@@ -417,5 +554,52 @@ fn protocol_symbol(name: &str) -> String {
         "ludeme".to_owned()
     } else {
         symbol
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clocks::prior_margin;
+
+    const TIC_TAC_TOE: &str = include_str!("../../corpus/gdl/ticTacToe.kif");
+
+    async fn send(executive: &Arc<Executive>, message: &str) -> Reply {
+        let request = Request::parse(message).expect("a well-formed message");
+        executive.handle(request, Instant::now()).await
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_player_keeps_its_tree_and_measures_its_margin_across_the_messages_of_a_match() {
+        let executive = Executive::new(PlayerConfig {
+            name: "kept".to_owned(),
+            player: "mcts".to_owned(),
+            seed: 3,
+        });
+        let start = format!("(start m1 xplayer ({TIC_TAC_TOE}) 2 1)");
+        assert_eq!(send(&executive, &start).await, Ok("ready".to_owned()));
+        let one_minute = Duration::from_secs(60);
+        assert_eq!(
+            executive.timing(one_minute).margin,
+            prior_margin(one_minute)
+        );
+        // The start clock left after building the game goes to a search of the first position.
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let first = send(&executive, "(play m1 nil)").await.expect("a move");
+        assert!(
+            executive.reused_visits("m1").unwrap() > 0,
+            "the first play message starts from the start clock's tree"
+        );
+        // The second message brings xplayer's move and oplayer's noop: the search (xplayer has
+        // only noop now) starts from the subtree of that joint move, with its visits.
+        let second = send(&executive, &format!("(play m1 ({first} noop))")).await;
+        assert_eq!(second, Ok("noop".to_owned()));
+        assert!(executive.reused_visits("m1").unwrap() > 0);
+        // Two answers were measured: the margin is what they took beyond their thinking time,
+        // not a fifth of the clock (2 s of a minute).
+        let measured = executive.timing(one_minute).margin;
+        assert!(measured >= crate::clocks::MEASURED_FLOOR);
+        assert!(measured < prior_margin(one_minute), "margin {measured:?}");
+        assert_eq!(send(&executive, "(abort m1)").await, Ok("done".to_owned()));
     }
 }

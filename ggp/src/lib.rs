@@ -15,7 +15,9 @@
 //! - [`executive`] — the player: the matches it is in and its `start`/`play`/`stop`/`abort`
 //!   handlers (with the mapping from seed 001's code base to the engines' interface);
 //! - [`server`] — the player's HTTP server (`ludeme player`);
-//! - [`manager`] — the game manager (`ludeme match`): seed 001's match procedure.
+//! - [`manager`] — the game manager (`ludeme match`): seed 001's match procedure;
+//! - [`record`] — the match records it writes (their format), read back as steps of (state,
+//!   joint move).
 //!
 //! One door: games are reached only through `ludeme-analysis`; this crate never chooses an
 //! engine by language.
@@ -25,5 +27,6 @@ pub mod executive;
 pub mod gamemaster;
 pub mod manager;
 pub mod messages;
+pub mod record;
 pub mod server;
 pub mod transport;

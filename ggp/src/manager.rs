@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use ludeme_analysis::play::{MoveBudget, PlayableGame, Position, Reward, Turn};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::clocks::{MANAGER_GRACE, seconds};
 use crate::messages::{Request, Term, read_move, read_terms};
@@ -31,14 +31,19 @@ pub struct MatchSettings {
     /// The steps after which the match is aborted if it has not ended (at most
     /// [`MAX_STEPS`]): a timing run or a smoke test need not play a long game out.
     pub max_steps: usize,
+    /// The game, as the record names it (its file).
+    pub game: String,
 }
 
-/// A match as ggp.org's match archive writes one (its field names), with the reason of an
-/// abort.
-#[derive(Clone, Debug, Serialize)]
+/// A match as ggp.org's match archive writes one (its field names), with the game, the states
+/// and the reason of an abort. [`crate::record`] describes the format and reads it back.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MatchRecord {
     pub match_id: String,
+    /// The game's file, as given to the manager.
+    #[serde(default)]
+    pub game: String,
     pub roles: Vec<String>,
     /// The player of each role, by role: its URL.
     pub player_names_from_host: Vec<String>,
@@ -46,12 +51,18 @@ pub struct MatchRecord {
     pub play_clock: u64,
     /// The joint moves, one list per step, one move per role.
     pub moves: Vec<Vec<String>>,
+    /// The states: the initial one, then the one after each step of `moves` (one more than
+    /// `moves`, or as many when the match was aborted while a step's state was worked out).
+    /// A state is what holds in it, sorted: a GDL game's fluents in KIF, `(cell 1 1 x)`.
+    #[serde(default)]
+    pub states: Vec<Vec<String>>,
     /// One list per message round, one entry per role (empty when none): the `start` round
     /// first, then one per step of `moves`.
     pub errors: Vec<Vec<String>>,
     /// How long each player took to answer each `play` message, in milliseconds from sending
     /// it to the whole reply (the manager's wall clock, the network included): one list per
     /// step, one entry per role. Not in ggp.org's archive; kept to show the clocks were met.
+    #[serde(default)]
     pub reply_millis: Vec<Vec<u64>>,
     /// The goals by role, when the game ended.
     pub goal_values: Option<Vec<Reward>>,
@@ -89,6 +100,7 @@ pub fn run_match(
     let roles = game.roles().to_vec();
     let mut record = MatchRecord {
         match_id: settings.id.clone(),
+        game: settings.game.clone(),
         roles: roles.clone(),
         player_names_from_host: players
             .iter()
@@ -97,6 +109,7 @@ pub fn run_match(
         start_clock: settings.start_clock,
         play_clock: settings.play_clock,
         moves: Vec::new(),
+        states: Vec::new(),
         errors: Vec::new(),
         reply_millis: Vec::new(),
         goal_values: None,
@@ -154,6 +167,7 @@ pub fn run_match(
         Ok(position) => position,
         Err(error) => return aborted(record, players, settings, error.to_string()),
     };
+    record.states.push(game.atoms(&position));
     loop {
         let legal = match game.turn(&position) {
             Turn::Over { goals } => {
@@ -236,10 +250,12 @@ pub fn run_match(
             Ok(terms) => Some(terms),
             Err(error) => return aborted(record, players, settings, error.to_string()),
         };
-        position = match game.position_after(&plies) {
-            Ok(position) => position,
-            Err(error) => return aborted(record, players, settings, error.to_string()),
-        };
+        position =
+            match game.position_after_from(&position, plies.len() - 1, &plies[plies.len() - 1..]) {
+                Ok(position) => position,
+                Err(error) => return aborted(record, players, settings, error.to_string()),
+            };
+        record.states.push(game.atoms(&position));
     }
 }
 
@@ -357,4 +373,185 @@ fn post_all(
             })
             .unzip()
     })
+}
+
+/// A series of `count` matches between `players` (one per role), the seats rotating: in match
+/// `m` the `i`-th player plays role `(i + m) mod roles`. Each match's id is `id_prefix.m`, its
+/// seed drawn from `settings.seed`; `each` sees every record as it is done.
+pub fn run_series(
+    game: &PlayableGame,
+    rules: &[Term],
+    players: &[PlayerAddress],
+    settings: &MatchSettings,
+    count: usize,
+    mut each: impl FnMut(&MatchRecord),
+) -> Vec<MatchRecord> {
+    let roles = game.roles().len().max(1);
+    (0..count)
+        .map(|number| {
+            let mut seated = players.to_vec();
+            seated.rotate_right(number % roles);
+            let settings = MatchSettings {
+                id: format!("{}.{number}", settings.id),
+                seed: settings.seed ^ ((number as u64) << 20),
+                ..settings.clone()
+            };
+            let record = run_match(game, rules, &seated, &settings);
+            each(&record);
+            record
+        })
+        .collect()
+}
+
+/// The summary of a series, one line per player (by its URL): matches, wins (the highest goal
+/// of a completed match, alone), draws (the highest, shared), average goal over completed
+/// matches, errors, aborted matches.
+pub fn summary_table(records: &[MatchRecord]) -> String {
+    #[derive(Default)]
+    struct Tally {
+        matches: usize,
+        completed: usize,
+        wins: usize,
+        draws: usize,
+        goals: u64,
+        errors: usize,
+        aborted: usize,
+    }
+    let mut tallies: Vec<(String, Tally)> = Vec::new();
+    for record in records {
+        for (role, player) in record.player_names_from_host.iter().enumerate() {
+            let index = match tallies.iter().position(|(name, _)| name == player) {
+                Some(index) => index,
+                None => {
+                    tallies.push((player.clone(), Tally::default()));
+                    tallies.len() - 1
+                }
+            };
+            let tally = &mut tallies[index].1;
+            tally.matches += 1;
+            tally.errors += record
+                .errors
+                .iter()
+                .filter(|round| round.get(role).is_some_and(|error| !error.is_empty()))
+                .count();
+            if record.is_aborted {
+                tally.aborted += 1;
+            }
+            if let Some(goals) = &record.goal_values {
+                let goal = goals.get(role).copied().unwrap_or(0);
+                let best = goals.iter().copied().max().unwrap_or(0);
+                let sharing = goals.iter().filter(|&&other| other == best).count();
+                tally.completed += 1;
+                tally.goals += u64::from(goal);
+                if goal == best && sharing == 1 {
+                    tally.wins += 1;
+                } else if goal == best {
+                    tally.draws += 1;
+                }
+            }
+        }
+    }
+    let mut table = String::from(
+        "| player | matches | won | drawn | average goal | errors | aborted |\n|---|---|---|---|---|---|---|\n",
+    );
+    for (player, tally) in &tallies {
+        let average = if tally.completed == 0 {
+            "-".to_owned()
+        } else {
+            format!("{:.1}", tally.goals as f64 / tally.completed as f64)
+        };
+        table.push_str(&format!(
+            "| {player} | {} | {} | {} | {average} | {} | {} |\n",
+            tally.matches, tally.wins, tally.draws, tally.errors, tally.aborted
+        ));
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use ludeme_analysis::Syntax;
+
+    use super::*;
+    use crate::executive::{PlayerConfig, RulesSource, build_game};
+    use crate::record::{load_steps, steps_of};
+    use crate::server::LocalPlayers;
+
+    const TIC_TAC_TOE: &str = include_str!("../../corpus/gdl/ticTacToe.kif");
+
+    fn random_player(seed: u64) -> PlayerConfig {
+        PlayerConfig {
+            name: format!("random{seed}"),
+            player: "random".to_owned(),
+            seed,
+        }
+    }
+
+    #[test]
+    fn a_record_holds_the_state_before_each_joint_move_and_loads_back_as_steps() {
+        let rules = RulesSource {
+            syntax: Syntax::GdlKif,
+            text: TIC_TAC_TOE.to_owned(),
+        };
+        let game = build_game(&rules, Duration::from_secs(10), false).expect("the game builds");
+        let terms = read_terms(TIC_TAC_TOE).expect("the rules read");
+        let local = LocalPlayers::start(vec![random_player(1), random_player(2)]).expect("players");
+        let settings = MatchSettings {
+            id: "record-test".to_owned(),
+            start_clock: 2,
+            play_clock: 1,
+            seed: 5,
+            max_steps: MAX_STEPS,
+            game: "ticTacToe.kif".to_owned(),
+        };
+        let records = run_series(&game, &terms, local.addresses(), &settings, 2, |_| {});
+        for record in &records {
+            assert!(record.is_completed, "{:?}", record.abort_reason);
+            assert_eq!(record.game, "ticTacToe.kif");
+            assert_eq!(record.states.len(), record.moves.len() + 1);
+            // The start: every cell blank, xplayer in control.
+            assert!(record.states[0].contains(&"(cell 1 1 b)".to_owned()));
+            assert!(record.states[0].contains(&"(control xplayer)".to_owned()));
+            // Each mark made is in the state after its step, with its mark.
+            for (step, joint) in record.moves.iter().enumerate() {
+                for (role, action) in joint.iter().enumerate() {
+                    let Some(cell) = action.strip_prefix("(mark ") else {
+                        assert_eq!(action, "noop");
+                        continue;
+                    };
+                    let mark = if role == 0 { "x" } else { "o" };
+                    let fluent = format!("(cell {} {mark})", cell.trim_end_matches(')'));
+                    assert!(!record.states[step].contains(&fluent));
+                    assert!(record.states[step + 1].contains(&fluent), "{fluent}");
+                }
+            }
+        }
+        // Written as `--record` writes them, the records load back as (state, moves) steps.
+        let file = std::env::temp_dir().join(format!("ludeme-records-{}.json", std::process::id()));
+        std::fs::write(&file, serde_json::to_string(&records).unwrap()).unwrap();
+        let loaded = load_steps(&file).expect("the records load");
+        std::fs::remove_file(&file).ok();
+        assert_eq!(loaded.len(), 2);
+        for (record, steps) in records.iter().zip(&loaded) {
+            assert_eq!(steps.steps.len(), record.moves.len());
+            for (index, step) in steps.steps.iter().enumerate() {
+                assert_eq!(step.state, record.states[index]);
+                assert_eq!(step.moves, record.moves[index]);
+                assert_eq!(
+                    step.answered,
+                    vec![true, true],
+                    "random players answer in time"
+                );
+            }
+            assert_eq!(&steps.final_state, record.states.last().unwrap());
+            assert_eq!(steps.goals, record.goal_values);
+        }
+        // A record without its states cannot be read as steps, and says why.
+        let mut stateless = records[0].clone();
+        stateless.states.clear();
+        let refused = steps_of(&stateless).unwrap_err();
+        assert!(refused.contains("0 state(s)"), "{refused}");
+    }
 }

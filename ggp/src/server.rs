@@ -4,7 +4,7 @@
 //! Gamemaster form ([`GamemasterRequest`]). A malformed message gets one `400` reply saying
 //! what is wrong and where; the player stays up.
 
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,10 +15,10 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 
-use crate::executive::Executive;
+use crate::executive::{Executive, PlayerConfig};
 use crate::gamemaster::{GamemasterRequest, is_gamemaster_form};
 use crate::messages::{MAX_MESSAGE_BYTES, Request};
-use crate::transport::{CONTENT_TYPE, CORS_HEADERS};
+use crate::transport::{CONTENT_TYPE, CORS_HEADERS, PlayerAddress};
 
 /// The routes of a player: POST (a message) and OPTIONS (a browser's preflight) on any path.
 pub fn router(executive: Arc<Executive>) -> Router {
@@ -30,8 +30,12 @@ pub fn router(executive: Arc<Executive>) -> Router {
         .with_state(executive)
 }
 
-/// The answer to one message body.
-pub async fn answer(executive: &Arc<Executive>, body: &[u8]) -> (StatusCode, String) {
+/// The answer to one message body, which arrived at `arrived` (its clocks count from then).
+pub async fn answer(
+    executive: &Arc<Executive>,
+    body: &[u8],
+    arrived: tokio::time::Instant,
+) -> (StatusCode, String) {
     let Ok(text) = std::str::from_utf8(body) else {
         return (
             StatusCode::BAD_REQUEST,
@@ -40,12 +44,12 @@ pub async fn answer(executive: &Arc<Executive>, body: &[u8]) -> (StatusCode, Str
     };
     let reply = if is_gamemaster_form(text) {
         match GamemasterRequest::parse(text) {
-            Ok(request) => executive.handle_gamemaster(request).await,
+            Ok(request) => executive.handle_gamemaster(request, arrived).await,
             Err(error) => Err(format!("malformed message {error}")),
         }
     } else {
         match Request::parse(text) {
-            Ok(request) => executive.handle(request).await,
+            Ok(request) => executive.handle(request, arrived).await,
             Err(error) => Err(format!("malformed message {error}")),
         }
     };
@@ -60,9 +64,11 @@ pub async fn answer(executive: &Arc<Executive>, body: &[u8]) -> (StatusCode, Str
 pub const MESSAGE_READ_TIMEOUT: Duration = Duration::from_secs(5);
 
 async fn message(State(executive): State<Arc<Executive>>, body: Body) -> Response {
+    // The headers are in: reading and parsing the body already count against the clock.
+    let arrived = tokio::time::Instant::now();
     let read = tokio::time::timeout(MESSAGE_READ_TIMEOUT, to_bytes(body, MAX_MESSAGE_BYTES)).await;
     let (status, reply) = match read {
-        Ok(Ok(body)) => answer(&executive, &body).await,
+        Ok(Ok(body)) => answer(&executive, &body, arrived).await,
         Ok(Err(_)) => (
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("the message is cut off or longer than {MAX_MESSAGE_BYTES} bytes"),
@@ -106,4 +112,74 @@ pub fn serve(
         listening(listener.local_addr()?);
         axum::serve(listener, router(executive)).await
     })
+}
+
+/// Players served by this process on loopback ports, for a match between local players
+/// (`ludeme match --player local:NAME`, the editors' "Play a match"): each speaks HTTP like
+/// any `ludeme player`, so the manager treats them as it treats players elsewhere. They stop
+/// when this is dropped.
+pub struct LocalPlayers {
+    addresses: Vec<PlayerAddress>,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    server: Option<std::thread::JoinHandle<()>>,
+}
+
+impl LocalPlayers {
+    /// Starts one player per configuration, each on a free loopback port.
+    pub fn start(configs: Vec<PlayerConfig>) -> std::io::Result<LocalPlayers> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()?;
+        let listeners = runtime.block_on(async {
+            let mut listeners = Vec::with_capacity(configs.len());
+            for _ in &configs {
+                listeners.push(tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await?);
+            }
+            std::io::Result::Ok(listeners)
+        })?;
+        let addresses = listeners
+            .iter()
+            .map(|listener| {
+                listener.local_addr().map(|bound| PlayerAddress {
+                    host: bound.ip().to_string(),
+                    port: bound.port(),
+                    path: "/".to_owned(),
+                })
+            })
+            .collect::<std::io::Result<Vec<_>>>()?;
+        let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = std::thread::spawn(move || {
+            runtime.block_on(async move {
+                for (listener, config) in listeners.into_iter().zip(configs) {
+                    let app = router(Executive::new(config));
+                    tokio::spawn(async move { axum::serve(listener, app).await });
+                }
+                let _ = stopped.await;
+            });
+            // Searches still running are not waited for: their answers are moot.
+            runtime.shutdown_background();
+        });
+        Ok(LocalPlayers {
+            addresses,
+            shutdown: Some(shutdown),
+            server: Some(server),
+        })
+    }
+
+    /// The players' addresses, in the order of their configurations.
+    pub fn addresses(&self) -> &[PlayerAddress] {
+        &self.addresses
+    }
+}
+
+impl Drop for LocalPlayers {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(server) = self.server.take() {
+            let _ = server.join();
+        }
+    }
 }

@@ -6,13 +6,14 @@
 //! own UCB1 score on its own rewards; the joint move picked leads to the child. In a turn-taking
 //! game the idle role's only move makes this plain UCT.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
 use super::{Choice, Clock, Player, choice};
-use crate::playout::{PlayoutEnd, random_playout};
+use crate::playout::{PlayoutEnd, random_joint_move, random_playout};
 use crate::{Game, Reward, RoleIndex};
 
 /// The UCB1 exploration constant, for rewards scaled to 0..1.
@@ -60,14 +61,33 @@ impl<G: Game> Player<G> for Mcts {
         role: RoleIndex,
         clock: &mut Clock,
     ) -> Option<G::Move> {
+        self.decide(game, state, role, clock, None).0
+    }
+}
+
+impl Mcts {
+    /// The move for `role` in `state`, searched from `kept` when it is a tree of that state
+    /// (a fresh tree otherwise), and the tree the search leaves. A state without a choice is
+    /// not searched, and `kept` comes back as it was: it still holds the states further on (in
+    /// a turn-taking game, the position after the others' move).
+    fn decide<G: Game>(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        role: RoleIndex,
+        clock: &mut Clock,
+        kept: Option<Tree<G>>,
+    ) -> (Option<G::Move>, Option<Tree<G>>) {
         let mut moves = match choice(game, state, role) {
-            Choice::Decided(only) => return only,
+            Choice::Decided(only) => return (only, kept),
             Choice::Open(moves) => moves,
         };
-        let mut tree = Tree::new(game, state.clone());
+        let mut tree = kept
+            .filter(|tree| tree.nodes.first().is_some_and(|root| &root.state == state))
+            .unwrap_or_else(|| Tree::new(game, state.clone()));
         if tree.nodes.is_empty() {
             // The engine failed while the root was being expanded.
-            return None;
+            return (None, None);
         }
         let iteration_cap = if clock.is_unlimited() {
             DEFAULT_ITERATIONS
@@ -77,7 +97,7 @@ impl<G: Game> Player<G> for Mcts {
         let mut iterations = 0;
         while iterations < iteration_cap && clock.tick() {
             iterations += 1;
-            if tree.iterate(game, &mut self.rng).is_err() {
+            if tree.iterate(game, &mut self.rng, clock).is_err() {
                 break;
             }
         }
@@ -100,10 +120,77 @@ impl<G: Game> Player<G> for Mcts {
             _ => None,
         };
         // The root's moves are the ones `choice` returned (same state, same engine).
-        match root_moves.and_then(|moves| moves.get(best)) {
-            Some(chosen) => Some(chosen.clone()),
-            None => Some(moves.swap_remove(0)),
+        let chosen = match root_moves.and_then(|moves| moves.get(best)) {
+            Some(chosen) => chosen.clone(),
+            None => moves.swap_remove(0),
+        };
+        (Some(chosen), Some(tree))
+    }
+}
+
+/// MCTS that keeps its tree between the decisions of one match: the next decision starts from
+/// the subtree of the state the match reached (a node of the kept tree, found by its state),
+/// with the visits and statistics gathered there, instead of from an empty tree. One player per
+/// match and role: the tree is of that match.
+pub struct KeptTreeMcts<G: Game> {
+    search: Mcts,
+    kept: Option<Tree<G>>,
+    reused_visits: u32,
+}
+
+impl<G: Game> KeptTreeMcts<G> {
+    pub fn new(seed: u64) -> Self {
+        KeptTreeMcts {
+            search: Mcts::new(seed),
+            kept: None,
+            reused_visits: 0,
         }
+    }
+
+    /// The visits the last decision's root already had when it started: those of the subtree
+    /// kept from the decision before, 0 when the search started from an empty tree.
+    pub fn reused_visits(&self) -> u32 {
+        self.reused_visits
+    }
+
+    /// The visits of the kept tree's root (the state of the last decision), and of each of
+    /// `role`'s legal moves there: what the search found, and what the next decision starts
+    /// from. Empty before the first decision.
+    pub fn root_visits(&self, role: RoleIndex) -> (u32, Vec<(G::Move, u32)>) {
+        let Some(root) = self.kept.as_ref().and_then(|tree| tree.nodes.first()) else {
+            return (0, Vec::new());
+        };
+        let moves = match &root.kind {
+            NodeKind::Open { moves, .. } => moves
+                .get(role)
+                .into_iter()
+                .flatten()
+                .zip(root.stats.get(role).into_iter().flatten())
+                .map(|(action, stats)| (action.clone(), stats.visits))
+                .collect(),
+            _ => Vec::new(),
+        };
+        (root.visits, moves)
+    }
+}
+
+impl<G: Game> Player<G> for KeptTreeMcts<G> {
+    fn name(&self) -> &'static str {
+        "mcts"
+    }
+
+    fn choose_move(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        role: RoleIndex,
+        clock: &mut Clock,
+    ) -> Option<G::Move> {
+        let subtree = self.kept.take().and_then(|tree| tree.subtree_of(state));
+        self.reused_visits = subtree.as_ref().map_or(0, |tree| tree.nodes[0].visits);
+        let (chosen, tree) = self.search.decide(game, state, role, clock, subtree);
+        self.kept = tree;
+        chosen
     }
 }
 
@@ -149,15 +236,67 @@ struct Failed;
 
 struct Tree<G: Game> {
     nodes: Vec<Node<G::State, G::Move>>,
+    /// Whether expanding the root took longer than [`SLOW_STATE`]: rollouts of such a game
+    /// (the GDL interpreter on a large game) look at the clock between plies, since one
+    /// rollout of the engine's own loop could outlast the play clock many times over.
+    slow_states: bool,
 }
+
+/// A state whose terminal test and legal moves take longer than this makes a game slow (see
+/// [`Tree::slow_states`]); the grounded engines take microseconds.
+const SLOW_STATE: Duration = Duration::from_millis(1);
 
 impl<G: Game> Tree<G> {
     fn new(game: &G, root: G::State) -> Self {
-        let mut tree = Tree { nodes: Vec::new() };
+        let started = Instant::now();
+        let mut tree = Tree {
+            nodes: Vec::new(),
+            slow_states: false,
+        };
         if let Ok(node) = Self::node(game, root) {
             tree.nodes.push(node);
         }
+        tree.slow_states = started.elapsed() > SLOW_STATE;
         tree
+    }
+
+    /// The subtree whose root holds `state` (found breadth first, so the shallow nodes a match
+    /// reaches next are looked at first), its nodes renumbered; `None` when no node holds it.
+    fn subtree_of(self, state: &G::State) -> Option<Tree<G>> {
+        let mut queue = VecDeque::from([0]);
+        let root = loop {
+            let index = queue.pop_front()?;
+            let node = self.nodes.get(index)?;
+            if &node.state == state {
+                break index;
+            }
+            if let NodeKind::Open { children, .. } = &node.kind {
+                queue.extend(children.values().copied());
+            }
+        };
+        let mut old: Vec<Option<Node<G::State, G::Move>>> =
+            self.nodes.into_iter().map(Some).collect();
+        // New numbers are given in the order the nodes are queued, which is the order they are
+        // moved into the new tree.
+        let mut renumbered: HashMap<usize, usize> = HashMap::from([(root, 0)]);
+        let mut queue = VecDeque::from([root]);
+        let mut nodes = Vec::new();
+        while let Some(index) = queue.pop_front() {
+            let mut node = old[index].take()?;
+            if let NodeKind::Open { children, .. } = &mut node.kind {
+                for child in children.values_mut() {
+                    let number = renumbered.len();
+                    renumbered.insert(*child, number);
+                    queue.push_back(*child);
+                    *child = number;
+                }
+            }
+            nodes.push(node);
+        }
+        Some(Tree {
+            nodes,
+            slow_states: self.slow_states,
+        })
     }
 
     fn node(game: &G, state: G::State) -> Result<Node<G::State, G::Move>, Failed> {
@@ -213,7 +352,8 @@ impl<G: Game> Tree<G> {
     }
 
     /// One iteration: select down the tree, add one node, roll out from it, back the rewards up.
-    fn iterate(&mut self, game: &G, rng: &mut SmallRng) -> Result<(), Failed> {
+    fn iterate(&mut self, game: &G, rng: &mut SmallRng, clock: &mut Clock) -> Result<(), Failed> {
+        let slow = self.slow_states;
         let roles = game.roles().len();
         let mut path: Vec<(usize, Vec<u32>)> = Vec::new();
         let mut current = 0;
@@ -251,14 +391,16 @@ impl<G: Game> Tree<G> {
             }
             path.push((current, joint_indices.clone()));
             if self.nodes.len() >= MAX_TREE_NODES {
-                break rollout(game, &next, rng)?;
+                break rollout(game, &next, rng, slow.then_some(&mut *clock))?;
             }
             let child = Self::node(game, next)?;
             let index = self.nodes.len();
             let rewards = match &child.kind {
                 NodeKind::Terminal(goals) => goals.clone(),
                 NodeKind::DeadEnd => vec![ROLLOUT_UNKNOWN; roles],
-                NodeKind::Open { .. } => rollout(game, &child.state, rng)?,
+                NodeKind::Open { .. } => {
+                    rollout(game, &child.state, rng, slow.then_some(&mut *clock))?
+                }
             };
             self.nodes.push(child);
             if let NodeKind::Open { children, .. } = &mut self.nodes[current].kind {
@@ -308,10 +450,38 @@ fn select(stats: &[MoveStats], node_visits: u32, rng: &mut SmallRng) -> u32 {
     best as u32
 }
 
-/// Every role's reward from a random playout of `state` (see [`random_playout`]).
-fn rollout<G: Game>(game: &G, state: &G::State, rng: &mut SmallRng) -> Result<Vec<f64>, Failed> {
+/// Every role's reward from a random playout of `state` (see [`random_playout`]). With a
+/// `clock` (a slow game), the playout is played ply by ply and given up, as a failed iteration
+/// that backs nothing up, once the clock has run out.
+fn rollout<G: Game>(
+    game: &G,
+    state: &G::State,
+    rng: &mut SmallRng,
+    clock: Option<&mut Clock>,
+) -> Result<Vec<f64>, Failed> {
     let roles = game.roles().len();
-    let playout = random_playout(game, state, rng, ROLLOUT_MAX_PLIES);
+    let playout = match clock {
+        None => random_playout(game, state, rng, ROLLOUT_MAX_PLIES),
+        Some(clock) => {
+            let mut state = state.clone();
+            let mut plies = 0;
+            loop {
+                if clock.is_stopped() {
+                    return Err(Failed);
+                }
+                let ply = random_playout(game, &state, rng, 0);
+                if ply.end != PlayoutEnd::PlyLimit || plies >= ROLLOUT_MAX_PLIES {
+                    break ply;
+                }
+                match random_joint_move(game, &state, rng) {
+                    Ok(joint) => state = game.next_state(&state, &joint),
+                    // A role without a legal move: scored as a playout that says nothing.
+                    Err(_) => break ply,
+                }
+                plies += 1;
+            }
+        }
+    };
     Ok(match (playout.end, playout.goals) {
         (PlayoutEnd::Failure(_), _) => return Err(Failed),
         (PlayoutEnd::Terminal, Some(goals)) => (0..roles)

@@ -977,3 +977,55 @@ fn the_legal_player_takes_the_first_legal_move_and_the_random_player_any_of_them
     // Each of the nine openings has a (8/9)^200 < 1e-10 chance of never being drawn.
     assert_eq!(drawn.len(), 9, "{drawn:?}");
 }
+
+#[test]
+fn kept_tree_mcts_starts_each_decision_from_the_subtree_of_the_moves_played() {
+    let game = ConnectFour::new();
+    let iterations = 2_000;
+    let decide = |player: &mut KeptTreeMcts<ConnectFour>, state: &Columns, role| {
+        let mut clock = Clock::start(&MoveBudget::nodes(iterations));
+        player.choose_move(&game, state, role, &mut clock)
+    };
+    let mut player = KeptTreeMcts::new(11);
+    let start = game.initial_state();
+    let first = decide(&mut player, &start, 0).expect("a move");
+    assert_eq!(
+        player.reused_visits(),
+        0,
+        "the first decision has nothing kept"
+    );
+    let (root, moves) = player.root_visits(0);
+    assert_eq!(u64::from(root), iterations);
+    let first_visits = moves
+        .iter()
+        .find(|(m, _)| *m == first)
+        .expect("a root move")
+        .1;
+
+    // The second player replies: the first player's tree is now the subtree of its own move,
+    // every visit of that move at the root.
+    let after_first = game.next_state(&start, &[first, Turn::Noop]);
+    assert_eq!(decide(&mut player, &after_first, 0), Some(Turn::Noop));
+    assert_eq!(player.reused_visits(), first_visits);
+    let (_, replies) = player.root_visits(1);
+    let (reply, reply_visits) = replies
+        .iter()
+        .copied()
+        .max_by_key(|(_, visits)| *visits)
+        .expect("the replies were searched");
+    assert!(reply_visits > 0);
+
+    // Its next decision starts from the subtree of the reply, with that reply's visits, and
+    // adds its own iterations to them.
+    let after_reply = game.next_state(&after_first, &[Turn::Noop, reply]);
+    decide(&mut player, &after_reply, 0).expect("a move");
+    assert_eq!(player.reused_visits(), reply_visits);
+    assert_eq!(
+        u64::from(player.root_visits(0).0),
+        u64::from(reply_visits) + iterations
+    );
+
+    // A position the kept tree does not hold (the start, behind it) starts afresh.
+    decide(&mut player, &start, 0).expect("a move");
+    assert_eq!(player.reused_visits(), 0);
+}
