@@ -196,3 +196,256 @@ fn search_comparison_refuses_a_confidence_out_of_range() {
         "{stderr}"
     );
 }
+
+/// Runs `ludeme` and returns its standard output, failing the test on a failing exit.
+fn ludeme_ok(args: &[&str]) -> String {
+    let output = ludeme(args);
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{args:?}\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// Runs `ludeme`, which must fail, and returns its standard error.
+fn ludeme_refused(args: &[&str]) -> String {
+    let output = ludeme(args);
+    assert_ne!(output.status.code(), Some(0), "{args:?} succeeded");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// `model train` then `model eval` measure what the whole experiment measures on the same
+/// matches: the model read back from its file ranks every test move as the model trained in
+/// memory did (the test matches of `eval` go on from the last training match).
+#[test]
+fn a_saved_model_ranks_as_the_model_it_was_saved_from() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let model = dir.path().join("ticTacToe.model.json");
+    let model = model.to_str().unwrap();
+    let game = "corpus/gdl/ticTacToe.kif";
+    let common = ["--player", "minimax", "--move-nodes", "2000"];
+    let mut train = vec!["model", "train", game, "--matches", "30", "--select", "12"];
+    train.extend_from_slice(&common);
+    train.extend_from_slice(&["--features", "state", "-o", model]);
+    ludeme_ok(&train);
+    let svg = dir.path().join("curve.svg");
+    let evaluated: Value = serde_json::from_str(&ludeme_ok(&[
+        "model",
+        "eval",
+        game,
+        model,
+        "--matches",
+        "8",
+        "--svg",
+        svg.to_str().unwrap(),
+        "--format",
+        "json",
+    ]))
+    .expect("JSON output");
+    let mut experiment = vec![game, "--train", "30", "--test", "8", "--select", "12"];
+    experiment.extend_from_slice(&common);
+    let whole = model_json(&experiment);
+    let variant = &whole["variants"][0];
+    assert!(
+        evaluated["test_decisions"].as_u64().unwrap() > 10,
+        "{evaluated}"
+    );
+    for field in ["test_decisions", "top_n", "chance", "confidence"] {
+        assert_eq!(
+            evaluated[field], variant[field],
+            "{field}: {evaluated}\n{whole}"
+        );
+    }
+    let svg = std::fs::read_to_string(svg).expect("the SVG was written");
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+}
+
+/// A model is refused, with the reason, by a game with other roles and by one that starts
+/// elsewhere; a truncated or inconsistent file is refused with the place of the fault.
+#[test]
+fn a_model_of_another_game_or_a_corrupt_file_is_refused_clearly() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let model = dir.path().join("model.json");
+    let model_path = model.to_str().unwrap();
+    ludeme_ok(&[
+        "model",
+        "train",
+        "corpus/gdl/ticTacToe.kif",
+        "--player",
+        "legal",
+        "--matches",
+        "5",
+        "-o",
+        model_path,
+    ]);
+    let stderr = ludeme_refused(&["model", "eval", "corpus/ludi/hexapawn.ludi", model_path]);
+    assert!(
+        stderr.contains("the model is of another game (ticTacToe.kif)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("its roles are xplayer, oplayer"),
+        "{stderr}"
+    );
+
+    // The same roles, another first position.
+    let rules = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../corpus/gdl/ticTacToe.kif"
+    ))
+    .expect("the corpus game");
+    let moved = rules.replacen("(init (cell 1 1 b))", "(init (cell 1 1 x))", 1);
+    assert_ne!(moved, rules);
+    let other = dir.path().join("started.kif");
+    std::fs::write(&other, moved).unwrap();
+    let stderr = ludeme_refused(&["model", "eval", other.to_str().unwrap(), model_path]);
+    assert!(stderr.contains("the initial states differ"), "{stderr}");
+    assert!(stderr.contains("(cell 1 1 x)"), "{stderr}");
+
+    let text = std::fs::read_to_string(&model).unwrap();
+    let corrupt = dir.path().join("corrupt.json");
+    std::fs::write(&corrupt, &text[..text.len() / 2]).unwrap();
+    let stderr = ludeme_refused(&[
+        "model",
+        "eval",
+        "corpus/gdl/ticTacToe.kif",
+        corrupt.to_str().unwrap(),
+    ]);
+    assert!(
+        stderr.contains("not JSON") && stderr.contains("line"),
+        "{stderr}"
+    );
+    // A feature counted in more rows of a move than the move has.
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    value["model"]["moves"][0]["examples"] = Value::from(1);
+    value["model"]["features"][0]["present"][0] = Value::from(5);
+    std::fs::write(&corrupt, serde_json::to_string_pretty(&value).unwrap()).unwrap();
+    let stderr = ludeme_refused(&[
+        "model",
+        "eval",
+        "corpus/gdl/ticTacToe.kif",
+        corrupt.to_str().unwrap(),
+    ]);
+    assert!(
+        stderr.contains("a corrupt model file") && stderr.contains("which has 1"),
+        "{stderr}"
+    );
+    let stderr = ludeme_refused(&[
+        "model",
+        "eval",
+        "corpus/gdl/ticTacToe.kif",
+        "corpus/gdl/ticTacToe.kif",
+    ]);
+    assert!(stderr.contains("not JSON"), "{stderr}");
+}
+
+/// The plot of a deterministic player's curve, drawn by hand-written SVG.
+#[test]
+fn the_top_n_plot() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let model = dir.path().join("model.json");
+    let svg = dir.path().join("curve.svg");
+    ludeme_ok(&[
+        "model",
+        "train",
+        "corpus/ludi/hexapawn.ludi",
+        "--player",
+        "legal",
+        "--matches",
+        "20",
+        "--features",
+        "state+legal",
+        "-o",
+        model.to_str().unwrap(),
+    ]);
+    ludeme_ok(&[
+        "model",
+        "eval",
+        "corpus/ludi/hexapawn.ludi",
+        model.to_str().unwrap(),
+        "--matches",
+        "5",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    insta::assert_snapshot!(std::fs::read_to_string(svg).unwrap());
+}
+
+/// Training from recorded matches: the record's moves are replayed, each decision of the role
+/// with a choice is one row, and a move that is not legal is named with its match and step.
+#[test]
+fn a_model_is_trained_on_recorded_matches() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let record = dir.path().join("matches.json");
+    // xplayer wins on the diagonal in its third move; its moves are decisions at steps 1, 3, 5.
+    let moves = [
+        ["(mark 1 1)", "noop"],
+        ["noop", "(mark 1 2)"],
+        ["(mark 2 2)", "noop"],
+        ["noop", "(mark 1 3)"],
+        ["(mark 3 3)", "noop"],
+    ];
+    let matches = serde_json::json!([
+        {"matchId": "one", "roles": ["xplayer", "oplayer"], "moves": moves, "isCompleted": true},
+        {"matchId": "two", "roles": ["xplayer", "oplayer"], "moves": moves, "isCompleted": true},
+    ]);
+    std::fs::write(&record, matches.to_string()).unwrap();
+    let model = dir.path().join("model.json");
+    let stdout = ludeme_ok(&[
+        "model",
+        "train",
+        "corpus/gdl/ticTacToe.kif",
+        "--role",
+        "xplayer",
+        "--record",
+        record.to_str().unwrap(),
+        "-o",
+        model.to_str().unwrap(),
+    ]);
+    assert!(stdout.contains("from 6 decisions"), "{stdout}");
+    let evaluated: Value = serde_json::from_str(&ludeme_ok(&[
+        "model",
+        "eval",
+        "corpus/gdl/ticTacToe.kif",
+        model.to_str().unwrap(),
+        "--record",
+        record.to_str().unwrap(),
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    // Each state of the record is seen twice in training with the same move: it is predicted.
+    assert_eq!(evaluated["test_decisions"], 6, "{evaluated}");
+    assert_eq!(share(&evaluated["top1"]), 1.0, "{evaluated}");
+    // Without a record, a model of recorded matches has nothing to simulate.
+    let stderr = ludeme_refused(&[
+        "model",
+        "eval",
+        "corpus/gdl/ticTacToe.kif",
+        model.to_str().unwrap(),
+    ]);
+    assert!(stderr.contains("give --record"), "{stderr}");
+
+    let illegal = serde_json::json!([{"roles": ["xplayer", "oplayer"],
+        "moves": [["(mark 1 1)", "noop"], ["noop", "(mark 1 1)"]]}]);
+    std::fs::write(&record, illegal.to_string()).unwrap();
+    let stderr = ludeme_refused(&[
+        "model",
+        "train",
+        "corpus/gdl/ticTacToe.kif",
+        "--record",
+        record.to_str().unwrap(),
+        "-o",
+        model.to_str().unwrap(),
+    ]);
+    assert!(
+        stderr.contains("match 1, step 2: `(mark 1 1)` is not a legal move of oplayer"),
+        "{stderr}"
+    );
+}

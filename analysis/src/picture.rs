@@ -469,7 +469,7 @@ fn number(value: f64) -> String {
 
 /// Text for an SVG element or attribute: markup characters escaped, and the control
 /// characters XML does not allow replaced.
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -3,26 +3,45 @@
 //! trained on the first `--train` matches ranks the player's legal moves in `--test` further
 //! matches, and the top-N curve says how often its real move was ranked within the first N.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
-use ludeme_analysis::CpuDeadline;
 use ludeme_analysis::opponent_model::{
-    DuelReport, DuelSettings, Experiment, ExperimentSettings, FeatureSet, SimulationSettings,
-    Tally, TopNCurve, nodes_to_depth,
+    DecisionSource, DuelReport, DuelSettings, Experiment, ExperimentSettings, FeatureSet,
+    RecordedMatch, SavedModel, SimulationSettings, Tally, TopNCurve, TrainingSource,
+    nodes_to_depth, read_match_records, top_n_svg,
 };
-use ludeme_analysis::play::{MoveBudget, PLAYER_NAMES};
+use ludeme_analysis::play::{MoveBudget, PLAYER_NAMES, PlayableGame};
+use ludeme_analysis::{CpuDeadline, CpuInstant};
 use serde_json::json;
 
 use crate::exit;
 use crate::project::{KnownGames, open_playable};
 
-/// The options of `ludeme model`.
+/// The options of `ludeme model`: the whole experiment (no subcommand), or a model saved by
+/// `train` and measured by `eval`.
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct ModelArgs {
-    /// A game: GDL (.kif, .gdl, .hrf), Ludi (.ludi) or an EGGG game the EGGG engine plays.
-    file: PathBuf,
+    #[command(subcommand)]
+    action: Option<ModelAction>,
+    #[command(flatten)]
+    experiment: ExperimentArgs,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum ModelAction {
+    /// Train a model of a player (simulated matches, or recorded ones) and write it to a file.
+    Train(TrainArgs),
+    /// Measure a saved model on test matches: the top-N curve, accuracy at 1 and the
+    /// confidence contours, optionally as an SVG plot.
+    Eval(EvalArgs),
+}
+
+/// Who is modelled and how its matches are simulated: shared by the experiment and `train`.
+#[derive(Args, Debug)]
+struct PlayerArgs {
     /// The player to model: mcts, legal, random, maximizer, minimax, bounded, alphabeta,
     /// iterative.
     #[arg(long, default_value = "minimax")]
@@ -30,19 +49,6 @@ pub struct ModelArgs {
     /// Its role (by name); the first role a player plays by default.
     #[arg(long)]
     role: Option<String>,
-    /// Training matches.
-    #[arg(long, default_value_t = 100)]
-    train: u64,
-    /// Test matches, played after (and with other seeds than) the training ones.
-    #[arg(long, default_value_t = 10)]
-    test: u64,
-    /// The features of a state: state (its atoms), state+legal, legal (the legal moves only);
-    /// repeat to compare several on the same matches. Default: state.
-    #[arg(long = "features", value_name = "SET")]
-    features: Vec<String>,
-    /// Features kept by chi-square selection (default: all that training saw).
-    #[arg(long)]
-    select: Option<usize>,
     /// Units of work (search states, MCTS iterations) the modelled player may spend per move;
     /// counted, not timed, so that the same seed gives the same matches anywhere.
     #[arg(long, default_value_t = 100_000)]
@@ -56,6 +62,28 @@ pub struct ModelArgs {
     /// The seed of the first match; match `i` uses `seed + i`.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+}
+
+#[derive(Args, Debug)]
+struct ExperimentArgs {
+    /// A game: GDL (.kif, .gdl, .hrf), Ludi (.ludi) or an EGGG game the EGGG engine plays.
+    #[arg(required = true)]
+    file: Option<PathBuf>,
+    #[command(flatten)]
+    player: PlayerArgs,
+    /// Training matches.
+    #[arg(long, default_value_t = 100)]
+    train: u64,
+    /// Test matches, played after (and with other seeds than) the training ones.
+    #[arg(long, default_value_t = 10)]
+    test: u64,
+    /// The features of a state: state (its atoms), state+legal, legal (the legal moves only);
+    /// repeat to compare several on the same matches. Default: state.
+    #[arg(long = "features", value_name = "SET")]
+    features: Vec<String>,
+    /// Features kept by chi-square selection (default: all that training saw).
+    #[arg(long)]
+    select: Option<usize>,
     /// Instead of the top-N curve: train a model of the player in each seat on `--train`
     /// matches, then play this many matches of alpha-beta guided by the model, and as many of
     /// plain alpha-beta, against the player (seats alternated, same openings), and compare.
@@ -81,6 +109,55 @@ pub struct ModelArgs {
     format: ModelFormat,
 }
 
+/// `ludeme model train GAME --player NAME --matches N -o model.json`.
+#[derive(Args, Debug)]
+struct TrainArgs {
+    /// The game.
+    file: PathBuf,
+    #[command(flatten)]
+    player: PlayerArgs,
+    /// Training matches simulated with the player in its role and random players elsewhere.
+    #[arg(long, default_value_t = 100, conflicts_with = "record")]
+    matches: u64,
+    /// Instead of simulating: train on the matches of this file of match records (`ludeme
+    /// match --record`), the role's moves in them being the player's.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// The features of a state: state, state+legal or legal.
+    #[arg(long, default_value = "state")]
+    features: String,
+    /// Features kept by chi-square selection (default: all that training saw).
+    #[arg(long)]
+    select: Option<usize>,
+    /// Where to write the model (JSON).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: PathBuf,
+}
+
+/// `ludeme model eval GAME model.json --matches M`.
+#[derive(Args, Debug)]
+struct EvalArgs {
+    /// The game the model was trained on.
+    file: PathBuf,
+    /// The model, as `ludeme model train` wrote it.
+    model: PathBuf,
+    /// Test matches, simulated as training was, going on from the last training match (so
+    /// that no match repeats a training one).
+    #[arg(long, default_value_t = 10, conflicts_with = "record")]
+    matches: u64,
+    /// Instead of simulating: test on the matches of this file of match records.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// CPU seconds the simulation may take.
+    #[arg(long, default_value_t = 600.0)]
+    cpu_seconds: f64,
+    /// Also draw the top-N curve into this SVG file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = ModelFormat::Human)]
+    format: ModelFormat,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ModelFormat {
     Human,
@@ -88,68 +165,118 @@ pub enum ModelFormat {
 }
 
 pub fn run(args: &ModelArgs) -> u8 {
-    let path = &args.file;
-    let fail = |message: String| {
-        eprintln!("ludeme model: {}: {message}", path.display());
-        exit::FAILURE
-    };
-    if !PLAYER_NAMES.contains(&args.player.as_str()) {
-        return fail(format!(
-            "no player is called `{}`; the players are {}",
-            args.player,
-            PLAYER_NAMES.join(", ")
-        ));
+    match &args.action {
+        Some(ModelAction::Train(train)) => run_train(train),
+        Some(ModelAction::Eval(eval)) => run_eval(eval),
+        None => run_experiment(&args.experiment),
+    }
+}
+
+/// The error printed for `path`, and the failing exit code.
+fn failure(path: &Path, message: &str) -> u8 {
+    eprintln!("ludeme model: {}: {message}", path.display());
+    exit::FAILURE
+}
+
+/// A CPU deadline `seconds` from now, or why `seconds` is no budget.
+fn cpu_deadline(seconds: f64) -> Result<CpuDeadline, String> {
+    match Duration::try_from_secs_f64(seconds) {
+        Ok(budget) if !budget.is_zero() => Ok(CpuDeadline::after(budget)),
+        _ => Err(format!(
+            "--cpu-seconds must be a positive number, not {seconds}"
+        )),
+    }
+}
+
+/// The feature set `name` names, or the names there are.
+fn feature_set(name: &str) -> Result<FeatureSet, String> {
+    FeatureSet::from_name(name).ok_or_else(|| {
+        format!(
+            "no feature set is called `{name}`; they are {}",
+            FeatureSet::NAMES.join(", ")
+        )
+    })
+}
+
+impl PlayerArgs {
+    /// The player's name checked against the players there are.
+    fn check_player(&self) -> Result<(), String> {
+        if PLAYER_NAMES.contains(&self.player.as_str()) {
+            Ok(())
+        } else {
+            Err(format!(
+                "no player is called `{}`; the players are {}",
+                self.player,
+                PLAYER_NAMES.join(", ")
+            ))
+        }
+    }
+
+    /// The modelled role in `game`: the one named, or the first a player plays.
+    fn role_in(&self, game: &PlayableGame) -> Result<usize, String> {
+        let roles = game.roles();
+        match &self.role {
+            Some(name) => roles.iter().position(|role| role == name).ok_or_else(|| {
+                format!(
+                    "the game has no role `{name}`; its roles are {}",
+                    roles.join(", ")
+                )
+            }),
+            None => (0..roles.len())
+                .find(|&role| !game.is_random(role))
+                .ok_or_else(|| "the game has no role for a player".to_owned()),
+        }
+    }
+
+    fn simulation(&self, role: usize) -> Result<SimulationSettings, String> {
+        Ok(SimulationSettings {
+            move_budget: MoveBudget::nodes(self.move_nodes),
+            max_plies: self.max_plies,
+            deadline: Some(cpu_deadline(self.cpu_seconds)?),
+            seed: self.seed,
+            ..SimulationSettings::new(&self.player, role)
+        })
+    }
+}
+
+impl ExperimentArgs {
+    /// The game's path (clap requires it when no subcommand is given).
+    fn path(&self) -> &Path {
+        self.file.as_deref().unwrap_or(Path::new("-"))
+    }
+}
+
+fn run_experiment(args: &ExperimentArgs) -> u8 {
+    let path = args.path();
+    let fail = |message: String| failure(path, &message);
+    if let Err(message) = args.player.check_player() {
+        return fail(message);
     }
     let mut feature_sets = Vec::new();
     for name in &args.features {
-        match FeatureSet::from_name(name) {
-            Some(set) => feature_sets.push(set),
-            None => {
-                return fail(format!(
-                    "no feature set is called `{name}`; they are {}",
-                    FeatureSet::NAMES.join(", ")
-                ));
-            }
+        match feature_set(name) {
+            Ok(set) => feature_sets.push(set),
+            Err(message) => return fail(message),
         }
     }
     if feature_sets.is_empty() {
         feature_sets.push(FeatureSet::State);
     }
-    let cpu_budget = match Duration::try_from_secs_f64(args.cpu_seconds) {
-        Ok(budget) if !budget.is_zero() => budget,
-        _ => {
-            return fail(format!(
-                "--cpu-seconds must be a positive number, not {}",
-                args.cpu_seconds
-            ));
-        }
-    };
+    if let Err(message) = cpu_deadline(args.player.cpu_seconds) {
+        return fail(message);
+    }
     let game = match open_playable(path, KnownGames::FromSettings) {
         Ok(game) => game,
         Err(message) => return fail(message),
     };
     let roles = game.roles();
-    let role = match &args.role {
-        Some(name) => match roles.iter().position(|role| role == name) {
-            Some(role) => role,
-            None => {
-                return fail(format!(
-                    "the game has no role `{name}`; its roles are {}",
-                    roles.join(", ")
-                ));
-            }
-        },
-        None => match (0..roles.len()).find(|&role| !game.is_random(role)) {
-            Some(role) => role,
-            None => return fail("the game has no role for a player".to_owned()),
-        },
+    let role = match args.player.role_in(&game) {
+        Ok(role) => role,
+        Err(message) => return fail(message),
     };
-    let simulation = SimulationSettings {
-        move_budget: MoveBudget::nodes(args.move_nodes),
-        max_plies: args.max_plies,
-        deadline: Some(CpuDeadline::after(cpu_budget)),
-        seed: args.seed,
-        ..SimulationSettings::new(&args.player, role)
+    let simulation = match args.player.simulation(role) {
+        Ok(simulation) => simulation,
+        Err(message) => return fail(message),
     };
     if let Some(matches) = args.search_matches {
         if feature_sets.len() > 1 {
@@ -209,7 +336,7 @@ pub fn run(args: &ModelArgs) -> u8 {
     exit::CLEAN
 }
 
-fn print_json(args: &ModelArgs, role: &str, result: &Experiment) {
+fn print_json(args: &ExperimentArgs, role: &str, result: &Experiment) {
     let variants: Vec<_> = result
         .variants
         .iter()
@@ -219,26 +346,21 @@ fn print_json(args: &ModelArgs, role: &str, result: &Experiment) {
                 "vocabulary": variant.vocabulary,
                 "selected": variant.selected,
                 "moves_seen": variant.moves_seen,
-                "test_decisions": variant.curve.decisions,
-                "mean_legal_moves": variant.curve.mean_legal_moves,
-                "top1": variant.curve.top1(),
-                "all_within": variant.curve.all_within(),
-                "top_n": variant.curve.within,
-                "chance": variant.curve.chance,
-                "confidence": confidence_contours(&variant.curve)
-                    .into_iter()
-                    .map(|(p, moves, nodes)| json!({
-                        "p": p,
-                        "moves": moves,
-                        "nodes_to_depth": nodes,
-                    }))
-                    .collect::<Vec<_>>(),
             })
+        })
+        .zip(&result.variants)
+        .map(|(mut value, variant)| {
+            if let (Some(object), serde_json::Value::Object(curve)) =
+                (value.as_object_mut(), curve_json(&variant.curve))
+            {
+                object.extend(curve);
+            }
+            value
         })
         .collect();
     let report = json!({
-        "game": args.file.display().to_string(),
-        "player": args.player,
+        "game": args.path().display().to_string(),
+        "player": args.player.player,
         "role": role,
         "train": args.train,
         "test": args.test,
@@ -253,11 +375,11 @@ fn print_json(args: &ModelArgs, role: &str, result: &Experiment) {
     }
 }
 
-fn print_human(args: &ModelArgs, role: &str, result: &Experiment) {
+fn print_human(args: &ExperimentArgs, role: &str, result: &Experiment) {
     println!(
         "{}: the {} player as {role}, {} training matches ({} decisions), {} test matches",
-        args.file.display(),
-        args.player,
+        args.path().display(),
+        args.player.player,
         args.train,
         result.training_decisions,
         args.test
@@ -278,24 +400,51 @@ fn print_human(args: &ModelArgs, role: &str, result: &Experiment) {
             curve.decisions,
             curve.mean_legal_moves
         );
-        println!("   N  within N  at random");
-        for (n, (share, chance)) in curve.within.iter().zip(&curve.chance).enumerate() {
-            println!(
-                "{:>4}  {:>7.1} %  {:>7.1} %",
-                n + 1,
-                share * 100.0,
-                chance * 100.0
-            );
-        }
+        print_curve(curve);
+    }
+}
+
+/// A curve's fields in the JSON reports: its decisions, top-1, the top-N and chance shares
+/// and the confidence contours.
+fn curve_json(curve: &TopNCurve) -> serde_json::Value {
+    json!({
+        "test_decisions": curve.decisions,
+        "mean_legal_moves": curve.mean_legal_moves,
+        "top1": curve.top1(),
+        "all_within": curve.all_within(),
+        "top_n": curve.within,
+        "chance": curve.chance,
+        "confidence": confidence_contours(curve)
+            .into_iter()
+            .map(|(p, moves, nodes)| json!({
+                "p": p,
+                "moves": moves,
+                "nodes_to_depth": nodes,
+            }))
+            .collect::<Vec<_>>(),
+    })
+}
+
+/// A curve as the human reports print it: the top-N table beside a random ranking, then the
+/// confidence contours.
+fn print_curve(curve: &TopNCurve) {
+    println!("   N  within N  at random");
+    for (n, (share, chance)) in curve.within.iter().zip(&curve.chance).enumerate() {
         println!(
-            "   p  moves kept  nodes to depth 1..{} (every legal move: {})",
-            CONTOUR_DEPTH,
-            full_width(curve)
+            "{:>4}  {:>7.1} %  {:>7.1} %",
+            n + 1,
+            share * 100.0,
+            chance * 100.0
         );
-        for (p, moves, nodes) in confidence_contours(curve) {
-            let nodes: Vec<String> = nodes.iter().map(|n| format!("{n:.0}")).collect();
-            println!("{p:>4}  {moves:>10}  {}", nodes.join(" "));
-        }
+    }
+    println!(
+        "   p  moves kept  nodes to depth 1..{} (every legal move: {})",
+        CONTOUR_DEPTH,
+        full_width(curve)
+    );
+    for (p, moves, nodes) in confidence_contours(curve) {
+        let nodes: Vec<String> = nodes.iter().map(|n| format!("{n:.0}")).collect();
+        println!("{p:>4}  {moves:>10}  {}", nodes.join(" "));
     }
 }
 
@@ -338,17 +487,17 @@ fn tally_json(tally: &Tally) -> serde_json::Value {
     })
 }
 
-fn print_duel_json(args: &ModelArgs, roles: &[String], report: &DuelReport) {
+fn print_duel_json(args: &ExperimentArgs, roles: &[String], report: &DuelReport) {
     let pruning = report.pruning;
     let output = json!({
-        "game": args.file.display().to_string(),
-        "player": args.player,
+        "game": args.path().display().to_string(),
+        "player": args.player.player,
         "train": args.train,
         "features": args.features.first().map_or("state", String::as_str),
         "confidence": args.confidence,
         "search_nodes": args.search_seconds.is_none().then_some(args.search_nodes),
         "search_seconds": args.search_seconds,
-        "move_nodes": args.move_nodes,
+        "move_nodes": args.player.move_nodes,
         "opening_plies": args.opening_plies,
         "seats": report.seats.iter().map(|&role| roles[role].as_str()).collect::<Vec<_>>(),
         "training_decisions": report.training_decisions,
@@ -369,13 +518,13 @@ fn print_duel_json(args: &ModelArgs, roles: &[String], report: &DuelReport) {
     }
 }
 
-fn print_duel_human(args: &ModelArgs, roles: &[String], report: &DuelReport) {
+fn print_duel_human(args: &ExperimentArgs, roles: &[String], report: &DuelReport) {
     let matches = args.search_matches.unwrap_or(0);
     println!(
         "{}: alpha-beta with and without a model of the {} player, {matches} matches each, \
          seats {} and {} alternated, {} random opening plies",
-        args.file.display(),
-        args.player,
+        args.path().display(),
+        args.player.player,
         roles[report.seats[0]],
         roles[report.seats[1]],
         args.opening_plies
@@ -394,7 +543,7 @@ fn print_duel_human(args: &ModelArgs, roles: &[String], report: &DuelReport) {
     };
     println!(
         "budget: {budget} per move (the {} player: {})",
-        args.player, args.move_nodes
+        args.player.player, args.player.move_nodes
     );
     println!("                 wins  draws  losses  unfinished  states/move  CPU ms/move");
     for (name, tally) in [
@@ -417,7 +566,7 @@ fn print_duel_human(args: &ModelArgs, roles: &[String], report: &DuelReport) {
         println!(
             "pruning: at {} nodes of the {} player, {:.2} of {:.2} legal moves kept on average",
             pruning.nodes,
-            args.player,
+            args.player.player,
             pruning.kept as f64 / pruning.nodes as f64,
             pruning.legal as f64 / pruning.nodes as f64
         );
@@ -425,10 +574,215 @@ fn print_duel_human(args: &ModelArgs, roles: &[String], report: &DuelReport) {
     if report.real_decisions > 0 {
         println!(
             "in play: the {} player's real move was among those kept at {} of its {} decisions ({:.1} %)",
-            args.player,
+            args.player.player,
             report.real_moves_kept,
             report.real_decisions,
             100.0 * report.real_moves_kept as f64 / report.real_decisions as f64
         );
     }
+}
+
+/// Reads a file of match records for `path`'s game.
+fn read_records(record: &Path) -> Result<Vec<RecordedMatch>, String> {
+    let text = std::fs::read_to_string(record)
+        .map_err(|error| format!("cannot read {}: {error}", record.display()))?;
+    read_match_records(&text).map_err(|message| format!("{}: {message}", record.display()))
+}
+
+fn run_train(args: &TrainArgs) -> u8 {
+    let path = args.file.as_path();
+    let fail = |message: String| failure(path, &message);
+    let features = match feature_set(&args.features) {
+        Ok(features) => features,
+        Err(message) => return fail(message),
+    };
+    if args.record.is_none()
+        && let Err(message) = args.player.check_player()
+    {
+        return fail(message);
+    }
+    let game = match open_playable(path, KnownGames::FromSettings) {
+        Ok(game) => game,
+        Err(message) => return fail(message),
+    };
+    let role = match args.player.role_in(&game) {
+        Ok(role) => role,
+        Err(message) => return fail(message),
+    };
+    let records;
+    let (training, source) = match &args.record {
+        Some(record) => {
+            records = match read_records(record) {
+                Ok(records) => records,
+                Err(message) => return fail(message),
+            };
+            (
+                DecisionSource::Recorded {
+                    role,
+                    matches: &records,
+                },
+                TrainingSource::Recorded {
+                    file: record.display().to_string(),
+                    matches: records.len(),
+                },
+            )
+        }
+        None => match args.player.simulation(role) {
+            Ok(settings) => (
+                DecisionSource::Simulated {
+                    settings,
+                    matches: 0..args.matches,
+                },
+                TrainingSource::Simulated {
+                    player: args.player.player.clone(),
+                    matches: args.matches,
+                    seed: args.player.seed,
+                    move_nodes: Some(args.player.move_nodes),
+                    max_plies: args.player.max_plies,
+                },
+            ),
+            Err(message) => return fail(message),
+        },
+    };
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    );
+    let started = CpuInstant::now();
+    let saved = match game.model_train(&name, role, &training, source, features, args.select) {
+        Ok(saved) => saved,
+        Err(message) => return fail(message),
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    if let Err(error) = std::fs::write(&args.output, saved.to_json()) {
+        return fail(format!("cannot write {}: {error}", args.output.display()));
+    }
+    let kept = saved.model.selected_features().count();
+    println!(
+        "{}: a model of {} ({}) from {} decisions, {kept} features, {} moves; {seconds:.2} CPU s; written to {}",
+        path.display(),
+        saved.role,
+        match &saved.source {
+            TrainingSource::Simulated {
+                player, matches, ..
+            } => format!("the {player} player, {matches} simulated matches"),
+            TrainingSource::Recorded { file, matches } => format!("{matches} matches of {file}"),
+        },
+        saved.training_decisions,
+        saved.model.move_vocabulary(),
+        args.output.display()
+    );
+    exit::CLEAN
+}
+
+fn run_eval(args: &EvalArgs) -> u8 {
+    let path = args.file.as_path();
+    let fail = |message: String| failure(path, &message);
+    let deadline = match cpu_deadline(args.cpu_seconds) {
+        Ok(deadline) => deadline,
+        Err(message) => return fail(message),
+    };
+    let saved = match std::fs::read_to_string(&args.model) {
+        Ok(text) => SavedModel::from_json(&text),
+        Err(error) => Err(format!("cannot read it: {error}")),
+    };
+    let saved = match saved {
+        Ok(saved) => saved,
+        Err(message) => return fail(format!("{}: {message}", args.model.display())),
+    };
+    let game = match open_playable(path, KnownGames::FromSettings) {
+        Ok(game) => game,
+        Err(message) => return fail(message),
+    };
+    let role = match game.model_role(&saved) {
+        Ok(role) => role,
+        Err(message) => return fail(format!("{}: {message}", args.model.display())),
+    };
+    let records;
+    let tests = match &args.record {
+        Some(record) => {
+            records = match read_records(record) {
+                Ok(records) => records,
+                Err(message) => return fail(message),
+            };
+            DecisionSource::Recorded {
+                role,
+                matches: &records,
+            }
+        }
+        None => match saved.test_simulation(role) {
+            Some((settings, first)) => DecisionSource::Simulated {
+                settings: SimulationSettings {
+                    deadline: Some(deadline),
+                    ..settings
+                },
+                matches: first..first + args.matches,
+            },
+            None => {
+                return fail(format!(
+                    "{} was trained on recorded matches, which cannot be simulated: give \
+                     --record with the test matches",
+                    args.model.display()
+                ));
+            }
+        },
+    };
+    let started = CpuInstant::now();
+    let curve = match game.model_evaluate(&saved, &tests) {
+        Ok(curve) => curve,
+        Err(message) => return fail(message),
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let modelled = match &saved.source {
+        TrainingSource::Simulated { player, .. } => format!("the {player} player"),
+        TrainingSource::Recorded { file, .. } => format!("the player of {file}"),
+    };
+    if let Some(svg) = &args.svg {
+        let title = format!(
+            "{}: {modelled} as {}, features {}",
+            saved.game.name,
+            saved.role,
+            saved.features.name()
+        );
+        if let Err(error) = std::fs::write(svg, top_n_svg(&curve, &title)) {
+            return fail(format!("cannot write {}: {error}", svg.display()));
+        }
+    }
+    match args.format {
+        ModelFormat::Json => {
+            let mut report = json!({
+                "game": path.display().to_string(),
+                "model": args.model.display().to_string(),
+                "role": saved.role,
+                "source": saved.source,
+                "features": saved.features.name(),
+                "training_decisions": saved.training_decisions,
+                "cpu_seconds": seconds,
+            });
+            if let (Some(object), serde_json::Value::Object(fields)) =
+                (report.as_object_mut(), curve_json(&curve))
+            {
+                object.extend(fields);
+            }
+            match serde_json::to_string_pretty(&report) {
+                Ok(text) => println!("{text}"),
+                Err(error) => eprintln!("ludeme model: {error}"),
+            }
+        }
+        ModelFormat::Human => {
+            println!(
+                "{}: {modelled} as {}, features {}, trained on {} decisions; {} test decisions, \
+                 {:.1} legal moves on average; {seconds:.2} CPU s",
+                path.display(),
+                saved.role,
+                saved.features.name(),
+                saved.training_decisions,
+                curve.decisions,
+                curve.mean_legal_moves
+            );
+            println!("accuracy at 1: {:.1} %", curve.top1() * 100.0);
+            print_curve(&curve);
+        }
+    }
+    exit::CLEAN
 }

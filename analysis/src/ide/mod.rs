@@ -160,8 +160,9 @@ fn is_name_word(name: &str) -> bool {
 /// Everything the editor shows on hovering `offset`, in one place so that every front end
 /// shows the same: on a game's name the rulebook's overview first, then the language's own
 /// hover (definitions, the rule in English, the manual entry), then on a GDL `role` fact the
-/// editor simulation's figures. The parts are separated by rules; the range is the most
-/// specific one that has text (the language hover's, else the `role` fact's, else the name's).
+/// editor simulation's figures and, with a trained model beside the game, the role's predicted
+/// moves. The parts are separated by rules; the range is the most specific one that has text
+/// (the language hover's, else the `role` fact's, else the name's).
 pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
     let language = match file.syntax(db) {
         Syntax::GdlKif | Syntax::GdlInfix => gdl::hover(db, file, offset),
@@ -170,15 +171,18 @@ pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
     };
     let overview = crate::rulebook::overview_hover(db, file, offset);
     let simulation = crate::gdl::simulate::role_hover(db, file, offset);
+    let model = crate::opponent_model::role_hover(db, file, offset);
     let range = language
         .as_ref()
         .map(|hover| hover.range)
         .or(simulation.as_ref().map(|(range, _)| *range))
+        .or(model.as_ref().map(|(range, _)| *range))
         .or(overview.as_ref().map(|(range, _)| *range))?;
     let parts: Vec<String> = [
         overview.map(|(_, markdown)| markdown),
         language.map(|hover| hover.markdown),
         simulation.map(|(_, markdown)| markdown),
+        model.map(|(_, markdown)| markdown),
     ]
     .into_iter()
     .flatten()

@@ -21,8 +21,10 @@ mod evaluate;
 mod guided;
 #[cfg(test)]
 mod guided_tests;
+mod model_file;
 mod naive_bayes;
 mod observe;
+mod records;
 mod simulate;
 #[cfg(test)]
 mod tests;
@@ -33,6 +35,11 @@ pub use evaluate::{
     Experiment, ExperimentSettings, TopNCurve, Variant, experiment, nodes_to_depth, top_n_curve,
 };
 pub use guided::{ModelGuidance, ModelledSearchPlayer, PlayerModel, PruningCounts};
-pub use naive_bayes::MoveModel;
+pub use model_file::{
+    DecisionSource, GameIdentity, MODEL_FORMAT, MODEL_VERSION, SavedModel, TrainingSource,
+    evaluate_saved, initial_ranking,
+};
+pub use naive_bayes::{MoveModel, StoredFeature, StoredMove, StoredMoveModel};
 pub use observe::{FeatureSet, Observe};
+pub use records::{RecordedMatch, read_match_records, recorded_decisions};
 pub use simulate::{Decision, SimulationSettings, simulate};

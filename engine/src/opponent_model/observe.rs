@@ -62,15 +62,19 @@ fn picture_atoms(picture: &Picture) -> Vec<String> {
     atoms
 }
 
-/// Which features a state's row holds (the seed's three tic-tac-toe variants).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// Which features a state's row holds (the seed's three tic-tac-toe variants); a model file
+/// spells them as `--features` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum FeatureSet {
     /// The state's atoms only.
     #[default]
+    #[serde(rename = "state")]
     State,
     /// The state's atoms and the player's legal moves.
+    #[serde(rename = "state+legal")]
     StateAndLegal,
     /// The player's legal moves only.
+    #[serde(rename = "legal")]
     Legal,
 }
 
