@@ -183,3 +183,34 @@ impl Drop for LocalPlayers {
         }
     }
 }
+
+/// `count` matches of `game` (whose rules, as sent, are `rules`) between local players named
+/// by `players` (one per role, [`PLAYER_NAMES`](ludeme_analysis::play::PLAYER_NAMES)), served
+/// by this process, the seats rotating; the records. What the editors' "Play a match" runs.
+pub fn play_local_matches(
+    game: &ludeme_analysis::play::PlayableGame,
+    rules: &[crate::messages::Term],
+    players: &[String],
+    settings: &crate::manager::MatchSettings,
+    count: usize,
+) -> Result<Vec<crate::manager::MatchRecord>, String> {
+    let configs = players
+        .iter()
+        .enumerate()
+        .map(|(seat, player)| PlayerConfig {
+            name: format!("{player}{}", seat + 1),
+            player: player.clone(),
+            seed: settings.seed ^ (seat as u64 + 1),
+        })
+        .collect();
+    let local = LocalPlayers::start(configs)
+        .map_err(|error| format!("the local players could not start: {error}"))?;
+    Ok(crate::manager::run_series(
+        game,
+        rules,
+        local.addresses(),
+        settings,
+        count,
+        |_| {},
+    ))
+}

@@ -51,7 +51,8 @@ where
             Backend::new(connection)
         })
         .custom_method("ludeme/diagnostics", Backend::document_diagnostics)
-        .custom_method("ludeme/rulebook", Backend::document_rulebook);
+        .custom_method("ludeme/rulebook", Backend::document_rulebook)
+        .custom_method("ludeme/playMatch", Backend::play_match);
         // Debug builds answer `ludeme/debugPanic` (a request) and `ludeme/debugPanicNotification`
         // by panicking, so that tests can see a panic caught; release builds do not know them.
         #[cfg(debug_assertions)]

@@ -184,6 +184,104 @@ impl Backend {
         answer.ok_or_else(|| Error::invalid_params(format!("{} is not open", uri.as_str())))
     }
 
+    /// `ludeme/playMatch`: matches of an open GDL game (its current text) between players of
+    /// this process speaking the GGP protocol over loopback, for the editors' "Play a match".
+    /// Params: `{"textDocument": {"uri"}, "players"?: ["mcts", "random", ...] (one per role;
+    /// by default MCTS in the first seat and random in the others), "matches"?: N (default 2,
+    /// the seats rotating), "startClock"?: s, "playClock"?: s (default 2 and 1)}`. Answers
+    /// `{"summary": Markdown, "records": [...]}` (the records `ludeme match --record` writes).
+    pub async fn play_match(&self, params: serde_json::Value) -> Result<serde_json::Value> {
+        use ludeme_analysis::play::EngineOptions;
+        let uri = document_uri_param(&params)?;
+        let game = self
+            .query(&uri, |snapshot| {
+                let analysis = &snapshot.analysis;
+                if analysis.syntax(snapshot.file) != ludeme_analysis::Syntax::GdlKif {
+                    return Err(
+                        "a match sends the rules in prefix KIF: play a .kif game".to_owned()
+                    );
+                }
+                let text = analysis
+                    .text(snapshot.file)
+                    .unwrap_or_else(|cancelled| analysis::resume_cancelled(cancelled));
+                let game = analysis
+                    .playable(snapshot.file, &EngineOptions::default())
+                    .unwrap_or_else(|cancelled| analysis::resume_cancelled(cancelled))?;
+                Ok((text, game))
+            })
+            .await?
+            .ok_or_else(|| Error::invalid_params(format!("{} is not open", uri.as_str())))?;
+        let (text, game) = game.map_err(Error::invalid_params)?;
+        let number = |name: &str, default: u64| params[name].as_u64().unwrap_or(default).min(60);
+        let roles = game.roles().len();
+        let players: Vec<String> = match params["players"].as_array() {
+            Some(names) => names
+                .iter()
+                .map(|name| name.as_str().unwrap_or_default().to_owned())
+                .collect(),
+            None => (0..roles)
+                .map(|seat| if seat == 0 { "mcts" } else { "random" }.to_owned())
+                .collect(),
+        };
+        if players.len() != roles {
+            return Err(Error::invalid_params(format!(
+                "{} player(s) given; the game has {roles} role(s)",
+                players.len()
+            )));
+        }
+        if let Some(unknown) = players
+            .iter()
+            .find(|name| !ludeme_analysis::play::PLAYER_NAMES.contains(&name.as_str()))
+        {
+            return Err(Error::invalid_params(format!(
+                "no player is called `{unknown}`"
+            )));
+        }
+        let settings = ludeme_ggp::manager::MatchSettings {
+            id: format!("editor.{}", std::process::id()),
+            start_clock: number("startClock", 2),
+            play_clock: number("playClock", 1).max(1),
+            seed: 1,
+            max_steps: ludeme_ggp::manager::MAX_STEPS,
+            game: uri.as_str().to_owned(),
+        };
+        let count = number("matches", 2).max(1) as usize;
+        let records = tokio::task::spawn_blocking(move || {
+            let rules =
+                ludeme_ggp::messages::read_terms(&text).map_err(|error| error.to_string())?;
+            ludeme_ggp::server::play_local_matches(&game, &rules, &players, &settings, count)
+        })
+        .await
+        .map_err(|_| Error::internal_error())?
+        .map_err(Error::invalid_params)?;
+        let mut summary = String::new();
+        for record in &records {
+            let outcome = match &record.goal_values {
+                Some(goals) => {
+                    let goals: Vec<String> = record
+                        .roles
+                        .iter()
+                        .zip(goals)
+                        .map(|(role, goal)| format!("{role} {goal}"))
+                        .collect();
+                    format!("goals {}", goals.join(", "))
+                }
+                None => format!(
+                    "aborted: {}",
+                    record.abort_reason.as_deref().unwrap_or("no reason given")
+                ),
+            };
+            summary.push_str(&format!(
+                "- match {}: {} step(s), {outcome}\n",
+                record.match_id,
+                record.moves.len()
+            ));
+        }
+        summary.push('\n');
+        summary.push_str(&ludeme_ggp::manager::summary_table(&records));
+        Ok(serde_json::json!({ "summary": summary, "records": records }))
+    }
+
     /// Debug builds only: a request that panics, to test that the server survives it.
     #[cfg(debug_assertions)]
     pub async fn debug_panic(&self, _params: serde_json::Value) -> Result<serde_json::Value> {
