@@ -8,6 +8,7 @@ const { findServer } = require('./discovery');
 const { registerCommands } = require('./cli');
 const { registerViewCommands } = require('./webviews');
 const { registerRulebook } = require('./rulebook');
+const { registerPlayMatch } = require('./play-match');
 const { LANGUAGE_IDS, gdlLanguageOf } = require('./languages');
 const { explicitSetting } = require('./settings');
 const { LENS_COMMANDS, lensDetails } = require('./lens-details');
@@ -88,6 +89,7 @@ async function activate(context) {
   registerCommands(context, () => serverCommand);
   registerViewCommands(context, () => serverCommand);
   registerRulebook(context, () => client);
+  registerPlayMatch(context, () => client);
   context.subscriptions.push(
     vscode.commands.registerCommand('ludeme.restartServer', async () => {
       await stopClient();
