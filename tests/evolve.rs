@@ -122,7 +122,7 @@ fn partitions_in_separate_processes_write_what_one_process_writes() {
     let temp = tempfile::tempdir().expect("a temporary folder");
     let whole = temp.path().join("whole");
     let split = temp.path().join("split");
-    evolve(&whole, "5", &["--runs", "3"]);
+    let one_process = evolve(&whole, "5", &["--runs", "3"]);
     evolve(&split, "5", &["--runs", "3", "--partition", "1/2"]);
     // The first partition did runs 1 and 3 only.
     assert!(split.join("run-01").is_dir() && split.join("run-03").is_dir());
@@ -134,6 +134,87 @@ fn partitions_in_separate_processes_write_what_one_process_writes() {
         parts.keys().collect::<Vec<_>>()
     );
     assert_eq!(one, parts);
+
+    // `ludeme merge` of the partitions' folder: the records of the three runs in order, and
+    // the counts and best children one process printed.
+    let merged = temp.path().join("merged.jsonl");
+    let merged_text = merged.to_string_lossy().into_owned();
+    let output = ludeme(&["merge", &split.to_string_lossy(), "--out", &merged_text]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let in_order: String = ["run-01", "run-02", "run-03"]
+        .iter()
+        .map(|run| one[&Path::new(run).join("children.jsonl")].as_str())
+        .collect();
+    assert_eq!(std::fs::read_to_string(&merged).expect("merged"), in_order);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.starts_with("16 children of 3 runs merged from 3 records files"),
+        "{stdout}"
+    );
+    // Everything after the first line (the counts per stage and the table) is the same.
+    let after_first = |text: &str| text.split_once('\n').map(|(_, rest)| rest.to_owned());
+    assert_eq!(after_first(&stdout), after_first(&one_process));
+}
+
+#[test]
+fn merge_refuses_a_missing_run_and_a_child_recorded_twice() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let record = |run: usize, child: usize| {
+        format!(
+            r#"{{"run":{run},"child":{child},"name":"Child{run}{child}","generation":1,"parents":["a","b"],"parent_scores":[1.0,2.0],"crossed":1,"mutations":0,"stage":"unchanged","reason":null,"score":null,"viable":null,"nearest":null,"distance":null}}"#
+        )
+    };
+    let first = temp.path().join("first.jsonl");
+    let third = temp.path().join("third.jsonl");
+    std::fs::write(&first, format!("{}\n{}\n", record(1, 1), record(1, 2))).expect("written");
+    std::fs::write(&third, format!("{}\n", record(3, 1))).expect("written");
+    let out = temp
+        .path()
+        .join("merged.jsonl")
+        .to_string_lossy()
+        .into_owned();
+    let merge = |paths: &[&Path]| {
+        let mut args = vec!["merge".to_owned()];
+        args.extend(paths.iter().map(|p| p.to_string_lossy().into_owned()));
+        args.extend(["--out".to_owned(), out.clone()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        ludeme(&args)
+    };
+    // Run 2 (another partition's) is not given.
+    let output = merge(&[&first, &third]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("third.jsonl:1: run 3 child 1 follows a gap: run 2 is missing"),
+        "{stderr}"
+    );
+    // The same partition given twice.
+    let output = merge(&[&first, &first]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("run 1 child 1 is recorded twice"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // A line that is not a child's record, with its position.
+    std::fs::write(&third, "{\"run\": 3}\n").expect("written");
+    let output = merge(&[&third]);
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("third.jsonl:1: not a child's record"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Only the first run, complete: merged.
+    let output = merge(&[&first]);
+    assert!(output.status.success());
+    assert_eq!(
+        std::fs::read_to_string(&out).expect("merged"),
+        format!("{}\n{}\n", record(1, 1), record(1, 2))
+    );
 }
 
 #[test]

@@ -13,6 +13,7 @@ use ludeme_engine::Game;
 use ludeme_engine::cpu_time::{CpuDeadline, CpuInstant};
 use ludeme_engine::egg::EggEngine;
 use ludeme_engine::egg::EggState;
+use ludeme_engine::egg::heuristics::{EggEvaluator, egg_player_by_name};
 use ludeme_engine::gdl::grounded::GroundingLimits;
 use ludeme_engine::gdl::{Budget, Engine, Reasoner, ReasonerState};
 use ludeme_engine::ludi::advisors::Advisors;
@@ -21,7 +22,8 @@ use ludeme_engine::notation::{replay, replay_from};
 use ludeme_engine::picture::Depict;
 use ludeme_engine::players::{Player, RandomPlayer, play_match, player_by_name};
 use ludeme_engine::playout::{PlayoutStats, random_playout};
-use ludeme_engine::probe::{NoAdvice, probe, probe_with_progress};
+use ludeme_engine::probe::gdl_evaluator::GdlEvaluator;
+use ludeme_engine::probe::{probe, probe_with_progress};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
@@ -211,16 +213,16 @@ impl PlayableGame {
         on_engine!(self, game => measure_playouts(game, PlayoutLimit::Count(count), seed))
     }
 
-    /// The self-play probe: Ludi games are judged with their advisors, the others with a
-    /// neutral evaluation.
+    /// The self-play probe: Ludi games are judged with their advisors, EGGG games with their
+    /// static evaluator, GDL games with the generic GDL evaluator.
     pub fn probe(&self, settings: &ProbeSettings) -> ProbeReport {
         match self {
-            PlayableGame::Gdl(reasoner) => probe(reasoner, &NoAdvice, settings),
+            PlayableGame::Gdl(reasoner) => probe(reasoner, &GdlEvaluator::new(reasoner), settings),
             PlayableGame::Ludi(game) => {
                 let advisors = Advisors::for_game(game, settings.seed);
                 probe(&**game, &advisors, settings)
             }
-            PlayableGame::Egg(game) => probe(&**game, &NoAdvice, settings),
+            PlayableGame::Egg(game) => probe(&**game, &EggEvaluator::new(game), settings),
         }
     }
 
@@ -233,14 +235,15 @@ impl PlayableGame {
     ) -> ProbeReport {
         match self {
             PlayableGame::Gdl(reasoner) => {
-                probe_with_progress(reasoner, &NoAdvice, settings, games_done)
+                let evaluator = GdlEvaluator::new(reasoner);
+                probe_with_progress(reasoner, &evaluator, settings, games_done)
             }
             PlayableGame::Ludi(game) => {
                 let advisors = Advisors::for_game(game, settings.seed);
                 probe_with_progress(&**game, &advisors, settings, games_done)
             }
             PlayableGame::Egg(game) => {
-                probe_with_progress(&**game, &NoAdvice, settings, games_done)
+                probe_with_progress(&**game, &EggEvaluator::new(game), settings, games_done)
             }
         }
     }
@@ -263,7 +266,13 @@ impl PlayableGame {
         seed: u64,
         settings: &MatchSettings,
     ) -> (MatchResult, Vec<&'static str>) {
-        on_engine!(self, game => run_match(game, players, seed, settings))
+        match self {
+            // EGGG's search players value cut-off states with the game's static evaluator.
+            PlayableGame::Egg(game) => run_match(&**game, players, seed, settings, |name, seed| {
+                egg_player_by_name(name, seed, game)
+            }),
+            _ => on_engine!(self, game => run_match(game, players, seed, settings, player_by_name)),
+        }
     }
 
     /// The position after `plies` from the start, each ply written as
@@ -348,6 +357,7 @@ fn run_match<G: Game>(
     names: &[Option<String>],
     seed: u64,
     settings: &MatchSettings,
+    player_by_name: impl Fn(&str, u64) -> Option<Box<dyn Player<G>>>,
 ) -> (MatchResult, Vec<&'static str>) {
     let mut players: Vec<Box<dyn Player<G>>> = (0..game.roles().len())
         .map(|role| {

@@ -6,6 +6,8 @@
 //!
 //! `--partition K/N` does the runs whose number is K modulo N, so that N processes (a SLURM job
 //! array, a CI matrix) together do the whole evolution; each run writes only its own folder.
+//! `ludeme merge` then combines the partitions' records into one, in run and child order, and
+//! prints the counts and the table of the best children that one process would have printed.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -84,6 +86,13 @@ impl EvolveArgs {
         }
         if self.runs == 0 || self.games == 0 {
             return Err("--runs and --games must be at least 1".to_owned());
+        }
+        if self.runs > self.children.max(1) {
+            // `ludeme merge` reads a run without children as one a partition did not do.
+            return Err(format!(
+                "--runs {} is more than --children {}: a run would breed nothing",
+                self.runs, self.children
+            ));
         }
         let weights = match &self.weights {
             None => AestheticWeights::default(),
@@ -265,16 +274,18 @@ pub fn run(args: &EvolveArgs) -> u8 {
     if let Some(message) = sink.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return fail(message);
     }
-    print_summary(args, &population.len(), &records);
+    println!(
+        "{} children bred from {} games into {}",
+        records.len(),
+        population.len(),
+        args.out.display()
+    );
+    print_outcome(&records, args.best);
     exit::CLEAN
 }
 
-fn print_summary(args: &EvolveArgs, population: &usize, records: &[ChildRecord]) {
-    println!(
-        "{} children bred from {population} games into {}",
-        records.len(),
-        args.out.display()
-    );
+/// How many children each stage culled and kept, and the table of the `best` kept children.
+fn print_outcome(records: &[ChildRecord], best: usize) {
     for stage in Stage::ALL {
         let count = records.iter().filter(|r| r.stage == stage).count();
         println!("  {count:>6}  {}", stage.describe());
@@ -299,7 +310,7 @@ fn print_summary(args: &EvolveArgs, population: &usize, records: &[ChildRecord])
         "  {:<12} {:>6}  {:<10}  {:<26}  nearest",
         "name", "score", "verdict", "parents"
     );
-    for record in kept.iter().take(args.best) {
+    for record in kept.iter().take(best) {
         let verdict = if record.viable == Some(true) {
             "viable"
         } else {
@@ -317,4 +328,154 @@ fn print_summary(args: &EvolveArgs, population: &usize, records: &[ChildRecord])
             format!("{} × {}", record.parents[0], record.parents[1]),
         );
     }
+}
+
+/// The options of `ludeme merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The records to combine: `children.jsonl` files, or folders searched for them (the
+    /// `--out` folders of the partitions).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// The combined records file (JSON Lines), written in run and child order.
+    #[arg(long, short)]
+    out: PathBuf,
+    /// How many of the best children the closing table lists.
+    #[arg(long, default_value_t = 19)]
+    best: usize,
+}
+
+/// The name of the records file of one run.
+const RECORDS_FILE: &str = "children.jsonl";
+
+/// The records files of `path`: itself, or the `children.jsonl` files under a folder, sorted.
+fn records_files(path: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
+    if !path.is_dir() {
+        found.push(path.to_path_buf());
+        return Ok(());
+    }
+    let entries =
+        std::fs::read_dir(path).map_err(|error| format!("{}: {error}", path.display()))?;
+    let mut paths: Vec<PathBuf> = entries
+        .map(|entry| entry.map(|e| e.path()))
+        .collect::<Result<_, _>>()
+        .map_err(|error| format!("{}: {error}", path.display()))?;
+    paths.sort();
+    for inner in paths {
+        if inner.is_dir() {
+            records_files(&inner, found)?;
+        } else if inner.file_name().is_some_and(|name| name == RECORDS_FILE) {
+            found.push(inner);
+        }
+    }
+    Ok(())
+}
+
+/// Every record of `files`, each with where it was read (`file:line`); a line that is not a
+/// child's record is an error at its position.
+fn read_records(files: &[PathBuf]) -> Result<Vec<(ChildRecord, String)>, String> {
+    let mut records = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file)
+            .map_err(|error| format!("{}: {error}", file.display()))?;
+        for (index, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let at = format!("{}:{}", file.display(), index + 1);
+            let record: ChildRecord = serde_json::from_str(line)
+                .map_err(|error| format!("{at}: not a child's record: {error}"))?;
+            records.push((record, at));
+        }
+    }
+    Ok(records)
+}
+
+/// `records` in run and child order, refusing a child recorded twice and a gap (a run or a
+/// child missing before the last: a partition that did not finish, or was not given).
+fn merged(mut records: Vec<(ChildRecord, String)>) -> Result<Vec<ChildRecord>, String> {
+    records.sort_by_key(|(record, _)| (record.run, record.child));
+    for pair in records.windows(2) {
+        let [(a, at_a), (b, at_b)] = pair else {
+            continue;
+        };
+        if (a.run, a.child) == (b.run, b.child) {
+            return Err(format!(
+                "run {} child {} is recorded twice ({at_a} and {at_b})",
+                a.run, a.child
+            ));
+        }
+    }
+    let (mut expected_run, mut expected_child) = (1, 1);
+    for (record, at) in &records {
+        let (run, child) = (record.run, record.child);
+        // A run after one with children starts at child 1.
+        let next_run = if expected_child == 1 {
+            expected_run
+        } else {
+            expected_run + 1
+        };
+        if run == expected_run && child == expected_child {
+            expected_child += 1;
+            continue;
+        }
+        if run == next_run && child == 1 {
+            (expected_run, expected_child) = (next_run, 2);
+            continue;
+        }
+        let missing = if run == expected_run {
+            format!("child {expected_child} of run {run}")
+        } else if run == next_run {
+            format!("child 1 of run {run}")
+        } else {
+            format!("run {next_run}")
+        };
+        return Err(format!(
+            "{at}: run {run} child {child} follows a gap: {missing} is missing (did every \
+             partition finish, and is every one given?)"
+        ));
+    }
+    Ok(records.into_iter().map(|(record, _)| record).collect())
+}
+
+pub fn run_merge(args: &MergeArgs) -> u8 {
+    let fail = |message: String| {
+        eprintln!("ludeme merge: {message}");
+        exit::FAILURE
+    };
+    let mut files = Vec::new();
+    for path in &args.paths {
+        if let Err(message) = records_files(path, &mut files) {
+            return fail(message);
+        }
+    }
+    if files.is_empty() {
+        return fail(format!("no {RECORDS_FILE} under the paths given"));
+    }
+    let records = match read_records(&files).and_then(merged) {
+        Ok(records) => records,
+        Err(message) => return fail(message),
+    };
+    let mut text = String::new();
+    for record in &records {
+        match serde_json::to_string(record) {
+            Ok(line) => {
+                text.push_str(&line);
+                text.push('\n');
+            }
+            Err(error) => return fail(error.to_string()),
+        }
+    }
+    if let Err(error) = std::fs::write(&args.out, text) {
+        return fail(format!("cannot write {}: {error}", args.out.display()));
+    }
+    let runs = records.last().map_or(0, |record| record.run);
+    println!(
+        "{} children of {runs} runs merged from {} records files into {}",
+        records.len(),
+        files.len(),
+        args.out.display()
+    );
+    print_outcome(&records, args.best);
+    exit::CLEAN
 }

@@ -116,6 +116,9 @@ enum Command {
     /// mutation of ludeme trees, every child checked, probed and scored; the survivors are
     /// written with their ancestry.
     Evolve(evolve::EvolveArgs),
+    /// Combine the records of `ludeme evolve` partitions (`--partition K/N` on several
+    /// processes or machines) into one, and print the table one process would have printed.
+    Merge(evolve::MergeArgs),
     /// The ludeme-tree distance between two games: duplicate, variant or new game, and the
     /// differences that matter most.
     Distance(distance::DistanceArgs),
@@ -223,6 +226,7 @@ fn main() -> ExitCode {
         Command::Model(args) => model::run(&args),
         Command::Probe(args) => probe::run(&args),
         Command::Evolve(args) => evolve::run(&args),
+        Command::Merge(args) => evolve::run_merge(&args),
         Command::Distance(args) => distance::run_distance(&args),
         Command::Nearest(args) => distance::run_nearest(&args),
         Command::Cluster(args) => distance::run_cluster(&args),

@@ -36,7 +36,7 @@ use std::time::Duration;
 use rand::RngExt;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::aesthetic::AestheticWeights;
 use crate::distance::{LudemeTree, distance, ludeme_tree};
@@ -123,7 +123,7 @@ pub struct SourceGame {
 }
 
 /// The stage a child reached: kept, or the stage that culled it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Stage {
     Unchanged,
@@ -157,7 +157,7 @@ impl Stage {
 }
 
 /// What became of one child: one line of the JSON Lines record.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ChildRecord {
     /// The run (from 1) and the child's number in it (from 1).
     pub run: usize,

@@ -451,6 +451,9 @@ pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
             let _ = write!(markdown, "**{text}** — defined at {where_}{definition}\n\n");
         }
     }
+    if let Some((_, text)) = &word {
+        markdown.push_str(&piece_power_hover(db, file, text));
+    }
     if let Some(statement) = statement {
         if let Some(english) = statement_english(egg_explanation(db, file), file, statement.range) {
             let _ = write!(markdown, "*In English:* {english}\n\n");
@@ -473,6 +476,32 @@ pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
         .map(|(range, _)| range)
         .or(statement.map(|statement| statement.range))?;
     Some(Hover { range, markdown })
+}
+
+/// On a piece of a game the engine plays, the piece's power and its factors as the static
+/// evaluator of the computer opponents weighs them; empty otherwise.
+fn piece_power_hover(db: &dyn Db, file: SourceFile, word: &str) -> String {
+    let Ok(engine) = crate::egg::engine::egg_engine_for(db, file) else {
+        return String::new();
+    };
+    let key = words::key(word);
+    let Some(piece) = engine
+        .description()
+        .pieces
+        .iter()
+        .position(|name| words::key(name) == key)
+    else {
+        return String::new();
+    };
+    let evaluator = ludeme_engine::egg::heuristics::EggEvaluator::new(&engine);
+    let Some(power) = evaluator.powers().get(piece) else {
+        return String::new();
+    };
+    format!(
+        "**Power** {:.3} = motility {:.3} × rank {:.3} × rarity {:.3} (the weight the computer \
+         opponent's static evaluator gives this piece)\n\n",
+        power.power, power.motility, power.rank, power.rarity
+    )
 }
 
 /// The text of the statement holding a definition site, as written.
@@ -609,6 +638,25 @@ mod tests {
             "Beat means player(Paper) and opponent(Rock)",
         );
         assert_mentions(&hover.markdown, "*In English:*");
+    }
+
+    #[test]
+    fn hover_on_a_piece_shows_its_power() {
+        // Rock, paper and scissors beat one another in a cycle (rank 1 each); each stands once
+        // on the board the choice is laid out on, a bag of three (rarity 3); one rule moves
+        // them all (motility 1 after normalising): power 3.
+        let text = "game is rps\nplayers are white and black\nturns synchronize\nmove is choose\n\
+            pieces are Rock and Paper and Scissors\nscore increments\ngoal is Beat\n\
+            Beat means player(Rock) and opponent(Scissors) or player(Scissors) and \
+            opponent(Paper) or player(Paper) and opponent(Rock)\n";
+        let db = RootDatabase::default();
+        let game = file(&db, "w/rps.egg", text);
+        let offset = text.find("Paper and").expect("the piece");
+        let hover = hover(&db, game, offset).expect("a hover");
+        assert_mentions(
+            &hover.markdown,
+            "**Power** 3.000 = motility 1.000 × rank 1.000 × rarity 3.000",
+        );
     }
 
     #[test]

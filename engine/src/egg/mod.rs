@@ -9,8 +9,10 @@
 //! [`EggEngine::new`] refuses descriptions whose parts do not fit together.
 //!
 //! Layers, one file each: this one (the description and its validation), [`play`] (the position,
-//! the moves, the [`Game`](crate::Game) implementation and the allocation-free random playout).
+//! the moves, the [`Game`](crate::Game) implementation and the allocation-free random playout),
+//! [`heuristics`] (the power of a piece and the generic static evaluator).
 
+pub mod heuristics;
 mod play;
 #[cfg(test)]
 mod tests;

@@ -5,11 +5,13 @@
 //! decisiveness — and the seed's viability verdict.
 //!
 //! The probe works on any [`Game`]; what it knows of a game beyond the rules comes through a
-//! [`Heuristic`] (the Ludi engine's advisors, or [`NoAdvice`] for games without one). The players
-//! are the shared iterative-deepening alpha-beta search of [`crate::players`], under a budget of
-//! states per move (repeatable) and of time (a guard).
+//! [`Heuristic`] (the Ludi engine's advisors, EGGG's static evaluator, the generic GDL evaluator
+//! of [`gdl_evaluator`], or [`NoAdvice`]). The players are the shared iterative-deepening
+//! alpha-beta search of [`crate::players`], under a budget of states per move (repeatable) and
+//! of time (a guard).
 
 pub mod criteria;
+pub mod gdl_evaluator;
 mod metrics;
 
 use std::hash::{DefaultHasher, Hash, Hasher};
