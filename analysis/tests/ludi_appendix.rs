@@ -158,3 +158,189 @@ fn a_placement_displaces_its_neighbours() {
     assert_eq!(owner(&game, &blocked, "C3"), Some(1));
     assert_eq!(owner(&game, &blocked, "C1"), Some(1));
 }
+
+#[test]
+fn a_rotation_turns_the_piece_and_its_forward_moves() {
+    let game = load("turnstiles.ludi");
+    let cell = |name: &str| game.cell(name).unwrap();
+    let north = game.board().direction_of([0, 1, 0]);
+    let east = game.board().direction_of([1, 0, 0]);
+    let start = play(&game, &[]);
+    assert_eq!(start.piece(cell("B1")).turn, 0);
+    assert_eq!(
+        game.facing(&start, cell("B1")),
+        north,
+        "facing its owner's way"
+    );
+    // The third rule of the step turns the walker right as it arrives on B2.
+    let turned = play(&game, &["B1-B2 #3"]);
+    assert_eq!(game.facing(&turned, cell("B2")), east);
+    assert_eq!(
+        game.facing(&turned, cell("C1")),
+        north,
+        "the others do not turn"
+    );
+    // Its next step forwards goes east, not north.
+    assert!(playable(&game, &["B1-B2 #3", "A6-A5", "B2-C2"]));
+    assert!(!playable(&game, &["B1-B2 #3", "A6-A5", "B2-B3"]));
+    // Turning left again faces it north; a plain step keeps its heading.
+    let back = play(&game, &["B1-B2 #3", "A6-A5", "B2-C2 #2", "A5-A4", "C2-C3"]);
+    assert_eq!(owner(&game, &back, "C3"), Some(0));
+    assert_eq!(game.facing(&back, cell("C3")), north);
+}
+
+#[test]
+fn a_placement_keeps_its_cell_phase_and_its_symmetric_image() {
+    let game = load("phalanx.ludi");
+    let start = play(&game, &[]);
+    let owners = |player: usize| -> Vec<String> {
+        let mut cells: Vec<String> = ["A", "B", "C", "D", "E", "F"]
+            .iter()
+            .flat_map(|column| (1..=6).map(move |row| format!("{column}{row}")))
+            .filter(|name| owner(&game, &start, name) == Some(player))
+            .collect();
+        cells.sort();
+        cells
+    };
+    // The dark cells (phase 1) of the first two rows, and their images under a half turn.
+    assert_eq!(owners(0), ["A2", "B1", "C2", "D1", "E2", "F1"]);
+    assert_eq!(owners(1), ["A6", "B5", "C6", "D5", "E6", "F5"]);
+}
+
+#[test]
+fn adjacency_constraints_count_corner_neighbours_in_chains_and_lines() {
+    let game = load("diagonals.ludi");
+    // White's zigzag joins west and east only corner to corner; it has no line of four.
+    let zigzag = [
+        "A1", "A4", "B2", "C4", "C1", "E4", "D2", "B6", "E1", "D6", "F2",
+    ];
+    let before = play(&game, &zigzag[..zigzag.len() - 1]);
+    assert!(!game.is_terminal(&before));
+    let joined = play(&game, &zigzag);
+    assert!(game.is_terminal(&joined));
+    assert_eq!(game.goals(&joined), [100, 0], "the diagonal chain connects");
+    // Four along a diagonal is a line under i-nbors, though the board's lines run orthogonally.
+    let line = play(&game, &["A1", "A6", "B2", "C6", "C3", "E6", "D4"]);
+    assert!(game.is_terminal(&line));
+    assert_eq!(game.goals(&line), [0, 100], "White's diagonal four loses");
+}
+
+#[test]
+fn stacking_constraints_need_pure_stacks_and_high_groups_across_edges() {
+    let game = load("towers.ludi");
+    // Three discs on A1, the middle one Black's: not a pure stack.
+    let mixed = play(&game, &["A1", "A1", "A1"]);
+    assert!(!game.is_terminal(&mixed));
+    let pure = play(
+        &game,
+        &["A1", "A1", "A1", "D4", "B2", "C4", "B2", "D3", "B2"],
+    );
+    assert!(game.is_terminal(&pure));
+    assert_eq!(game.goals(&pure), [100, 0], "three white discs on B2");
+    // Three white stacks two high in a column make a group across edges ...
+    let column = [
+        "A1", "D4", "A1", "C4", "A2", "D3", "A2", "B4", "A3", "D1", "A3",
+    ];
+    assert!(!game.is_terminal(&play(&game, &column[..column.len() - 1])));
+    let grouped = play(&game, &column);
+    assert!(game.is_terminal(&grouped));
+    assert_eq!(game.goals(&grouped), [100, 0]);
+    // ... but not along a diagonal (d-nbors), nor with stacks one high.
+    let diagonal = [
+        "A1", "D4", "A1", "C4", "B2", "D3", "B2", "B4", "C3", "D1", "C3",
+    ];
+    assert!(!game.is_terminal(&play(&game, &diagonal)));
+    let low = play(&game, &["A1", "D4", "A2", "C4", "A3"]);
+    assert!(!game.is_terminal(&low));
+}
+
+#[test]
+fn game_parameters_and_a_piece_set_name_leave_the_rules_as_they_are() {
+    let game = load("four-in-a-row-params.ludi");
+    assert_eq!(game.description().name, "Four-in-a-Row");
+    let won = play(&game, &["A1", "A2", "B1", "B2", "C1", "C2", "D1"]);
+    assert!(game.is_terminal(&won));
+    assert_eq!(game.goals(&won), [100, 0]);
+}
+
+/// A game using the ludemes of Appendix I added last (orientation, place specifiers, end
+/// condition constraints), for the editor's completion and hover.
+const EDITED: &str = "(game T
+  (players (White N) (Black S))
+  (board (tiling square) (size 6 6) (regions (West White W) (East White E)))
+  (pieces
+    (Walker All (moves (move (dirn f) (pre (empty to)) (action (pop) (push)) (post (rotate r)))))
+    Walkers)
+  (start (place (Walker White) West (cell-phase 1) (symmetric half-turn Black)))
+  (end
+    (All win (connect own-regions i-nbors (min-height 2)))
+    (All win (in-a-row 4 d-nbors))
+    (All win (stack 3 pure))))";
+
+/// The new ludemes, each with its kind as the manual names it and its manual anchor.
+const NEW_LUDEMES: &[(&str, &str, &str)] = &[
+    ("rotate", "a post-condition", "effect-rotate"),
+    ("cell-phase", "a part of a ludeme", "part-cell-phase"),
+    ("symmetric", "a part of a ludeme", "part-symmetric"),
+    ("half-turn", "a board symmetry", "symmetry-half-turn"),
+    ("min-height", "a part of a ludeme", "part-min-height"),
+    ("d-nbors", "a part of a ludeme", "part-d-nbors"),
+    ("pure", "a part of a ludeme", "part-pure"),
+];
+
+fn ludi_file(db: &RootDatabase, text: &str) -> SourceFile {
+    SourceFile::new(
+        db,
+        "edited.ludi".into(),
+        Syntax::Ludi,
+        Arc::from(text),
+        None,
+    )
+}
+
+#[test]
+fn completion_offers_the_new_ludemes_where_they_fit() {
+    for &(name, _, _) in NEW_LUDEMES {
+        // The ludeme's name cut to its first three letters, the cursor after them.
+        let at = EDITED.find(name).expect("the game uses it");
+        let text = format!("{}{}", &EDITED[..at + 3], &EDITED[at + name.len()..]);
+        let db = RootDatabase::default();
+        let file = ludi_file(&db, &text);
+        let offered = ludeme_analysis::ide::completions(&db, file, at + 3);
+        let labels: Vec<&str> = offered.items.iter().map(|c| c.label.as_str()).collect();
+        assert!(labels.contains(&name), "{name}: offered {labels:?}");
+    }
+    // Both symmetries where one is expected.
+    let at = EDITED.find("half-turn").unwrap();
+    let text = format!("{}{}", &EDITED[..at], &EDITED[at + "half-turn".len()..]);
+    let db = RootDatabase::default();
+    let file = ludi_file(&db, &text);
+    let offered = ludeme_analysis::ide::completions(&db, file, at);
+    for symmetry in ["half-turn", "reflect"] {
+        assert!(
+            offered.items.iter().any(|c| c.label == symmetry),
+            "{symmetry}"
+        );
+    }
+}
+
+#[test]
+fn hover_describes_the_new_ludemes() {
+    let db = RootDatabase::default();
+    let file = ludi_file(&db, EDITED);
+    for &(name, kind, anchor) in NEW_LUDEMES {
+        let at = EDITED.find(name).unwrap();
+        let hover = ludeme_analysis::ide::hover(&db, file, at + 1)
+            .unwrap_or_else(|| panic!("{name}: no hover"));
+        assert!(
+            hover.markdown.contains(&format!("**{name}** ({kind})")),
+            "{name}: {}",
+            hover.markdown
+        );
+        assert!(
+            hover.markdown.contains(&format!("docs/ludi.md#{anchor}")),
+            "{name}: {}",
+            hover.markdown
+        );
+    }
+}

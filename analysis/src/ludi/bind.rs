@@ -408,14 +408,21 @@ impl Binder {
         item: &Item,
         same: Option<Kind>,
     ) -> Option<(usize, Match)> {
-        (0..ludeme.params.len())
-            .filter(|&p| counts[p] < ludeme.params[p].max)
-            .find_map(
-                |p| match self.matches(ludeme.params[p].accepts, item, same) {
+        // A keyword goes to the parameter that takes it, even after one that would take the
+        // word as a name (`(in-a-row 4 d-nbors)`: an adjacency, not a piece type).
+        let open = || (0..ludeme.params.len()).filter(|&p| counts[p] < ludeme.params[p].max);
+        let found = |p: usize| self.matches(ludeme.params[p].accepts, item, same);
+        open()
+            .find_map(|p| match found(p) {
+                found @ Match::Entry(_) => Some((p, found)),
+                _ => None,
+            })
+            .or_else(|| {
+                open().find_map(|p| match found(p) {
                     Match::No => None,
                     found => Some((p, found)),
-                },
-            )
+                })
+            })
     }
 
     /// Reports the parameters of `node` given fewer arguments than they need.

@@ -131,19 +131,33 @@ impl Converter<'_> {
                 targets,
                 count,
                 piece,
+                constraint,
                 ..
             } => E::Connect {
                 targets: values(targets),
                 count: count.map(|c| usize::try_from(c).unwrap_or(usize::MAX)),
                 piece: self.optional_piece(piece)?,
+                constraint: *constraint,
             },
-            M::Group { size, piece, .. } => E::Group {
+            M::Group {
+                size,
+                piece,
+                constraint,
+                ..
+            } => E::Group {
                 size: *size,
                 piece: self.optional_piece(piece)?,
+                constraint: *constraint,
             },
-            M::InARow { length, piece, .. } => E::InARow {
+            M::InARow {
+                length,
+                piece,
+                adjacency,
+                ..
+            } => E::InARow {
                 length: *length,
                 piece: self.optional_piece(piece)?,
+                adjacency: *adjacency,
             },
             M::Reach {
                 target,
@@ -160,7 +174,15 @@ impl Converter<'_> {
             },
             M::Eliminate(player) => E::Eliminate(self.optional_player(player)?),
             M::Score(points) => E::Score(*points),
-            M::Stack(height) => E::Stack(*height),
+            M::Stack {
+                height,
+                piece,
+                pure,
+            } => E::Stack {
+                height: *height,
+                piece: self.optional_piece(piece)?,
+                pure: *pure,
+            },
             M::State { value, piece } => E::State {
                 value: *value,
                 piece: self.optional_piece(piece)?,
@@ -233,6 +255,13 @@ pub fn description_of(game: &Game) -> Result<Description, Diagnostic> {
                 piece: c.piece(&placement.piece)?,
                 owner: c.player(&placement.owner)?,
                 locations: values(&placement.locations),
+                phase: placement
+                    .phase
+                    .map(|phase| u8::try_from(phase.clamp(0, 255)).unwrap_or(u8::MAX)),
+                symmetric: match &placement.symmetric {
+                    Some((symmetry, player)) => c.player(player)?.map(|player| (*symmetry, player)),
+                    None => None,
+                },
             })
         })
         .collect::<Result<_, Refused>>()?;

@@ -165,10 +165,14 @@ fn lowercase_first(text: &str) -> String {
 /// rule that cannot be read).
 pub fn explain(tree: &Node, game: &model::Game, source: &str) -> LudiExplanation {
     let mut sheet = LudiExplanation {
-        title: game
-            .name
-            .as_ref()
-            .map_or_else(|| "(unnamed game)".to_owned(), |n| n.name.clone()),
+        title: game.name.as_ref().map_or_else(
+            || "(unnamed game)".to_owned(),
+            // A variant's parameters follow its name: "Hex (11)".
+            |n| match game.params.as_slice() {
+                [] => n.name.clone(),
+                params => format!("{} ({})", n.name, params.join(", ")),
+            },
+        ),
         sentences: Vec::new(),
     };
     let renderer = Renderer::for_board(game.board.as_ref());
@@ -260,6 +264,14 @@ pub fn explain(tree: &Node, game: &model::Game, source: &str) -> LudiExplanation
                         renderer.fill(movement.ludeme().english, &value, Some(movement.ludeme()));
                     say(Some(Part::Moves), text, movement.range);
                 }
+            }
+            if let Some(set) = pieces.value("set") {
+                let name = set.text().unwrap_or_default();
+                say(
+                    Some(Part::Equipment),
+                    format!("these pieces make up the set {name}"),
+                    set.range(),
+                );
             }
         }
     }
@@ -385,7 +397,7 @@ impl Renderer {
             ">" | "<" | ">=" | "<=" | "=" | "!=" => self
                 .render_count(node, node.name())
                 .unwrap_or_else(|| self.render_template(node)),
-            "d-nbors" => self.direct_neighbours().to_owned(),
+            "d-nbors" if node.ludeme().kind == Kind::Method => self.direct_neighbours().to_owned(),
             "i-nbors" if node.ludeme().kind == Kind::Method => self.all_neighbours().to_owned(),
             _ => self.render_template(node),
         }

@@ -60,13 +60,34 @@ links to an entry here.
   each tested as the cell `current` (for `replace`, the destination).
 - **Home.** A player's home row is the edge opposite their compass direction; without
   directions, the first row for the first player and the last row for the second.
-- **Not supported.** The seed's grammar shows `(game NAME [params] ...)` and
-  `(pieces piece_defns [NAME])` without saying what the params and the trailing name are; both
-  are reported as arguments out of place. Also not yet in the language, of what Appendix I
-  names: pieces have no orientation of their own (no rotations; turtle directions are relative
-  to the owner's direction, see *Directions*), `place` has no cell-phase or symmetry
-  specifiers, and `connect`, `group`, `in-a-row` and `stack` take no adjacency or stacking
-  constraints (only a piece filter).
+- **Game parameters.** The seed's grammar shows `(game NAME [params] ...)` without saying what
+  the params are. Here they are numbers and strings written after the name,
+  `(game Hex 11 \"swap\" ...)`: a variant's parameters, kept with the name and shown with it
+  (\"Hex (11, swap)\"). No rule reads them; the board's size is still `size`.
+- **Piece set.** Likewise `(pieces piece_defns [NAME])`: a name after the piece definitions
+  names the set they make up, `(pieces (Stone All ...) Stones)`, said in the rules and changing
+  nothing else.
+- **Orientation.** Every piece faces a direction, at first its owner's (see *Directions*), and
+  carries its orientation as it moves, is stacked or converted. `(rotate l)` and `(rotate r)` in
+  `post` turn the moved piece by one of the tiling's headings (a quarter turn on square and 4.8.8
+  cells, a sixth on hex cells), `(rotate b)` half round, `(rotate r 2)` twice. A move's turtle
+  direction `(dirn f|b|l|r)` is relative to the moving piece's orientation; a compass direction
+  stays absolute. A turtle path `(steps ...)` starts along any heading, so that a knight-like
+  leap goes every way whatever the piece faces. Triangular cells have no headings: a rotation
+  there is the error `ludi/inapplicable`, as is `(rotate f)`, which does not turn.
+- **Place specifiers.** `(cell-phase N)` in `place` keeps only the cells of phase N among the
+  locations (checkers' dark squares: `(place (Man White) Camp (cell-phase 1))`).
+  `(symmetric half-turn Black)` also places the same pieces for Black on the images of those
+  cells under half a turn about the board's centre; `(symmetric reflect Black)` on their mirror
+  images across the middle row. A half turn fits square boards, hexagons and rhombuses; a
+  reflection only square cells (mirrored hex rows are not hex rows); elsewhere, and for a phase
+  the tiling lacks, the checker reports `ludi/inapplicable`.
+- **End condition constraints.** `connect`, `group` and `in-a-row` take an adjacency, `d-nbors`
+  (only neighbours across an edge join pieces or make lines) or `i-nbors` (corner neighbours
+  too), whatever the board's own adjacency; `connect` and `group` take a stacking constraint,
+  `(min-height N)`: only pieces on top of stacks at least N high count. `stack` takes a piece
+  type (the piece on top) and `pure`: every piece of the stack the player's. Hexagonal cells have
+  no corner neighbours, so `i-nbors` on them is reported (`ludi/inapplicable`).
 - **Pie rule.** `(play swap)` is the appendix's first-move equalizer: on the second move
   of the game (when the first was not a pass) the second player may answer `swap` instead of
   moving. The board stays as it is; the seats change: the second player takes the first colour
@@ -96,9 +117,10 @@ links to an entry here.
 - **Connect.** `(connect Region...)` needs one chain touching every target; with a count first,
   `(connect 3 Side1 ... Side6)`, any that many of them (Havannah's fork and bridge).
 - **Directions.** `(dirn D)` restricts a move to the cells along that direction from the
-  origin (add `(= (distance) 1)` for one step); a turtle step is relative to the player's
-  direction (`f`: towards it). A direction the tiling does not have (north-west on hex cells)
-  gives no move.
+  origin (add `(= (distance) 1)` for one step); a turtle step is relative to the piece's
+  orientation, which is its owner's direction until the piece turns (`f`: towards it; without
+  a declared direction, north for the first player and south for the second). A direction the
+  tiling does not have (north-west on hex cells) gives no move.
 
 ## Cell names
 

@@ -13,9 +13,9 @@ use crate::ludi::bind::{Node, Value};
 /// the engine: the model keeps what only the editor needs (names as written, source ranges)
 /// beside them.
 pub use ludeme_engine::ludi::{
-    Action, Arithmetic, CellName, CellRef, Comparison, Compass, Condition, ConnectTarget, Effect,
-    GameResult, Location, Method, MoveDirection, Number, Occupant, RegionPart, Shape, Target,
-    TieRule, Tiling, Turtle,
+    Action, Adjacency, Arithmetic, CellName, CellRef, Comparison, Compass, Condition,
+    ConnectTarget, Constraint, Effect, GameResult, Location, Method, MoveDirection, Number,
+    Occupant, RegionPart, Shape, Symmetry, Target, TieRule, Tiling, Turtle,
 };
 
 /// A name as written, with where.
@@ -35,6 +35,11 @@ pub struct Spanned<T> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     pub name: Option<Named>,
+    /// The values written after the name, `(game Hex 11 ...)`: a variant's parameters, shown
+    /// with the name (no rule reads them; docs/ludi.md).
+    pub params: Vec<String>,
+    /// The name of the piece set, written after the piece definitions (`(pieces ... Stones)`).
+    pub piece_set: Option<Named>,
     /// In turn order: the first moves first.
     pub players: Vec<Player>,
     pub board: Option<Board>,
@@ -212,6 +217,10 @@ pub struct Placement {
     pub piece: Named,
     pub owner: PlayerRef,
     pub locations: Vec<Spanned<Location>>,
+    /// `(cell-phase N)`: only the locations' cells of this phase.
+    pub phase: Option<i64>,
+    /// `(symmetric SYMMETRY PLAYER)`: the same pieces for that player on the image cells.
+    pub symmetric: Option<(Symmetry, PlayerRef)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -255,17 +264,20 @@ pub enum EndCondition {
         targets: Vec<Spanned<ConnectTarget>>,
         count: Option<i64>,
         piece: Option<Named>,
+        constraint: Constraint,
         range: TextRange,
     },
     /// `size: None`: all the player's pieces (at least two) form one group.
     Group {
         size: Option<i64>,
         piece: Option<Named>,
+        constraint: Constraint,
         range: TextRange,
     },
     InARow {
         length: i64,
         piece: Option<Named>,
+        adjacency: Option<Adjacency>,
         range: TextRange,
     },
     Reach {
@@ -281,7 +293,11 @@ pub enum EndCondition {
     /// `None`: the opponent.
     Eliminate(Option<PlayerRef>),
     Score(i64),
-    Stack(i64),
+    Stack {
+        height: i64,
+        piece: Option<Named>,
+        pure: bool,
+    },
     State {
         value: i64,
         piece: Option<Named>,
@@ -336,6 +352,14 @@ fn part_text(node: &Node, part: &str) -> Option<String> {
 pub fn build(game: &Node) -> Game {
     let mut model = Game {
         name: game.value("name").and_then(named),
+        params: game
+            .values("params")
+            .filter_map(|value| value.text().map(str::to_owned))
+            .collect(),
+        piece_set: game
+            .child("pieces")
+            .and_then(|pieces| pieces.value("set"))
+            .and_then(named),
         players: Vec::new(),
         board: None,
         pieces: Vec::new(),
@@ -397,6 +421,13 @@ pub fn build(game: &Node) -> Game {
                         piece,
                         owner,
                         locations: clause.values("locations").filter_map(location).collect(),
+                        phase: part_integer(clause, "phase", "phase"),
+                        symmetric: clause.child("symmetric").and_then(|symmetric| {
+                            Some((
+                                Symmetry::from_name(word(symmetric, "symmetry")?)?,
+                                symmetric.value("player").and_then(player_ref)?,
+                            ))
+                        }),
                     }),
                     "in-hand" => model.start.in_hand.push(InHand {
                         piece,
@@ -791,8 +822,29 @@ fn effect(node: &Node) -> Option<Effect> {
         "displace" => Effect::Displace {
             diagonal: node.child("i-nbors").is_some(),
         },
+        "rotate" => Effect::Rotate {
+            turn: Turtle::from_name(word(node, "turn")?)?,
+            times: u8::try_from(integer(node, "times").unwrap_or(1).clamp(0, 255)).unwrap_or(1),
+        },
         _ => return None,
     })
+}
+
+/// An end condition's adjacency constraint, `d-nbors` or `i-nbors`.
+fn adjacency(node: &Node) -> Option<Adjacency> {
+    match word(node, "adjacency")? {
+        "d-nbors" => Some(Adjacency::Direct),
+        _ => Some(Adjacency::All),
+    }
+}
+
+/// An end condition's adjacency and stacking constraints.
+fn constraint(node: &Node) -> Constraint {
+    Constraint {
+        adjacency: adjacency(node),
+        min_height: part_integer(node, "min-height", "height")
+            .map(|height| u16::try_from(height.clamp(1, i64::from(u16::MAX))).unwrap_or(1)),
+    }
 }
 
 fn piece(node: &Node) -> Option<Named> {
@@ -835,16 +887,19 @@ fn simple_end_condition(node: &Node) -> Option<EndCondition> {
                 .collect(),
             count: integer(node, "count"),
             piece: piece(node),
+            constraint: constraint(node),
             range: node.range,
         },
         "group" => EndCondition::Group {
             size: integer(node, "size"),
             piece: piece(node),
+            constraint: constraint(node),
             range: node.range,
         },
         "in-a-row" => EndCondition::InARow {
             length: integer(node, "length")?,
             piece: piece(node),
+            adjacency: adjacency(node),
             range: node.range,
         },
         "reach" => EndCondition::Reach {
@@ -866,7 +921,11 @@ fn simple_end_condition(node: &Node) -> Option<EndCondition> {
         },
         "eliminate" => EndCondition::Eliminate(node.value("player").and_then(player_ref)),
         "score" => EndCondition::Score(integer(node, "points")?),
-        "stack" => EndCondition::Stack(integer(node, "height")?),
+        "stack" => EndCondition::Stack {
+            height: integer(node, "height")?,
+            piece: piece(node),
+            pure: node.child("pure").is_some(),
+        },
         "state" => EndCondition::State {
             value: integer(node, "value")?,
             piece: piece(node),

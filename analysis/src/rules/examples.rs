@@ -499,6 +499,10 @@ pub const EXAMPLES: &[(&str, Example)] = &[
         ),
     ),
     (
+        "ludi/inapplicable",
+        example("corpus/ludi/turnstiles.ludi", "(rotate f)", "(rotate l)"),
+    ),
+    (
         "egg/unknown-statement",
         example(TIC_TAC_TOE_EGG, "turns alternat", "turns alternate"),
     ),

@@ -86,7 +86,7 @@ impl Advisors {
                         (Advisor::Material, 1.0)
                     }
                     EndCondition::Reach { .. }
-                    | EndCondition::Stack(_)
+                    | EndCondition::Stack { .. }
                     | EndCondition::State { .. } => (Advisor::Material, 0.3),
                     // Having no move is what the condition wants: mobility counts against.
                     EndCondition::NoMove => (Advisor::Mobility, -0.5),

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::{BoardSpec, Compass, LudiError, Shape, Tiling};
+use super::{Adjacency, BoardSpec, Compass, LudiError, Shape, Symmetry, Tiling};
 
 /// A cell's index into the board's tables.
 pub type CellIndex = u16;
@@ -41,6 +41,10 @@ pub struct Board {
     all: Vec<Vec<CellIndex>>,
     /// Pairs of opposite directions along which lines run: (forwards, backwards).
     axes: Vec<(usize, usize)>,
+    /// The axes along edge directions only (an end condition's `d-nbors`).
+    direct_axes: Vec<(usize, usize)>,
+    /// The axes along every direction, corners included (an end condition's `i-nbors`).
+    all_axes: Vec<(usize, usize)>,
     /// The colour class of each cell (checkerboard on square boards, three colours on hex).
     phases: Vec<u8>,
     /// The cells of each board side, by [`Compass`] order.
@@ -262,18 +266,24 @@ impl Board {
         } else {
             direct_directions
         };
-        let mut axes = Vec::new();
-        for d in 0..line_directions {
-            let v = directions[d];
-            let opposite = directions
-                .iter()
-                .position(|w| w[0] == -v[0] && w[1] == -v[1] && w[2] == -v[2]);
-            if let Some(o) = opposite
-                && d < o
-            {
-                axes.push((d, o));
+        let axes_up_to = |count: usize| {
+            let mut axes = Vec::new();
+            for d in 0..count {
+                let v = directions[d];
+                let opposite = directions
+                    .iter()
+                    .position(|w| w[0] == -v[0] && w[1] == -v[1] && w[2] == -v[2]);
+                if let Some(o) = opposite
+                    && d < o
+                {
+                    axes.push((d, o));
+                }
             }
-        }
+            axes
+        };
+        let axes = axes_up_to(line_directions);
+        let direct_axes = axes_up_to(direct_directions);
+        let all_axes = axes_up_to(directions.len());
         let phases = coords
             .iter()
             .map(|c| match spec.tiling {
@@ -297,6 +307,8 @@ impl Board {
             direct,
             all,
             axes,
+            direct_axes,
+            all_axes,
             phases,
             sides: Default::default(),
             diagonal,
@@ -408,6 +420,42 @@ impl Board {
     /// The line axes: (forwards, backwards) direction pairs.
     pub fn axes(&self) -> &[(usize, usize)] {
         &self.axes
+    }
+
+    /// The line axes under an end condition's adjacency (`None`: the board's own).
+    pub fn axes_for(&self, adjacency: Option<Adjacency>) -> &[(usize, usize)] {
+        match adjacency {
+            None => &self.axes,
+            Some(Adjacency::Direct) => &self.direct_axes,
+            Some(Adjacency::All) => &self.all_axes,
+        }
+    }
+
+    /// The cells adjacent to `cell` under an end condition's adjacency (`None`: the board's).
+    pub fn neighbours_for(&self, cell: CellIndex, adjacency: Option<Adjacency>) -> &[CellIndex] {
+        match adjacency {
+            None => self.neighbours(cell),
+            Some(Adjacency::Direct) => self.direct_neighbours(cell),
+            Some(Adjacency::All) => self.all_neighbours(cell),
+        }
+    }
+
+    /// The image of `cell` under a symmetry of the board's bounding box, if it is a cell of
+    /// the board: half a turn about the centre, or the reflection across the middle row.
+    pub fn image(&self, cell: CellIndex, symmetry: Symmetry) -> Option<CellIndex> {
+        let [x, y, z] = self.coordinates(cell)?;
+        let span = |axis: usize| {
+            let values = self.coords.iter().map(|c| c[axis]);
+            values.clone().min().unwrap_or(0) + values.max().unwrap_or(0)
+        };
+        let image = match symmetry {
+            Symmetry::HalfTurn => [span(0) - x, span(1) - y, z],
+            Symmetry::Reflect => [x, span(1) - y, z],
+        };
+        self.coords
+            .iter()
+            .position(|&c| c == image)
+            .map(|i| i as CellIndex)
     }
 
     /// The directions lines run in (both ways along every axis).

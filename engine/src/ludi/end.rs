@@ -7,7 +7,9 @@
 use super::board::CellIndex;
 use super::rules::{RuleKind, rule_kind};
 use super::state::LudiState;
-use super::{ConnectTarget, EndCondition, GameResult, LudiGame, MAX_LENGTH, Target, TieRule};
+use super::{
+    ConnectTarget, Constraint, EndCondition, GameResult, LudiGame, MAX_LENGTH, Target, TieRule,
+};
 use crate::Reward;
 
 const WIN: Reward = 100;
@@ -91,11 +93,15 @@ impl LudiGame {
                 .iter()
                 .any(|c| self.holds(state, c, player, next_has_move)),
             EndCondition::Not(inner) => !self.holds(state, inner, player, next_has_move),
-            EndCondition::InARow { length, piece } => {
-                let longest = if self.traits.additive && piece.is_none() {
+            EndCondition::InARow {
+                length,
+                piece,
+                adjacency,
+            } => {
+                let longest = if self.traits.additive && piece.is_none() && adjacency.is_none() {
                     usize::from(state.longest_run[player])
                 } else {
-                    self.longest_line_of(state, player, *piece)
+                    self.longest_line_along(state, player, *piece, self.board.axes_for(*adjacency))
                 };
                 longest as i64 >= *length
             }
@@ -103,9 +109,14 @@ impl LudiGame {
                 targets,
                 count,
                 piece,
-            } => self.connects(state, player, targets, *count, *piece),
-            EndCondition::Group { size, piece } => {
-                let groups = self.groups_of(state, player, *piece);
+                constraint,
+            } => self.connects(state, player, targets, *count, *piece, *constraint),
+            EndCondition::Group {
+                size,
+                piece,
+                constraint,
+            } => {
+                let groups = self.constrained_groups_of(state, player, *piece, *constraint);
                 match size {
                     Some(size) => groups.iter().any(|g| g.len() as i64 >= *size),
                     None => groups.len() == 1 && groups[0].len() >= 2,
@@ -145,8 +156,18 @@ impl LudiGame {
                     }
             }
             EndCondition::Score(points) => i64::from(state.scores[player]) >= *points,
-            EndCondition::Stack(height) => (0..cells).any(|cell| {
-                state.owner(cell) == Some(player) && state.height(cell) as i64 >= *height
+            EndCondition::Stack {
+                height,
+                piece,
+                pure,
+            } => (0..cells).any(|cell| {
+                kind_matches(*piece, cell)
+                    && state.height(cell) as i64 >= *height
+                    && (!pure
+                        || state
+                            .buried
+                            .iter()
+                            .all(|(at, below)| *at != cell || usize::from(below.owner) == player))
             }),
             EndCondition::State { value, piece } => (0..cells).any(|cell| {
                 kind_matches(*piece, cell) && i64::from(state.piece(cell).state) >= *value
@@ -170,6 +191,17 @@ impl LudiGame {
         player: usize,
         piece: Option<usize>,
     ) -> usize {
+        self.longest_line_along(state, player, piece, self.board.axes())
+    }
+
+    /// [`Self::longest_line_of`] along the given axes.
+    fn longest_line_along(
+        &self,
+        state: &LudiState,
+        player: usize,
+        piece: Option<usize>,
+        axes: &[(usize, usize)],
+    ) -> usize {
         let counts = |cell: CellIndex| {
             let top = state.piece(cell);
             !top.is_empty()
@@ -181,7 +213,7 @@ impl LudiGame {
             if !counts(cell) {
                 continue;
             }
-            for &(forward, backward) in self.board.axes() {
+            for &(forward, backward) in axes {
                 let before = self.board.neighbour(cell, backward);
                 if before != super::board::NO_CELL && counts(before) {
                     continue; // not the start of the run
@@ -205,11 +237,26 @@ impl LudiGame {
         player: usize,
         piece: Option<usize>,
     ) -> Vec<Vec<CellIndex>> {
+        self.constrained_groups_of(state, player, piece, Constraint::default())
+    }
+
+    /// The groups of `player`'s pieces (of one type, if given) under an end condition's
+    /// adjacency and stacking constraints.
+    fn constrained_groups_of(
+        &self,
+        state: &LudiState,
+        player: usize,
+        piece: Option<usize>,
+        constraint: Constraint,
+    ) -> Vec<Vec<CellIndex>> {
         let counts = |cell: CellIndex| {
             let top = state.piece(cell);
             !top.is_empty()
                 && usize::from(top.owner) == player
                 && piece.is_none_or(|k| usize::from(top.kind) == k)
+                && constraint
+                    .min_height
+                    .is_none_or(|min| state.height(cell) >= usize::from(min))
         };
         let mut seen = vec![false; self.board.cell_count()];
         let mut groups = Vec::new();
@@ -222,7 +269,7 @@ impl LudiGame {
             let mut i = 0;
             while let Some(&at) = group.get(i) {
                 i += 1;
-                for &n in self.board.neighbours(at) {
+                for &n in self.board.neighbours_for(at, constraint.adjacency) {
                     if counts(n) && !std::mem::replace(&mut seen[usize::from(n)], true) {
                         group.push(n);
                     }
@@ -242,6 +289,7 @@ impl LudiGame {
         targets: &[ConnectTarget],
         count: Option<usize>,
         piece: Option<usize>,
+        constraint: Constraint,
     ) -> bool {
         let mut regions: Vec<&[CellIndex]> = Vec::new();
         for target in targets {
@@ -266,12 +314,14 @@ impl LudiGame {
                 masks[usize::from(cell)] |= 1 << bit;
             }
         }
-        self.groups_of(state, player, piece).iter().any(|group| {
-            let touched = group
-                .iter()
-                .fold(0u64, |acc, &cell| acc | masks[usize::from(cell)]);
-            touched.count_ones() as usize >= needed
-        })
+        self.constrained_groups_of(state, player, piece, constraint)
+            .iter()
+            .any(|group| {
+                let touched = group
+                    .iter()
+                    .fold(0u64, |acc, &cell| acc | masks[usize::from(cell)]);
+                touched.count_ones() as usize >= needed
+            })
     }
 }
 

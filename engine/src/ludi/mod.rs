@@ -414,6 +414,13 @@ pub enum Effect {
     Displace {
         diagonal: bool,
     },
+    /// Turn the moved piece: `Left` a step of the tiling's headings anticlockwise (a quarter
+    /// turn on square cells, a sixth on hex cells), `Right` clockwise, `Back` half round,
+    /// `Forward` not at all; `times` times.
+    Rotate {
+        turn: Turtle,
+        times: u8,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -459,6 +466,43 @@ pub struct PlacementSpec {
     /// `None`: for every player.
     pub owner: Option<RoleIndex>,
     pub locations: Vec<Location>,
+    /// `(cell-phase N)`: only the locations' cells of this phase.
+    pub phase: Option<u8>,
+    /// `(symmetric SYMMETRY PLAYER)`: the same pieces for that player on the image cells.
+    pub symmetric: Option<(Symmetry, RoleIndex)>,
+}
+
+/// A symmetry of the board that maps a start placement to another player's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Symmetry {
+    /// Half a turn about the board's centre.
+    HalfTurn,
+    /// The mirror image across the board's middle row (north and south exchanged).
+    Reflect,
+}
+
+impl Symmetry {
+    /// The schema's word for the symmetry.
+    pub fn name(self) -> &'static str {
+        match self {
+            Symmetry::HalfTurn => "half-turn",
+            Symmetry::Reflect => "reflect",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Symmetry> {
+        [Symmetry::HalfTurn, Symmetry::Reflect]
+            .into_iter()
+            .find(|symmetry| symmetry.name() == name)
+    }
+}
+
+/// Which neighbours an end condition counts as adjacent: `d-nbors` (across an edge only) or
+/// `i-nbors` (diagonal neighbours too); without one, the board's own adjacency.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Adjacency {
+    Direct,
+    All,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -507,14 +551,18 @@ pub enum EndCondition {
         targets: Vec<ConnectTarget>,
         count: Option<usize>,
         piece: Option<usize>,
+        constraint: Constraint,
     },
     Group {
         size: Option<i64>,
         piece: Option<usize>,
+        constraint: Constraint,
     },
     InARow {
         length: i64,
         piece: Option<usize>,
+        /// Lines along these neighbours (`None`: the board's lines).
+        adjacency: Option<Adjacency>,
     },
     Reach {
         target: Target,
@@ -528,12 +576,28 @@ pub enum EndCondition {
     /// `None`: every opponent.
     Eliminate(Option<RoleIndex>),
     Score(i64),
-    Stack(i64),
+    /// A stack of at least `height` with the player's piece (of that type) on top; `pure`:
+    /// every piece of it the player's.
+    Stack {
+        height: i64,
+        piece: Option<usize>,
+        pure: bool,
+    },
     State {
         value: i64,
         piece: Option<usize>,
     },
     NoMove,
+}
+
+/// The adjacency and stacking constraints of `connect` and `group`: which neighbours join
+/// pieces into a chain, and how high a stack must be for its top piece to count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Constraint {
+    /// `None`: the board's adjacency.
+    pub adjacency: Option<Adjacency>,
+    /// Only pieces on stacks at least this high count (`None`: every piece).
+    pub min_height: Option<u16>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,7 +5,8 @@ use super::board::{Board, CellIndex, NO_CELL};
 use super::state::{LudiMove, LudiState, MoveKind, Piece, UNLIMITED};
 use super::{
     Action, Arithmetic, CellRef, Comparison, Compass, Condition, Description, Effect, EndCondition,
-    LudiError, LudiGame, MAX_TREE_DEPTH, Method, MoveDirection, Number, Occupant, Tiling, Turtle,
+    LudiError, LudiGame, MAX_TREE_DEPTH, Method, MoveDirection, Number, Occupant, Symmetry, Tiling,
+    Turtle,
 };
 
 /// What the fast paths may assume about a game, worked out once.
@@ -20,6 +21,8 @@ pub(crate) struct Traits {
     pub plain_placement: bool,
     /// Some move sets a cell's state: the state keeps one per cell.
     pub cell_states: bool,
+    /// Some move turns a piece: its turtle directions then depend on its orientation.
+    pub rotations: bool,
 }
 
 /// The headings of the turtle, in turning order (anticlockwise), per tiling.
@@ -45,6 +48,7 @@ impl Traits {
         let mut plain_placement = true;
         let mut rules = 0;
         let mut cell_states = false;
+        let mut rotations = false;
         let declared = |flag: &String| description.pieces.iter().any(|p| p.flags.contains(flag));
         let undeclared =
             |flag: &String| LudiError::new(format!("the flag {flag}, which no piece declares"));
@@ -63,6 +67,12 @@ impl Traits {
                             return Err(undeclared(flag));
                         }
                         Effect::SetCellState(..) => cell_states = true,
+                        Effect::Rotate { .. } if description.board.tiling == Tiling::Tri => {
+                            return Err(LudiError::new(
+                                "rotations on a triangular tiling (its cells have no headings)",
+                            ));
+                        }
+                        Effect::Rotate { .. } => rotations = true,
                         _ => {}
                     }
                     if let Effect::Capture {
@@ -115,6 +125,7 @@ impl Traits {
             additive,
             plain_placement: plain_placement && additive,
             cell_states,
+            rotations,
         })
     }
 }
@@ -199,7 +210,12 @@ fn only_lines(condition: &EndCondition) -> bool {
     match condition {
         EndCondition::And(parts) | EndCondition::Or(parts) => parts.iter().all(only_lines),
         EndCondition::Not(inner) => only_lines(inner),
-        EndCondition::InARow { piece: None, .. } | EndCondition::NoMove => true,
+        EndCondition::InARow {
+            piece: None,
+            adjacency: None,
+            ..
+        }
+        | EndCondition::NoMove => true,
         _ => false,
     }
 }
@@ -258,45 +274,69 @@ impl LudiGame {
                 .pieces
                 .get(kind)
                 .ok_or_else(|| LudiError::new("a start placement of an unknown piece type"))?;
+            // Every (cell, owner) the clause names, before its phase and symmetry.
+            let mut placed: Vec<(CellIndex, usize)> = Vec::new();
             for location in &placement.locations {
-                let (cells, owners): (Vec<CellIndex>, Vec<usize>) =
-                    match location {
-                        super::Location::Home => {
-                            let owners: Vec<usize> = match placement.owner {
-                                Some(owner) => vec![owner],
-                                None => (0..players).collect(),
-                            };
-                            for &owner in &owners {
-                                let cells = self.home(owner)?.to_vec();
-                                for cell in cells {
-                                    state.push(cell, piece_of(owner, kind, spec.state));
-                                }
-                            }
-                            continue;
+                match location {
+                    super::Location::Home => {
+                        let owners: Vec<usize> = match placement.owner {
+                            Some(owner) => vec![owner],
+                            None => (0..players).collect(),
+                        };
+                        for owner in owners {
+                            placed.extend(self.home(owner)?.iter().map(|&cell| (cell, owner)));
                         }
-                        super::Location::Cell(name) => {
-                            let cell = self
-                                .board
-                                .cell_at(name.column, name.row, d.board.tiling)
-                                .ok_or_else(|| LudiError::new("a start placement off the board"))?;
-                            (vec![cell], placement.owner.into_iter().collect())
-                        }
-                        super::Location::Region(name) => {
-                            let index = d.regions.iter().position(|r| &r.name == name).ok_or_else(
-                                || LudiError::new(format!("the unknown region {name}")),
-                            )?;
-                            let owner = placement.owner.or(d.regions[index].owner);
-                            (self.regions[index].clone(), owner.into_iter().collect())
-                        }
-                    };
-                let [owner] = owners[..] else {
-                    return Err(LudiError::new(
-                        "start pieces of every player on the same cells (name the owner)",
-                    ));
-                };
-                for cell in cells {
-                    state.push(cell, piece_of(owner, kind, spec.state));
+                    }
+                    super::Location::Cell(name) => {
+                        let cell = self
+                            .board
+                            .cell_at(name.column, name.row, d.board.tiling)
+                            .ok_or_else(|| LudiError::new("a start placement off the board"))?;
+                        placed.push((cell, single_owner(placement.owner)?));
+                    }
+                    super::Location::Region(name) => {
+                        let index = d
+                            .regions
+                            .iter()
+                            .position(|r| &r.name == name)
+                            .ok_or_else(|| LudiError::new(format!("the unknown region {name}")))?;
+                        let owner = single_owner(placement.owner.or(d.regions[index].owner))?;
+                        placed.extend(self.regions[index].iter().map(|&cell| (cell, owner)));
+                    }
                 }
+            }
+            if let Some(phase) = placement.phase {
+                placed.retain(|&(cell, _)| self.board.phase(cell) == phase);
+            }
+            if let Some((symmetry, owner)) = placement.symmetric {
+                // Mirrored axial coordinates are not a hex board's cells' neighbours.
+                if d.board.tiling == Tiling::Tri
+                    || (symmetry == Symmetry::Reflect && d.board.tiling == Tiling::Hex)
+                {
+                    return Err(LudiError::new(format!(
+                        "a {} start placement on {} cells",
+                        symmetry.name(),
+                        d.board.tiling.name()
+                    )));
+                }
+                let images = placed
+                    .iter()
+                    .map(|&(cell, _)| {
+                        self.board
+                            .image(cell, symmetry)
+                            .map(|image| (image, owner))
+                            .ok_or_else(|| {
+                                LudiError::new(format!(
+                                    "a start placement whose {} image is off the board",
+                                    symmetry.name()
+                                ))
+                            })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                placed.extend(images);
+            }
+            for (cell, owner) in placed {
+                state.push(cell, piece_of(owner, kind, spec.state));
             }
         }
         for hand in &d.in_hand {
@@ -441,14 +481,15 @@ impl LudiGame {
                     }
                     RuleKind::Step | RuleKind::Lift => {
                         let enemy_origin = rule.pre.as_ref().is_some_and(moves_enemy_pieces);
-                        let heading = match &rule.direction {
-                            Some(direction) => match self.heading(direction, mover) {
-                                Some(d) => Some(d),
-                                // A direction the board does not have: no such move.
-                                None => continue,
-                            },
-                            None => None,
-                        };
+                        // A direction the board does not have: no such move (a turned piece
+                        // may have it, see below).
+                        let unturned = rule
+                            .direction
+                            .as_ref()
+                            .map(|direction| self.heading(direction, mover, 0));
+                        if matches!(unturned, Some(None)) && !self.traits.rotations {
+                            continue;
+                        }
                         for from in 0..cells {
                             let piece = state.piece(from);
                             if piece.is_empty()
@@ -469,11 +510,21 @@ impl LudiGame {
                                 }
                                 continue;
                             }
-                            // With a heading, only the cells along it from the origin.
-                            let candidates: Box<dyn Iterator<Item = CellIndex>> = match heading {
-                                Some(d) => Box::new(self.board.ray(from, d)),
-                                None => Box::new((0..cells).filter(move |&to| to != from)),
+                            // With a heading, only the cells along it from the origin; a turtle
+                            // heading turns with the piece.
+                            let heading = match (unturned, &rule.direction) {
+                                (Some(_), Some(direction)) if piece.turn != 0 => {
+                                    self.heading(direction, mover, piece.turn)
+                                }
+                                (Some(heading), _) => heading,
+                                (None, _) => None,
                             };
+                            let candidates: Box<dyn Iterator<Item = CellIndex>> =
+                                match (unturned, heading) {
+                                    (None, _) => Box::new((0..cells).filter(move |&to| to != from)),
+                                    (Some(_), Some(d)) => Box::new(self.board.ray(from, d)),
+                                    (Some(_), None) => continue,
+                                };
                             for to in candidates {
                                 if holds(Some(from), to)
                                     && !emit(
@@ -492,10 +543,31 @@ impl LudiGame {
         }
     }
 
-    /// The board direction a `dirn` names for `player`: a compass point, or a turtle step
-    /// relative to the player's forward direction (north for the first player, south for the
-    /// second, unless declared).
-    fn heading(&self, direction: &MoveDirection, player: usize) -> Option<usize> {
+    /// The board direction a `dirn` names for `player`'s piece turned `turn` steps (see
+    /// [`Piece::turn`]): a compass point, or a turtle step relative to the piece's orientation,
+    /// which starts as the player's forward direction (north for the first player, south for
+    /// the second, unless declared).
+    fn heading(&self, direction: &MoveDirection, player: usize, turn: u8) -> Option<usize> {
+        let unturned = self.unturned_heading(direction, player)?;
+        if turn == 0 || matches!(direction, MoveDirection::Compass(_)) {
+            return Some(unturned);
+        }
+        let turns = headings(self.description.board.tiling);
+        let v = self.board.direction(unturned);
+        match turns.iter().position(|&h| h == v) {
+            Some(at) => self
+                .board
+                .direction_of(turns[(at + usize::from(turn)) % turns.len()]),
+            // A diagonal on square cells: quarter turns of the vector itself.
+            None => {
+                let turned = (0..turn).fold(v, |[x, y, z], _| [-y, x, z]);
+                self.board.direction_of(turned)
+            }
+        }
+    }
+
+    /// [`Self::heading`] for a piece that has not turned.
+    fn unturned_heading(&self, direction: &MoveDirection, player: usize) -> Option<usize> {
         let forward = self
             .description
             .directions
@@ -826,7 +898,37 @@ impl LudiGame {
                 }
             }
             Effect::Displace { diagonal } => self.displace(state, m.to, *diagonal),
+            Effect::Rotate { turn, times } => {
+                let headings = headings(self.description.board.tiling).len() as u8;
+                if headings == 0 {
+                    return;
+                }
+                let step = match turn {
+                    Turtle::Forward => 0,
+                    Turtle::Left => 1,
+                    Turtle::Right => headings - 1,
+                    Turtle::Back => headings / 2,
+                };
+                let by = ((u32::from(step) * u32::from(*times)) % u32::from(headings)) as u8;
+                adjust_piece(state, m.to, |piece| {
+                    piece.turn = (piece.turn + by) % headings;
+                });
+            }
         }
+    }
+
+    /// The board direction the piece on `cell` faces: its owner's direction turned by the
+    /// piece's orientation (`None` for an empty cell, or a direction the tiling lacks).
+    pub fn facing(&self, state: &LudiState, cell: CellIndex) -> Option<usize> {
+        let piece = state.piece(cell);
+        if piece.is_empty() {
+            return None;
+        }
+        self.heading(
+            &MoveDirection::Turtle(Turtle::Forward),
+            usize::from(piece.owner),
+            piece.turn,
+        )
     }
 
     /// The bit of the named flag in [`Piece::flags`] (0 for a flag no piece declares, which
@@ -986,12 +1088,21 @@ impl LudiGame {
     }
 }
 
+/// The one owner of start pieces on named cells or a region (every player's pieces cannot
+/// share the same cells).
+fn single_owner(owner: Option<usize>) -> Result<usize, LudiError> {
+    owner.ok_or_else(|| {
+        LudiError::new("start pieces of every player on the same cells (name the owner)")
+    })
+}
+
 fn piece_of(owner: usize, kind: usize, state: i64) -> Piece {
     Piece {
         owner: owner as u8,
         kind: kind as u8,
         state: state.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16,
         flags: 0,
+        turn: 0,
     }
 }
 

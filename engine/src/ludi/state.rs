@@ -7,8 +7,8 @@ use std::hash::{Hash, Hasher};
 use super::board::{CellIndex, NO_CELL};
 use crate::Reward;
 
-/// A piece on the board: its owner, type, state and flags. [`Piece::EMPTY`] marks an empty
-/// cell.
+/// A piece on the board: its owner, type, state, flags and orientation. [`Piece::EMPTY`] marks
+/// an empty cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
     pub owner: u8,
@@ -16,6 +16,11 @@ pub struct Piece {
     pub state: i16,
     /// The flags set, one bit each, numbered as the game lists its flags (`LudiGame::flag`).
     pub flags: u8,
+    /// The piece's orientation: how many steps of the tiling's headings (quarter turns on
+    /// square cells, sixths on hex cells) it has turned anticlockwise since it entered play
+    /// facing its owner's direction. Turtle directions of its moves are relative to it
+    /// (`LudiGame::facing` gives the board direction it faces).
+    pub turn: u8,
 }
 
 impl Piece {
@@ -24,6 +29,7 @@ impl Piece {
         kind: 0,
         state: 0,
         flags: 0,
+        turn: 0,
     };
 
     #[inline]
@@ -74,6 +80,7 @@ impl Hash for LudiState {
                 | u64::from(p.kind) << 8
                 | u64::from(p.state as u16) << 16
                 | u64::from(p.flags) << 32
+                | u64::from(p.turn) << 40
         };
         let mut acc = self.top.iter().fold(0, |acc, p| mix(acc, piece(p)));
         for (cell, p) in &self.buried {

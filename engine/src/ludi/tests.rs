@@ -30,6 +30,7 @@ fn in_a_row(length: i64) -> EndCondition {
     EndCondition::InARow {
         length,
         piece: None,
+        adjacency: None,
     }
 }
 
@@ -106,6 +107,8 @@ fn place(piece: usize, owner: usize, cells: &[&str]) -> PlacementSpec {
         piece,
         owner: Some(owner),
         locations: cells.iter().map(|&c| Location::Cell(cell(c))).collect(),
+        phase: None,
+        symmetric: None,
     }
 }
 
@@ -298,11 +301,15 @@ fn flanked_pieces_are_converted() {
             piece: 0,
             owner: Some(1),
             locations: vec![Location::Cell(cell("D4")), Location::Cell(cell("E5"))],
+            phase: None,
+            symmetric: None,
         },
         PlacementSpec {
             piece: 0,
             owner: Some(0),
             locations: vec![Location::Cell(cell("D5")), Location::Cell(cell("E4"))],
+            phase: None,
+            symmetric: None,
         },
     ];
     let game = LudiGame::new(description).expect("playable");
@@ -487,6 +494,7 @@ fn connect_with_a_count_needs_that_many_of_the_targets() {
                     targets: targets.clone(),
                     count,
                     piece: None,
+                    constraint: Default::default(),
                 },
             )],
         );

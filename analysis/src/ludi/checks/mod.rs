@@ -8,6 +8,7 @@ mod board_size;
 mod cell_off_board;
 mod duplicate;
 mod impossible_condition;
+mod inapplicable;
 mod inert_flag;
 mod misplaced;
 mod missing_part;
@@ -38,6 +39,7 @@ const CHECKS: &[Check] = &[
     cell_off_board::check,
     impossible_condition::check,
     inert_flag::check,
+    inapplicable::check,
     too_deep,
 ];
 
@@ -64,6 +66,7 @@ pub const RULES: &[&Rule] = &[
     &cell_off_board::CELL_OFF_BOARD,
     &impossible_condition::IMPOSSIBLE_CONDITION,
     &inert_flag::INERT_FLAG,
+    &inapplicable::INAPPLICABLE,
 ];
 
 /// Every Ludi diagnostic of `file` (none for other languages).

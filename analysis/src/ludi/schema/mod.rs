@@ -52,6 +52,8 @@ pub enum Kind {
     StartClause,
     /// A place named by a word in `place`: `home`.
     Location,
+    /// A symmetry of the board in `place`'s `symmetric`: `half-turn`, `reflect`.
+    Symmetry,
     /// A constraint of `play`: `can-pass`.
     PlayOption,
     /// A result of an end clause: `win`, `lose`, `draw`.
@@ -87,6 +89,7 @@ impl Kind {
             Kind::Method => "a capture method",
             Kind::StartClause => "a start clause",
             Kind::Location => "a start location",
+            Kind::Symmetry => "a board symmetry",
             Kind::PlayOption => "a play constraint",
             Kind::Result => "a result",
             Kind::EndCondition => "an end condition",
@@ -108,7 +111,7 @@ impl Kind {
             Kind::Function => "Functions",
             Kind::Action => "Actions",
             Kind::Effect | Kind::Method => "Post-conditions",
-            Kind::StartClause | Kind::Location => "Start",
+            Kind::StartClause | Kind::Location | Kind::Symmetry => "Start",
             Kind::PlayOption => "Play",
             Kind::Result | Kind::EndCondition | Kind::TieRule => "End",
             Kind::Support => "Support",

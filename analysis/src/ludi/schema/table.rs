@@ -15,6 +15,8 @@ const COUNT: Accepts = Integer { min: 1 };
 /// A number in a condition: a literal or a function.
 const NUMBER_EXPRESSION: &[Accepts] = &[ANY_INTEGER, OfKind(Kind::Function)];
 const CELL_OF_MOVE: &[Accepts] = &[OfKind(Kind::CellRef)];
+/// An end condition's adjacency constraint.
+const ADJACENCY: &[Accepts] = &[Part("d-nbors"), Part("i-nbors")];
 
 const fn record(
     name: &'static str,
@@ -82,6 +84,7 @@ pub static LUDEMES: &[Ludeme] = &[
     Ludeme::new("game", Kind::Game, List, "The root of a game: its name, players, board, rules and support.")
         .params(&[
             one("name", &[Declares(Namespace::Game)]),
+            any("params", &[Number, Text]).default("none"),
             one("players", &[Part("players")]),
             one("board", &[Part("board")]),
             opt("pieces", &[Part("pieces")]).default("one piece type, named Piece, which players place on empty cells"),
@@ -171,7 +174,7 @@ pub static LUDEMES: &[Ludeme] = &[
     word("r", Kind::Turtle, "Turn right, then step.", "right").example("(steps f f r)"),
     // ── Pieces and moves ────────────────────────────────────────────────────────────────
     part("pieces", List, "The piece types and how they move.")
-        .params(&[some("pieces", &[Record("piece definition")])])
+        .params(&[some("pieces", &[Record("piece definition")]), opt("set", &[Declares(Namespace::Game)])])
         .default("players take turns placing a piece of their colour on an empty cell")
         .example("(pieces (Stone All (moves (move (pre (empty to)) (action (push))))))")
         .english("{pieces}"),
@@ -401,6 +404,10 @@ pub static LUDEMES: &[Ludeme] = &[
         .params(&[one("state", &[ANY_INTEGER]), opt("cell", CELL_OF_MOVE).default("the destination")])
         .example("(post (set-cell-state 1 from))")
         .english("set the state of {cell} to {state}"),
+    Ludeme::new("rotate", Kind::Effect, List, "Turn the moved piece: left (anticlockwise) or right by one of the tiling's headings (a quarter turn on square cells, a sixth on hex cells), or back (half round); with a count, that many times. Turtle directions of its moves (`dirn f`) turn with it.")
+        .params(&[one("turn", &[OfKind(Kind::Turtle)]), opt("times", &[COUNT]).default("once")])
+        .example("(post (rotate r))")
+        .english("turn the piece {turn}[ {times} times]"),
     Ludeme::new("displace", Kind::Effect, List, "Push each piece next to the destination one cell further away from it, along the line from the destination, when that cell is on the board and empty; with i-nbors, diagonal neighbours too.")
         .params(&[opt("i-nbors", &[Part("i-nbors")]).default("only across an edge")])
         .example("(post (displace))")
@@ -415,9 +422,23 @@ pub static LUDEMES: &[Ludeme] = &[
         .params(&[
             one("piece", &[Record("piece reference")]),
             some("locations", &[Cell, Refers(Namespace::Region), OfKind(Kind::Location)]),
+            opt("phase", &[Part("cell-phase")]).default("every cell of the locations"),
+            opt("symmetric", &[Part("symmetric")]),
         ])
         .example("(place (Stone White) A1)")
-        .english("{piece} pieces start on {locations}"),
+        .english("{piece} pieces start on {locations}[, {phase}][; {symmetric}]"),
+    part("cell-phase", List, "Only the cells of this phase (colour class, numbered from 0: light 0 and dark 1 on square cells, three phases on hex and 4.8.8 cells) among a placement's locations.")
+        .params(&[one("phase", &[Integer { min: 0 }])])
+        .example("(place (Man White) home (cell-phase 1))")
+        .english("only on the cells of phase {phase}"),
+    part("symmetric", List, "The same pieces also start for another player, on the images of the cells under a symmetry of the board.")
+        .params(&[one("symmetry", &[OfKind(Kind::Symmetry)]), one("player", &[Refers(Namespace::Player)])])
+        .example("(place (Man White) A1 C1 (symmetric half-turn Black))")
+        .english("and {player}'s on the cells {symmetry}"),
+    word("half-turn", Kind::Symmetry, "Half a turn about the board's centre: the first row's cells go to the last row, reversed.", "half a turn away about the board's centre")
+        .example("(place (Man White) A1 C1 (symmetric half-turn Black))"),
+    word("reflect", Kind::Symmetry, "The mirror image across the board's middle row: north and south exchanged, columns kept (square, rhombus and 4.8.8 boards).", "mirrored across the board's middle row")
+        .example("(place (Man White) A2 B2 (symmetric reflect Black))"),
     Ludeme::new("in-hand", Kind::StartClause, List, "The number of pieces of a type each owner holds off the board, to enter play later.")
         .params(&[one("piece", &[Record("piece reference")]), one("count", &[Integer { min: 0 }])])
         .example("(in-hand (Stone All) 5)")
@@ -470,20 +491,34 @@ pub static LUDEMES: &[Ludeme] = &[
             opt("count", &[Integer { min: 2 }]).default("all the targets"),
             some("targets", &[Refers(Namespace::Region), Part("own-regions")]),
             opt("piece", &[Refers(Namespace::Piece)]),
+            opt("adjacency", ADJACENCY).default("the board's adjacency"),
+            opt("min-height", &[Part("min-height")]).default("every piece counts"),
         ])
         .example("(All win (connect own-regions))")
-        .english("connecting [{count} of ]{targets} with a chain of their[ {piece}] pieces"),
+        .english("connecting [{count} of ]{targets} with a chain of their[ {piece}] pieces[ {min-height}][, {adjacency}]"),
     part("own-regions", Word, "All the regions the player owns.")
         .example("(All win (connect own-regions))")
         .english("their own regions"),
     Ludeme::new("group", Kind::EndCondition, List, "Form a connected group of this many pieces; without a size, all the player's pieces (at least two) in one group.")
-        .params(&[opt("size", &[COUNT]).default("all their"), opt("piece", &[Refers(Namespace::Piece)])])
+        .params(&[
+            opt("size", &[COUNT]).default("all their"),
+            opt("piece", &[Refers(Namespace::Piece)]),
+            opt("adjacency", ADJACENCY).default("the board's adjacency"),
+            opt("min-height", &[Part("min-height")]).default("every piece counts"),
+        ])
         .example("(White lose (group 5))")
-        .english("forming a connected group of {size}[ {piece}] pieces"),
-    Ludeme::new("in-a-row", Kind::EndCondition, List, "Form a line of at least N consecutive pieces of the player's along one direction.")
-        .params(&[one("length", &[COUNT]), opt("piece", &[Refers(Namespace::Piece)])])
+        .english("forming a connected group of {size}[ {piece}] pieces[ {min-height}][, {adjacency}]"),
+    Ludeme::new("in-a-row", Kind::EndCondition, List, "Form a line of at least N consecutive pieces of the player's along one direction; with d-nbors, only along the edge directions, with i-nbors along diagonals too.")
+        .params(&[one("length", &[COUNT]), opt("piece", &[Refers(Namespace::Piece)]), opt("adjacency", ADJACENCY).default("the board's lines")])
         .example("(All win (in-a-row 3))")
-        .english("making a line of {length}[ {piece} pieces]"),
+        .english("making a line of {length}[ {piece} pieces][, {adjacency}]"),
+    part("d-nbors", Word, "In an end condition: only neighbours across an edge (orthogonal ones on square cells) join pieces, whatever the board's adjacency.")
+        .example("(All win (in-a-row 4 d-nbors))")
+        .english("counting only neighbours that share an edge"),
+    part("min-height", List, "In an end condition: only pieces on top of stacks at least this high count.")
+        .params(&[one("height", &[COUNT])])
+        .example("(All win (group 4 (min-height 2)))")
+        .english("on stacks of at least {height}"),
     Ludeme::new("reach", Kind::EndCondition, List, "Bring pieces to a cell, region or board side.")
         .params(&[
             one("target", &[Cell, Refers(Namespace::Region), OfKind(Kind::Compass)]),
@@ -504,10 +539,13 @@ pub static LUDEMES: &[Ludeme] = &[
         .params(&[one("points", &[ANY_INTEGER])])
         .example("(All win (score 10))")
         .english("reaching a score of {points}"),
-    Ludeme::new("stack", Kind::EndCondition, List, "Build a stack of at least this height with the player's piece on top.")
-        .params(&[one("height", &[COUNT])])
+    Ludeme::new("stack", Kind::EndCondition, List, "Build a stack of at least this height with the player's piece (of this type, if given) on top; with pure, every piece of the stack the player's.")
+        .params(&[one("height", &[COUNT]), opt("piece", &[Refers(Namespace::Piece)]), opt("pure", &[Part("pure")]).default("pieces of any player under the top")])
         .example("(All win (stack 4))")
-        .english("building a stack of {height}"),
+        .english("building a stack of {height}[ with a {piece} on top][, {pure}]"),
+    part("pure", Word, "In `stack`: every piece of the stack is the player's.")
+        .example("(All win (stack 3 pure))")
+        .english("all of their own pieces"),
     Ludeme::new("state", Kind::EndCondition, List, "Bring a piece of the player's to this state.")
         .params(&[one("value", &[ANY_INTEGER]), opt("piece", &[Refers(Namespace::Piece)])])
         .example("(All win (state 3))")
