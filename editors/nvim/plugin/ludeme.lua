@@ -69,6 +69,10 @@ vim.api.nvim_create_user_command('LudemeRulebook', function()
   ludeme().rulebook()
 end, { desc = "This game's rulebook beside it, following its edits (from the language server)" })
 
+vim.api.nvim_create_user_command('LudemePlayMatch', function()
+  ludeme().play_match()
+end, { desc = 'Matches of this GDL game between local players, MCTS against random (from the language server)' })
+
 vim.api.nvim_create_autocmd('VimLeavePre', {
   group = vim.api.nvim_create_augroup('ludeme_servers', { clear = true }),
   callback = function()

@@ -312,6 +312,34 @@ test(':LudemeRulebook shows the rulebook beside the game and follows unsaved edi
   check(vim.fn.exists(':LudemeRulebook') == 2, 'the command exists')
 end)
 
+test(':LudemePlayMatch plays the game between local players and shows the summary', function()
+  local file = vim.fn.tempname() .. '.kif'
+  vim.fn.writefile(vim.fn.readfile(repository .. '/corpus/gdl/ticTacToe.kif'), file)
+  local game = open(file)
+  if not check(ludeme_client(game), 'the ludeme server attached to ' .. file) then
+    return
+  end
+  local shown
+  require('ludeme').play_match(function(buf)
+    shown = buf
+  end)
+  vim.wait(60000, function()
+    return shown ~= nil
+  end, 100)
+  if not check(shown, 'the summary came') then
+    return
+  end
+  local text = table.concat(vim.api.nvim_buf_get_lines(shown, 0, -1, false), '\n')
+  check(text:find('# Matches of', 1, true), 'titled: ' .. text)
+  check(text:find('| player | matches | won |', 1, true), 'the summary table: ' .. text)
+  check(select(2, text:gsub('goals xplayer', '')) == 2, 'two matches with goals: ' .. text)
+  check(vim.bo[shown].filetype == 'markdown', 'a Markdown buffer')
+  vim.api.nvim_buf_delete(shown, { force = true })
+  vim.api.nvim_buf_delete(game, { force = true })
+  os.remove(file)
+  check(vim.fn.exists(':LudemePlayMatch') == 2, 'the command exists')
+end)
+
 test("the server's lens commands show their details", function()
   local shown = vim.lsp.commands['ludeme.showProbe']({
     title = 'viable · 50 games',

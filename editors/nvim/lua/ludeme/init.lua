@@ -451,4 +451,30 @@ function M.rulebook()
   return buf
 end
 
+--- `:LudemePlayMatch`: matches of the current GDL game (its buffer's text, unsaved edits
+--- included) between players of the language server's process over the GGP protocol
+--- (`ludeme/playMatch`: MCTS against random, seats rotating), the summary in a Markdown scratch
+--- buffer to the right.
+--- @param on_done? fun(buf: integer?)
+function M.play_match(on_done)
+  local game = vim.api.nvim_get_current_buf()
+  local client = vim.lsp.get_clients({ bufnr = game, name = 'ludeme' })[1]
+  if vim.bo[game].filetype ~= 'gdl' or not client then
+    vim.notify('ludeme: open a GDL game (.kif) with the language server attached', vim.log.levels.WARN)
+    return
+  end
+  local name = vim.fs.basename(vim.api.nvim_buf_get_name(game))
+  vim.notify('ludeme: playing ' .. name .. '...')
+  local params = { textDocument = vim.lsp.util.make_text_document_params(game), matches = 2 }
+  client:request('ludeme/playMatch', params, function(err, result)
+    local text = err and ('*Ludeme: the match could not be played: ' .. err.message .. '.*')
+      or ('# Matches of ' .. name .. '\n\nMCTS against random, the seats rotating.\n\n' .. result.summary)
+    local buf = scratch('vertical rightbelow new', 'ludeme://matches/' .. name, 'markdown')
+    set_text(buf, text)
+    if on_done then
+      on_done(buf)
+    end
+  end, game)
+end
+
 return M
