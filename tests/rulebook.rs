@@ -156,6 +156,42 @@ fn the_quoted_sentences_are_gone() {
     assert!(poker.contains("or 4 cards if you hold an ace"), "{poker}");
 }
 
+/// The three GDL idioms that came last: a step counter read as a move limit (maze: `step`
+/// starts at 1 and the game ends at 10, so after 9 moves), goal tables said once for symmetric
+/// players, and what each player sees in a GDL-II game (a Monty Hall fixture, snapshot read
+/// against its rules).
+#[test]
+fn move_limits_symmetric_goals_and_what_players_see() {
+    let flat = |text: String| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let monty = support::rulebook("tests/fixtures/rulebook/montyHall.kif");
+    insta::assert_snapshot!("montyHall_kif", monty);
+    let monty = flat(monty);
+    assert!(monty.contains("The game ends after 4 rounds."), "{monty}");
+    assert!(
+        monty.contains("candidate sees opened (D) when random does open door (D)."),
+        "{monty}"
+    );
+    assert!(
+        monty.contains("A puzzle for one player, candidate."),
+        "{monty}"
+    );
+    if support::shared_corpus().is_none() {
+        return;
+    }
+    let maze = flat(support::rulebook(&format!("{REPOSITORY}/maze.kif")));
+    assert!(
+        maze.contains("The game ends after 9 moves, or when gold is a."),
+        "{maze}"
+    );
+    assert!(!maze.contains("step is 10"), "{maze}");
+    let connect_four = flat(support::rulebook(&format!("{REPOSITORY}/connectFour.kif")));
+    assert!(
+        connect_four.contains("A player wins (100) when they have four pieces in a line."),
+        "{connect_four}"
+    );
+    assert!(!connect_four.contains("black wins (100)"), "{connect_four}");
+}
+
 /// A capture of the direct neighbours on a hexagonal board has no "orthogonal" about it.
 #[test]
 fn adjacency_words_fit_the_tiling() {

@@ -57,6 +57,8 @@ pub enum Part {
     Setup,
     Turns,
     Moves,
+    /// What each player sees (GDL-II's `sees`): games of imperfect information.
+    Information,
     Ending,
     Scoring,
     Notes,
@@ -69,6 +71,7 @@ impl Part {
             Part::Setup => "Setup",
             Part::Turns => "Turns",
             Part::Moves => "Moves",
+            Part::Information => "What each player sees",
             Part::Ending => "End of the game",
             Part::Scoring => "Scoring",
             Part::Notes => "Notes",

@@ -34,7 +34,10 @@ use super::terms::{self, join_list};
 use super::vocabulary::{Vocabulary, keyword_name};
 use super::{GameExplanation, SectionKind};
 
+mod counters;
+mod sees;
 mod summary;
+mod symmetry;
 
 /// Cells listed by name in a sentence of the set-up, at most.
 const MOST_CELLS_LISTED: usize = 12;
@@ -169,6 +172,9 @@ fn build(
     let game = Game::new(rule_set, vocabulary);
     let mut book = Rulebook::new(title);
     book.add_overview(Line::new(game.overview(), game.role_ranges()));
+    if let Some(chance) = game.chance() {
+        book.add_overview(chance);
+    }
     if let Some(object) = game.object() {
         book.add_overview(object);
     }
@@ -198,8 +204,13 @@ fn build(
     // it has a section.
     let chapters = [
         (Part::Setup, game.setup(), Some(SectionKind::InitialState)),
-        (Part::Turns, game.turns(), None),
+        (
+            Part::Turns,
+            [game.turns(), game.counter_lines()].concat(),
+            None,
+        ),
         (Part::Moves, game.moves(), Some(SectionKind::Legal)),
+        (Part::Information, game.information(), None),
         (Part::Ending, game.ending(), None),
         (Part::Scoring, game.scoring(), Some(SectionKind::Goal)),
     ];
@@ -266,6 +277,8 @@ struct Game<'a> {
     board: Option<Board>,
     turns: Option<Turns>,
     lines: HashMap<String, LineRelation>,
+    /// Fluents that count the moves (`step`).
+    counters: Vec<counters::Counter>,
     /// Whether a move drops its piece to the lowest open cell of a column.
     gravity: bool,
     /// Zero-argument relations said in the game's terms (`open`: "some cell holds b";
@@ -343,12 +356,14 @@ impl<'a> Game<'a> {
             board: None,
             turns: None,
             lines: HashMap::new(),
+            counters: Vec::new(),
             gravity: false,
             said: RefCell::new(HashMap::new()),
         };
         game.static_rules = game.find_static_rules();
         game.board = game.find_board();
         game.turns = game.find_turns();
+        game.counters = game.find_counters();
         game.lines = game.find_lines();
         game.gravity = game.find_gravity().is_some();
         game.find_said();
@@ -778,6 +793,9 @@ impl<'a> Game<'a> {
                 if keyword(sentence) == Some(keywords::TRUE)
                     && let Some(fluent) = fluent_of(sentence)
                 {
+                    if let Some(said) = self.say_counter(fluent) {
+                        return Some(said);
+                    }
                     return if existential {
                         self.say_board_test(fluent)
                     } else {
@@ -1140,7 +1158,7 @@ impl<'a> Game<'a> {
     }
 
     fn overview(&self) -> String {
-        let players = match self.roles.as_slice() {
+        let players = match self.players().as_slice() {
             [] => "No player is declared".to_owned(),
             [one] => format!("A puzzle for one player, {one}"),
             roles => format!(
@@ -1256,10 +1274,17 @@ impl<'a> Game<'a> {
 
     /// `{lead} {alternatives}` as one sentence when it fits; otherwise a sentence per rule, the
     /// first led by `lead` and the others by `lead_again` ("The game also ends"), each rule's
-    /// conditions grouped when they are long.
-    fn alternative_lines(&self, lead: &str, lead_again: &str, rules: &[&Rule]) -> Vec<Line> {
+    /// conditions grouped when they are long. With `ending`, a rule whose one condition is a
+    /// move count reads "after 9 moves".
+    fn alternative_lines(
+        &self,
+        lead: &str,
+        lead_again: &str,
+        rules: &[&Rule],
+        ending: bool,
+    ) -> Vec<Line> {
         let ranges: Vec<TextRange> = rules.iter().map(|r| r.range).collect();
-        let whole = format!("{lead} {}", self.alternatives(rules));
+        let whole = format!("{lead} {}", self.alternatives(rules, ending));
         if summary::fits(&whole) {
             return vec![Line::new(whole, ranges)];
         }
@@ -1279,12 +1304,14 @@ impl<'a> Game<'a> {
     }
 
     /// "when A, when B, or when C" for rules with one conclusion.
-    fn alternatives(&self, rules: &[&Rule]) -> String {
+    fn alternatives(&self, rules: &[&Rule], ending: bool) -> String {
         let whens: Vec<String> = rules
             .iter()
             .map(|rule| {
                 if rule.body.is_empty() {
                     "always".to_owned()
+                } else if let Some(limit) = self.move_limit(rule).filter(|_| ending) {
+                    limit
                 } else {
                     self.when(rule)
                 }
@@ -1300,11 +1327,18 @@ impl<'a> Game<'a> {
     /// The object of the game: each player's winning conditions, when short.
     fn object(&self) -> Option<Line> {
         let highest = self.highest_score()?.to_string();
+        let table = self.goal_table();
+        if let Some(line) = self
+            .symmetric_goals(&table)
+            .and_then(|symmetric| self.symmetric_object(&symmetric))
+        {
+            return Some(line);
+        }
         let mut wins = Vec::new();
         let mut ranges = Vec::new();
-        for (role, scores) in self.goal_table() {
+        for (role, scores) in table {
             if let Some((_, rules)) = scores.iter().find(|(s, _)| *s == highest) {
-                wins.push(format!("{role} wins {}", self.alternatives(rules)));
+                wins.push(format!("{role} wins {}", self.alternatives(rules, false)));
                 ranges.extend(rules.iter().map(|r| r.range));
             }
         }
@@ -1382,7 +1416,7 @@ impl<'a> Game<'a> {
                 .turns
                 .as_ref()
                 .is_some_and(|t| *t.fluent == *fluent.name.name);
-            if !is_board && !is_turn {
+            if !is_board && !is_turn && !self.is_counter_init(rule) {
                 lines.push(Line::new(
                     rules::read(rule, self.vocabulary).sentence(),
                     vec![rule.range],
@@ -1592,24 +1626,26 @@ impl<'a> Game<'a> {
                 Vec::new(),
             )];
         }
-        self.alternative_lines("The game ends", "The game also ends", &terminal)
+        self.alternative_lines("The game ends", "The game also ends", &terminal, true)
     }
 
     fn scoring(&self) -> Vec<Line> {
         let highest = self.highest_score();
+        let table = self.goal_table();
         let mut lines = Vec::new();
-        for (role, scores) in self.goal_table() {
-            for (score, rules) in scores {
-                let verb = match score.parse::<i64>().ok() {
-                    Some(s) if Some(s) == highest => format!("wins ({score})"),
-                    Some(0) => "loses (0)".to_owned(),
-                    _ => format!("scores {score}"),
-                };
-                lines.extend(self.alternative_lines(
-                    &format!("{role} {verb}"),
-                    &format!("{role} also {verb}"),
-                    &rules,
-                ));
+        if let Some(symmetric) = self.symmetric_goals(&table) {
+            lines = self.symmetric_scoring(&symmetric);
+        } else {
+            for (role, scores) in table {
+                for (score, rules) in scores {
+                    let verb = symmetry::score_verb(&score, highest);
+                    lines.extend(self.alternative_lines(
+                        &format!("{role} {verb}"),
+                        &format!("{role} also {verb}"),
+                        &rules,
+                        false,
+                    ));
+                }
             }
         }
         if !lines.is_empty() {
@@ -1628,7 +1664,7 @@ mod tests {
     use crate::{RootDatabase, SourceFile, Syntax};
 
     /// The rulebook of a KIF text, as one string of its sentences.
-    fn book(text: &str) -> String {
+    pub(super) fn book(text: &str) -> String {
         let db = RootDatabase::default();
         let file = SourceFile::new(
             &db,
