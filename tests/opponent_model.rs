@@ -377,75 +377,84 @@ fn the_top_n_plot() {
     insta::assert_snapshot!(std::fs::read_to_string(svg).unwrap());
 }
 
-/// Training from recorded matches: the record's moves are replayed, each decision of the role
-/// with a choice is one row, and a move that is not legal is named with its match and step.
+/// Training from recorded matches: a record of `ludeme match` (the legal player as xplayer,
+/// served in-process) is read by the match-play loader and replayed; each of xplayer's
+/// decisions with a choice is one row; a move that is not legal is named with its match and
+/// step.
 #[test]
 fn a_model_is_trained_on_recorded_matches() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let record = dir.path().join("matches.json");
-    // xplayer wins on the diagonal in its third move; its moves are decisions at steps 1, 3, 5.
-    let moves = [
-        ["(mark 1 1)", "noop"],
-        ["noop", "(mark 1 2)"],
-        ["(mark 2 2)", "noop"],
-        ["noop", "(mark 1 3)"],
-        ["(mark 3 3)", "noop"],
-    ];
-    let matches = serde_json::json!([
-        {"matchId": "one", "roles": ["xplayer", "oplayer"], "moves": moves, "isCompleted": true},
-        {"matchId": "two", "roles": ["xplayer", "oplayer"], "moves": moves, "isCompleted": true},
+    let record = record.to_str().unwrap();
+    ludeme_ok(&[
+        "match",
+        "corpus/gdl/ticTacToe.kif",
+        "--player",
+        "local:legal",
+        "--player",
+        "local:random",
+        "--matches",
+        "1",
+        "--startclock",
+        "5",
+        "--playclock",
+        "5",
+        "--record",
+        record,
     ]);
-    std::fs::write(&record, matches.to_string()).unwrap();
+    let recorded: Value = serde_json::from_str(&std::fs::read_to_string(record).unwrap()).unwrap();
+    // xplayer's steps with a choice: those where it did not answer `noop`, its only move when
+    // it is not in control.
+    let decisions = recorded[0]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|joint| joint[0] != "noop")
+        .count();
+    assert!(decisions >= 3, "{recorded}");
     let model = dir.path().join("model.json");
+    let model = model.to_str().unwrap();
+    let game = "corpus/gdl/ticTacToe.kif";
     let stdout = ludeme_ok(&[
         "model",
         "train",
-        "corpus/gdl/ticTacToe.kif",
+        game,
         "--role",
         "xplayer",
         "--record",
-        record.to_str().unwrap(),
+        record,
+        "--features",
+        "state+legal",
         "-o",
-        model.to_str().unwrap(),
-    ]);
-    assert!(stdout.contains("from 6 decisions"), "{stdout}");
-    let evaluated: Value = serde_json::from_str(&ludeme_ok(&[
-        "model",
-        "eval",
-        "corpus/gdl/ticTacToe.kif",
-        model.to_str().unwrap(),
-        "--record",
-        record.to_str().unwrap(),
-        "--format",
-        "json",
-    ]))
-    .unwrap();
-    // Each state of the record is seen twice in training with the same move: it is predicted.
-    assert_eq!(evaluated["test_decisions"], 6, "{evaluated}");
-    assert_eq!(share(&evaluated["top1"]), 1.0, "{evaluated}");
-    // Without a record, a model of recorded matches has nothing to simulate.
-    let stderr = ludeme_refused(&[
-        "model",
-        "eval",
-        "corpus/gdl/ticTacToe.kif",
-        model.to_str().unwrap(),
-    ]);
-    assert!(stderr.contains("give --record"), "{stderr}");
-
-    let illegal = serde_json::json!([{"roles": ["xplayer", "oplayer"],
-        "moves": [["(mark 1 1)", "noop"], ["noop", "(mark 1 1)"]]}]);
-    std::fs::write(&record, illegal.to_string()).unwrap();
-    let stderr = ludeme_refused(&[
-        "model",
-        "train",
-        "corpus/gdl/ticTacToe.kif",
-        "--record",
-        record.to_str().unwrap(),
-        "-o",
-        model.to_str().unwrap(),
+        model,
     ]);
     assert!(
-        stderr.contains("match 1, step 2: `(mark 1 1)` is not a legal move of oplayer"),
+        stdout.contains(&format!("from {decisions} decisions")),
+        "{stdout}"
+    );
+    let evaluated: Value = serde_json::from_str(&ludeme_ok(&[
+        "model", "eval", game, model, "--record", record, "--format", "json",
+    ]))
+    .unwrap();
+    assert_eq!(evaluated["test_decisions"], decisions, "{evaluated}");
+    // The legal player's rule (its first legal move) is in the features: it is predicted.
+    assert_eq!(share(&evaluated["top1"]), 1.0, "{evaluated}");
+    // Without a record, a model of recorded matches has nothing to simulate.
+    let stderr = ludeme_refused(&["model", "eval", game, model]);
+    assert!(stderr.contains("give --record"), "{stderr}");
+
+    // oplayer answers a cell xplayer has taken.
+    let mut illegal = recorded.clone();
+    let taken = illegal[0]["moves"][0][0].clone();
+    illegal[0]["moves"][1][1] = taken.clone();
+    std::fs::write(record, illegal.to_string()).unwrap();
+    let stderr = ludeme_refused(&["model", "train", game, "--record", record, "-o", model]);
+    let id = recorded[0]["matchId"].as_str().unwrap();
+    assert!(
+        stderr.contains(&format!(
+            "match {id}, step 2: `{}` is not a legal move of oplayer",
+            taken.as_str().unwrap()
+        )),
         "{stderr}"
     );
 }

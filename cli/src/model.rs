@@ -10,7 +10,7 @@ use clap::Args;
 use ludeme_analysis::opponent_model::{
     DecisionSource, DuelReport, DuelSettings, Experiment, ExperimentSettings, FeatureSet,
     RecordedMatch, SavedModel, SimulationSettings, Tally, TopNCurve, TrainingSource,
-    nodes_to_depth, read_match_records, top_n_svg,
+    nodes_to_depth, top_n_svg,
 };
 use ludeme_analysis::play::{MoveBudget, PLAYER_NAMES, PlayableGame};
 use ludeme_analysis::{CpuDeadline, CpuInstant};
@@ -582,11 +582,27 @@ fn print_duel_human(args: &ExperimentArgs, roles: &[String], report: &DuelReport
     }
 }
 
-/// Reads a file of match records for `path`'s game.
+/// Reads a file of match records (`ludeme match --record`) with the match-play crate's loader.
 fn read_records(record: &Path) -> Result<Vec<RecordedMatch>, String> {
-    let text = std::fs::read_to_string(record)
-        .map_err(|error| format!("cannot read {}: {error}", record.display()))?;
-    read_match_records(&text).map_err(|message| format!("{}: {message}", record.display()))
+    let matches = ludeme_ggp::record::load_steps(record)?;
+    Ok(matches
+        .into_iter()
+        .map(|recorded| RecordedMatch {
+            name: recorded.match_id,
+            roles: recorded.roles,
+            moves: recorded
+                .steps
+                .iter()
+                .map(|step| step.moves.clone())
+                .collect(),
+            answered: recorded
+                .steps
+                .iter()
+                .map(|step| step.answered.clone())
+                .collect(),
+            states: recorded.steps.into_iter().map(|step| step.state).collect(),
+        })
+        .collect())
 }
 
 fn run_train(args: &TrainArgs) -> u8 {

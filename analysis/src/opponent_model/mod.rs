@@ -14,7 +14,7 @@ pub use hover::{model_path_for, role_hover};
 pub use ludeme_engine::opponent_model::{
     DecisionSource, DuelReport, DuelSettings, Experiment, ExperimentSettings, FeatureSet,
     PruningCounts, RecordedMatch, SavedModel, SimulationSettings, Tally, TopNCurve, TrainingSource,
-    Variant, nodes_to_depth, read_match_records,
+    Variant, nodes_to_depth,
 };
 pub use plot::top_n_svg;
 

@@ -41,5 +41,5 @@ pub use model_file::{
 };
 pub use naive_bayes::{MoveModel, StoredFeature, StoredMove, StoredMoveModel};
 pub use observe::{FeatureSet, Observe};
-pub use records::{RecordedMatch, read_match_records, recorded_decisions};
+pub use records::{RecordedMatch, recorded_decisions};
 pub use simulate::{Decision, SimulationSettings, simulate};

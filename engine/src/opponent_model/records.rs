@@ -1,50 +1,39 @@
-//! Training data from recorded matches: the records `ludeme match --record` writes (the shape
-//! of ggp.org's match archive: `roles`, and `moves`, one list per step with one move name per
-//! role), replayed from the initial state so that each of the studied role's decisions gets
-//! the state it was made in.
-
-use serde::Deserialize;
+//! Training data from recorded matches (`ludeme match --record`, read by the match-play
+//! crate's loader): the moves are replayed from the initial state, so that each decision of the
+//! studied role gets its legal moves as well as its state.
 
 use super::{Decision, Observe};
 use crate::RoleIndex;
 use crate::notation::named_moves;
 
-/// The parts of a match record a model reads; the record's other fields are ignored.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// A recorded match, as much of it as a model reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordedMatch {
+    /// How errors name the match (its id).
+    pub name: String,
     pub roles: Vec<String>,
-    /// One list per step, one move name per role in `roles` order.
+    /// One joint move per step, one move name per role in `roles` order.
     pub moves: Vec<Vec<String>>,
+    /// Per step and role, whether the move was the player's own answer (a substituted move
+    /// is no decision of the player's); empty when the record does not say.
+    pub answered: Vec<Vec<bool>>,
+    /// Per step, the atoms of the state the joint move was made in, as recorded; empty when
+    /// the record does not hold them. A replay that reaches another state is refused.
+    pub states: Vec<Vec<String>>,
 }
 
-/// Reads a file of match records: a JSON list of them (what `ludeme match --record` writes), or
-/// one record alone. The error names the place (line and column) that could not be read.
-pub fn read_match_records(text: &str) -> Result<Vec<RecordedMatch>, String> {
-    // Chosen by the first character rather than by trying both shapes, so that the error is
-    // the one of the shape meant, with its position.
-    let records = if text.trim_start().starts_with('[') {
-        serde_json::from_str::<Vec<RecordedMatch>>(text)
-    } else {
-        serde_json::from_str::<RecordedMatch>(text).map(|record| vec![record])
-    };
-    match records {
-        Ok(records) => Ok(records),
-        Err(error) => Err(format!("not a list of match records: {error}")),
-    }
-}
-
-/// The decisions of `role` (states where it had two or more legal moves) in `matches`,
-/// replayed on `game`; an error names the match and step (both from 1) whose move is not
-/// legal, or the record whose roles are not the game's.
+/// The decisions of `role` (states where it had two or more legal moves and its move was its
+/// own) in `matches`, replayed on `game`; an error names the match and the step (from 1) whose
+/// move is not legal or whose recorded state is not the replay's, or the record whose roles
+/// are not the game's.
 pub fn recorded_decisions<G: Observe>(
     game: &G,
     role: RoleIndex,
     matches: &[RecordedMatch],
 ) -> Result<Vec<Decision>, String> {
     let mut decisions = Vec::new();
-    for (number, record) in matches.iter().enumerate() {
-        let number = number + 1;
+    for record in matches {
+        let number = &record.name;
         if record.roles.as_slice() != game.roles() {
             return Err(format!(
                 "match {number}: its roles are {}, the game's are {}",
@@ -58,6 +47,14 @@ pub fn recorded_decisions<G: Observe>(
             let at = || format!("match {number}, step {step}");
             if game.is_terminal(&state) {
                 return Err(format!("{}: the game was already over", at()));
+            }
+            if let Some(recorded) = record.states.get(step - 1)
+                && *recorded != game.atoms(&state)
+            {
+                return Err(format!(
+                    "{}: the recorded state is not the one the moves lead to in this game",
+                    at()
+                ));
             }
             if joint_names.len() != game.roles().len() {
                 return Err(format!(
@@ -81,7 +78,12 @@ pub fn recorded_decisions<G: Observe>(
                         game.roles()[mover]
                     ));
                 };
-                if mover == role && legal.len() >= 2 {
+                let answered = record
+                    .answered
+                    .get(step - 1)
+                    .and_then(|answered| answered.get(mover))
+                    .is_none_or(|&answered| answered);
+                if mover == role && legal.len() >= 2 && answered {
                     decisions.push(Decision {
                         atoms: game.atoms(&state),
                         legal: legal
