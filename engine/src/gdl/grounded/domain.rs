@@ -15,7 +15,7 @@
 use crate::cpu_time::CpuDeadline;
 use std::ops::Range;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::super::GdlError;
 use super::super::program::{
@@ -196,10 +196,12 @@ enum Mode {
     Instantiate,
 }
 
-/// Grounds `program` within `limits`.
+/// Grounds `program` within `limits`. The relations in `guards` (demand relations, see
+/// [`super::demand`]) shape the domain but are left out of the ground rules.
 pub(super) fn ground(
     program: &Program,
     rules: &[CompiledRule],
+    guards: &FxHashSet<Sym>,
     limits: &GroundingLimits,
 ) -> Result<Grounding, GdlError> {
     let mut grounding = Grounding {
@@ -214,7 +216,7 @@ pub(super) fn ground(
     };
     let mut work = Work { limits, steps: 0 };
     grounding.saturate(program, rules, &mut work)?;
-    grounding.instantiate(rules, &mut work)?;
+    grounding.instantiate(program, rules, guards, &mut work)?;
     Ok(grounding)
 }
 
@@ -271,8 +273,9 @@ impl Grounding {
             pending.extend(derived);
             if self.terms.len() > limits.max_terms {
                 return Err(too_large(format!(
-                    "more than {} ground terms",
-                    limits.max_terms
+                    "more than {} ground terms (the last new atom of `{}`)",
+                    limits.max_terms,
+                    program.symbols.name(relation)
                 )));
             }
         }
@@ -333,7 +336,8 @@ impl Grounding {
                             matches += 1;
                             if matches > limits.max_ground_rules {
                                 return Err(too_large(format!(
-                                    "a rule matches more than {} times",
+                                    "a rule for `{}` matches more than {} times",
+                                    program.symbols.name(rule.head.relation),
                                     limits.max_ground_rules
                                 )));
                             }
@@ -384,13 +388,18 @@ impl Grounding {
     /// Every rule over the final domain, as ground rules.
     fn instantiate(
         &mut self,
+        program: &Program,
         program_rules: &[CompiledRule],
+        guards: &FxHashSet<Sym>,
         work: &mut Work<'_>,
     ) -> Result<(), GdlError> {
         let limits = work.limits;
         let mut rules = std::mem::take(&mut self.rules);
         let mut key = KeyScratch::new();
         for rule in program_rules {
+            if guards.contains(&rule.head.relation) {
+                continue;
+            }
             self.join(
                 rule,
                 None,
@@ -405,6 +414,7 @@ impl Grounding {
                     rules.heads.push(head);
                     for (literal, &atom) in rule.body.iter().zip(atoms) {
                         match literal {
+                            CompiledLiteral::Positive(read) if guards.contains(&read.relation) => {}
                             CompiledLiteral::Positive(_) => rules.literals.push(atom << 1),
                             CompiledLiteral::Negative(_) if atom != UNBOUND => {
                                 rules.literals.push(atom << 1 | 1);
@@ -415,8 +425,9 @@ impl Grounding {
                     rules.starts.push(rules.literals.len() as u32);
                     if rules.heads.len() > limits.max_ground_rules {
                         return Err(too_large(format!(
-                            "more than {} ground rules",
-                            limits.max_ground_rules
+                            "more than {} ground rules (the last for `{}`)",
+                            limits.max_ground_rules,
+                            program.symbols.name(rule.head.relation)
                         )));
                     }
                     if rules.literals.len() > limits.max_literals {

@@ -3,10 +3,12 @@
 use std::cell::RefCell;
 
 use rand::{Rng, RngExt};
+use rustc_hash::FxHashSet;
 
 use super::super::GdlError;
-use super::super::program::{Ground, Program};
+use super::super::program::{CompiledRule, Ground, Program};
 use super::circuit::{self, Circuit, Prop};
+use super::demand;
 use super::domain::{self, GroundingLimits};
 use super::evaluator::Evaluator;
 use super::factor;
@@ -59,6 +61,22 @@ pub struct GroundedGame {
     failure: RefCell<Option<GdlError>>,
 }
 
+/// `rules` grounded with their helper relations driven by demand ([`demand`]); `None` when
+/// no relation is read with known arguments.
+fn ground_on_demand(
+    program: &mut Program,
+    rules: &[CompiledRule],
+    limits: &GroundingLimits,
+) -> Option<Result<domain::Grounding, GdlError>> {
+    let demanded = demand::demand(rules, &program.keywords, &mut program.symbols)?;
+    Some(domain::ground(
+        program,
+        &demanded.rules,
+        &demanded.guards,
+        limits,
+    ))
+}
+
 impl GroundedGame {
     /// Grounds `program` within `limits`.
     pub fn new(mut program: Program, limits: &GroundingLimits) -> Result<GroundedGame, GdlError> {
@@ -71,15 +89,28 @@ impl GroundedGame {
             return Err(GdlError::Build("the game declares no role".to_owned()));
         }
         let rules = factor::factor(&program.rules, &mut program.symbols);
-        let grounding = match domain::ground(&program, &rules, limits) {
-            // Too large as written (not out of time): once more with long bodies cut into
-            // chains, which keeps games that ground as written exactly as they were.
-            Err(GdlError::Budget(_)) if !limits.deadline.is_some_and(|d| d.is_past()) => {
-                let chained = factor::chain(&rules, &mut program.symbols);
-                domain::ground(&program, &chained, limits)?
-            }
-            grounded => grounded?,
+        let no_guards = FxHashSet::default();
+        // Too large (not out of time): tried again with the rules rewritten. Each rewriting is
+        // tried only when the ones before fail, so a game that grounds as written keeps its
+        // circuit.
+        let too_large = |grounded: &Result<_, GdlError>| {
+            matches!(grounded, Err(GdlError::Budget(_)))
+                && !limits.deadline.is_some_and(|d| d.is_past())
         };
+        let mut grounded = domain::ground(&program, &rules, &no_guards, limits);
+        // Helper relations grounded only where they are read.
+        if too_large(&grounded) {
+            grounded = ground_on_demand(&mut program, &rules, limits).unwrap_or(grounded);
+        }
+        // Long bodies cut into chains, then that and demand.
+        if too_large(&grounded) {
+            let chained = factor::chain(&rules, &mut program.symbols);
+            grounded = domain::ground(&program, &chained, &no_guards, limits);
+            if too_large(&grounded) {
+                grounded = ground_on_demand(&mut program, &chained, limits).unwrap_or(grounded);
+            }
+        }
+        let grounding = grounded?;
         let circuit = circuit::build(&program, &grounding)?;
         let terms = &grounding.terms;
         let fluents = circuit

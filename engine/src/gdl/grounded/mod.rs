@@ -8,6 +8,7 @@
 //! [`Reasoner`](super::Reasoner) falls back to the interpreter.
 
 mod circuit;
+mod demand;
 mod domain;
 mod evaluator;
 mod factor;
