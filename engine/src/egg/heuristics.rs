@@ -20,6 +20,7 @@
 
 use super::{EggEngine, EggMove, EggState, Goal, Moves, PieceIndex, Scoring};
 use crate::players::{Clock, Heuristic, Player, SearchPlayer, player_by_name};
+use crate::probe::criteria::mine_and_strongest_other;
 use crate::{Reward, RoleIndex};
 
 /// The board's dimension: every board of the core is a plane of squares or hexagons.
@@ -266,13 +267,7 @@ impl EggEvaluator {
 
 /// `role`'s share of the lead over its strongest rival, 0..100: 50 when they are level.
 fn lead_value(scores: &[f64], role: RoleIndex) -> Reward {
-    let own = scores.get(role).copied().unwrap_or(0.0);
-    let rival = scores
-        .iter()
-        .enumerate()
-        .filter(|&(other, _)| other != role)
-        .map(|(_, &score)| score)
-        .fold(0.0, f64::max);
+    let (own, rival) = mine_and_strongest_other(scores, role);
     if own + rival <= 0.0 {
         return 50;
     }

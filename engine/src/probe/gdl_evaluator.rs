@@ -15,11 +15,13 @@
 //!   waiting role's one no-op says nothing of its mobility, and a one-sided count would swing
 //!   the lead with every turn.
 //!
-//! The value is `50 + 50 × mean`, 50 when the state offers no feature.
+//! The value is `50 + 50 × mean`, 50 when the state offers no feature. A game of one role has no
+//! rival to lead: its value is the goal value of the state.
 
 use crate::gdl::program::Ground;
 use crate::gdl::{Reasoner, ReasonerState};
 use crate::players::Heuristic;
+use crate::probe::criteria::mine_and_strongest_other;
 use crate::{Game, Reward, RoleIndex};
 
 /// The features of one state, each per role.
@@ -35,28 +37,23 @@ pub struct GdlFeatures {
 
 /// `(own − rival) / (own + rival)` against the strongest rival; `None` when both are 0.
 fn share_lead(values: &[f64], role: RoleIndex) -> Option<f64> {
-    let own = *values.get(role)?;
-    let rival = strongest_rival(values, role)?;
+    let (own, rival) = mine_and_strongest_other(values, role);
     (own + rival > 0.0).then(|| (own - rival) / (own + rival))
-}
-
-fn strongest_rival(values: &[f64], role: RoleIndex) -> Option<f64> {
-    values
-        .iter()
-        .enumerate()
-        .filter(|&(other, _)| other != role)
-        .map(|(_, &value)| value)
-        .reduce(f64::max)
 }
 
 impl GdlFeatures {
     /// The role's value, 0..100, as the module says.
     pub fn value(&self, role: RoleIndex) -> Reward {
+        if self.goals.len() < 2 {
+            // Alone, a role leads nobody: its goal value is its estimate.
+            return self
+                .goals
+                .first()
+                .map_or(50, |&goal| goal.round() as Reward);
+        }
         let mut leads = Vec::with_capacity(3);
-        if let (Some(&own), Some(rival)) =
-            (self.goals.get(role), strongest_rival(&self.goals, role))
-            && (own > 0.0 || rival > 0.0)
-        {
+        let (own, rival) = mine_and_strongest_other(&self.goals, role);
+        if own > 0.0 || rival > 0.0 {
             leads.push((own - rival) / 100.0);
         }
         let fluents: Vec<f64> = self.fluents.iter().map(|&n| n as f64).collect();
@@ -174,6 +171,16 @@ mod tests {
         // −0.5. Mean 0.2 / 3 = 0.0667: 50 + 3.33 = 53; the rival: mean −0.0667, 46.67 → 47.
         let f = features([60.0, 40.0], [3, 1], [2, 6]);
         assert_eq!((f.value(0), f.value(1)), (53, 47));
+    }
+
+    #[test]
+    fn one_role_is_valued_by_its_goal() {
+        let f = GdlFeatures {
+            goals: vec![25.0],
+            fluents: vec![7],
+            moves: vec![4],
+        };
+        assert_eq!(f.value(0), 25);
     }
 
     #[test]

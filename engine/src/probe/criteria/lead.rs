@@ -16,8 +16,9 @@ const SETTLED_LEAD: f64 = 0.5;
 /// A gain in lead smaller than this is noise, not a move that gained anything (permanence).
 const GAIN: f64 = 0.01;
 
-/// `role`'s estimate in `estimates` and the strongest other role's.
-fn mine_and_strongest_other(estimates: &[f64], role: usize) -> (f64, f64) {
+/// `role`'s value in `estimates` and the strongest other role's (0 without one; the values are
+/// not negative). The evaluators of EGGG and GDL compare a role with its rival by it too.
+pub(crate) fn mine_and_strongest_other(estimates: &[f64], role: usize) -> (f64, f64) {
     let mine = estimates.get(role).copied().unwrap_or(0.0);
     let theirs = estimates
         .iter()

@@ -24,6 +24,7 @@ mod lead;
 mod outcome;
 mod repetition;
 
+pub(crate) use lead::mine_and_strongest_other;
 pub use lead::{decisiveness_of, drama_of, lead_change_of, sides, uncertainty_of};
 
 use super::LeadHistory;
