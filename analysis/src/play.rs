@@ -38,9 +38,9 @@ pub use ludeme_engine::{Reward, RoleIndex};
 mod match_player;
 pub use match_player::MatchPlayer;
 
-/// States each search may visit per move when probing a GDL or EGGG game: without advisors,
-/// only the search's depth tells good moves from bad (Ludi's advisors value the states a
-/// shallower search stops at: [`ProbeSettings::default`]).
+/// States each search may visit per move when probing a GDL or EGGG game: their generic
+/// evaluators tell less than Ludi's advisors, so the search's depth must tell more (the
+/// advisors value the states a shallower search stops at: [`ProbeSettings::default`]).
 pub const UNADVISED_NODES_PER_MOVE: u64 = 2_000;
 
 /// Plies after which a bench playout is abandoned: far beyond any real game's length.

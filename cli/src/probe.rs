@@ -56,8 +56,9 @@ pub struct SelfPlayArgs {
     #[arg(long, default_value_t = 1)]
     pub random_plies: usize,
     /// States each search may visit per move (repeatable, unlike a clock); by default 150 on
-    /// Ludi games, whose advisors value the states the search stops at, and 2,000 on GDL
-    /// games, where only the search's depth tells good moves from bad.
+    /// Ludi games, whose advisors value the states the search stops at, and 2,000 on GDL and
+    /// EGGG games, whose generic evaluators (material, goal value, mobility; piece power) tell
+    /// less, so that the search's depth must tell more.
     #[arg(long)]
     pub move_nodes: Option<u64>,
     /// Start no new game this many seconds after the command starts, reading and setting up
