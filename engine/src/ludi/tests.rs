@@ -615,3 +615,30 @@ fn cell_names_read_column_letters_then_a_row_number() {
         assert_eq!(CellName::parse(not_a_cell), None, "{not_a_cell:?}");
     }
 }
+
+#[test]
+fn symmetric_start_placements_map_cells_or_are_refused() {
+    let hexagon = BoardSpec {
+        tiling: Tiling::Hex,
+        shape: Shape::Hex,
+        size: vec![3],
+        diagonal_adjacency: false,
+    };
+    let with_start = |symmetry: Symmetry| {
+        let mut description =
+            Description::placement_game("T", &["White", "Black"], hexagon.clone(), Vec::new());
+        description.placements = vec![PlacementSpec {
+            symmetric: Some((symmetry, 1)),
+            ..place(0, 0, &["A1", "C2"])
+        }];
+        LudiGame::new(description)
+    };
+    // Half a turn maps the corner A1 to the opposite corner E5, C2 to C4.
+    let game = with_start(Symmetry::HalfTurn).expect("a hexagon has the half turn");
+    let state = game.initial_state();
+    for (name, owner) in [("A1", 0), ("C2", 0), ("E5", 1), ("C4", 1)] {
+        assert_eq!(state.owner(game.cell(name).unwrap()), Some(owner), "{name}");
+    }
+    // Mirrored axial rows are not hex rows: refused.
+    assert!(with_start(Symmetry::Reflect).is_err());
+}
