@@ -179,6 +179,39 @@ fn search_with_the_model_plays_legal_matches_within_its_budget() {
     );
 }
 
+/// `--searcher mcts`: MCTS with the model's probabilities as its prior for the modelled player,
+/// and plain MCTS, each plays every match to its end within its iterations per move.
+#[test]
+fn mcts_with_the_model_plays_legal_matches_within_its_budget() {
+    let report = model_json(&[
+        "corpus/gdl/ticTacToe.kif",
+        "--player",
+        "legal",
+        "--train",
+        "10",
+        "--features",
+        "state+legal",
+        "--search-matches",
+        "4",
+        "--search-nodes",
+        "100",
+        "--searcher",
+        "mcts",
+    ]);
+    assert_eq!(report["searcher"], "MCTS", "{report}");
+    for side in ["with_model", "without_model"] {
+        let tally = &report[side];
+        let count = |key: &str| tally[key].as_u64().expect("a count");
+        assert_eq!(
+            count("wins") + count("draws") + count("losses") + count("unfinished"),
+            4,
+            "{report}"
+        );
+        assert!(count("searched_moves") > 0, "{report}");
+        assert!(count("nodes") <= 100 * count("searched_moves"), "{report}");
+    }
+}
+
 #[test]
 fn search_comparison_refuses_a_confidence_out_of_range() {
     let output = ludeme(&[

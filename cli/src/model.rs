@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::Args;
 use ludeme_analysis::opponent_model::{
     DecisionSource, DuelReport, DuelSettings, Experiment, ExperimentSettings, FeatureSet,
-    RecordedMatch, SavedModel, SimulationSettings, Tally, TopNCurve, TrainingSource,
+    RecordedMatch, SavedModel, Searcher, SimulationSettings, Tally, TopNCurve, TrainingSource,
     nodes_to_depth, top_n_svg,
 };
 use ludeme_analysis::play::{MoveBudget, PLAYER_NAMES, PlayableGame};
@@ -105,8 +105,36 @@ struct ExperimentArgs {
     /// deterministic players do not play one match over and over.
     #[arg(long, default_value_t = 2)]
     opening_plies: usize,
+    /// The search compared with and without the model: alphabeta (the model orders and prunes
+    /// the player's moves) or mcts (its probabilities bias the player's moves in the tree;
+    /// --search-nodes counts iterations).
+    #[arg(long, value_enum, default_value_t = SearcherName::Alphabeta)]
+    searcher: SearcherName,
     #[arg(long, value_enum, default_value_t = ModelFormat::Human)]
     format: ModelFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum SearcherName {
+    Alphabeta,
+    Mcts,
+}
+
+impl SearcherName {
+    fn searcher(self) -> Searcher {
+        match self {
+            SearcherName::Alphabeta => Searcher::AlphaBeta,
+            SearcherName::Mcts => Searcher::Mcts,
+        }
+    }
+
+    /// As the reports name it.
+    fn label(self) -> &'static str {
+        match self {
+            SearcherName::Alphabeta => "alpha-beta",
+            SearcherName::Mcts => "MCTS",
+        }
+    }
 }
 
 /// `ludeme model train GAME --player NAME --matches N -o model.json`.
@@ -307,6 +335,7 @@ fn run_experiment(args: &ExperimentArgs) -> u8 {
             },
             matches,
             opening_plies: args.opening_plies,
+            searcher: args.searcher.searcher(),
         };
         let report = match game.model_search_comparison(&settings) {
             Ok(report) => report,
@@ -499,6 +528,7 @@ fn print_duel_json(args: &ExperimentArgs, roles: &[String], report: &DuelReport)
         "search_seconds": args.search_seconds,
         "move_nodes": args.player.move_nodes,
         "opening_plies": args.opening_plies,
+        "searcher": args.searcher.label(),
         "seats": report.seats.iter().map(|&role| roles[role].as_str()).collect::<Vec<_>>(),
         "training_decisions": report.training_decisions,
         "training_cpu_seconds": report.training_cpu.as_secs_f64(),
@@ -521,9 +551,10 @@ fn print_duel_json(args: &ExperimentArgs, roles: &[String], report: &DuelReport)
 fn print_duel_human(args: &ExperimentArgs, roles: &[String], report: &DuelReport) {
     let matches = args.search_matches.unwrap_or(0);
     println!(
-        "{}: alpha-beta with and without a model of the {} player, {matches} matches each, \
+        "{}: {} with and without a model of the {} player, {matches} matches each, \
          seats {} and {} alternated, {} random opening plies",
         args.path().display(),
+        args.searcher.label(),
         args.player.player,
         roles[report.seats[0]],
         roles[report.seats[1]],

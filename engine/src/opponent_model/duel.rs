@@ -11,14 +11,27 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use super::guided::{ModelGuidance, ModelledSearchPlayer, PlayerModel, PruningCounts};
+use super::guided::{
+    ModelGuidance, ModelledMctsPlayer, ModelledSearchPlayer, PlayerModel, PruningCounts,
+};
 use super::{FeatureSet, MoveModel, Observe, SimulationSettings, simulate};
 use crate::RoleIndex;
 use crate::cpu_time::CpuInstant;
 use crate::players::{
-    Clock, MatchEnd, MatchSettings, MoveBudget, Player, RandomPlayer, SearchPlayer, play_match,
-    player_by_name,
+    Clock, MatchEnd, MatchSettings, Mcts, MoveBudget, Player, RandomPlayer, SearchPlayer,
+    play_match, player_by_name,
 };
+
+/// The search compared with and without the model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Searcher {
+    /// Iterative-deepening alpha-beta; the model orders and prunes the modelled player's moves.
+    #[default]
+    AlphaBeta,
+    /// MCTS; the model's probabilities bias the modelled player's moves in the tree. Both
+    /// players draw from the same seed in a match, so only the model makes them differ.
+    Mcts,
+}
 
 /// How to compare.
 #[derive(Clone, Debug)]
@@ -40,6 +53,7 @@ pub struct DuelSettings {
     pub matches: u64,
     /// Plies of random moves, for every role, before the players take over.
     pub opening_plies: usize,
+    pub searcher: Searcher,
 }
 
 /// The compared player's results against the modelled player.
@@ -137,24 +151,25 @@ pub fn compare_search_with_model<G: Observe + 'static>(
             return Err("the comparison ran out of CPU time".to_owned());
         }
         let ours = seats[(number % 2) as usize];
-        let guided = ModelledSearchPlayer::new(guidance.clone());
+        let seed = settings.opponent.seed.wrapping_add(number) ^ 0x5EA2_C4ED;
+        let (guided, plain): (Box<dyn Player<G>>, Box<dyn Player<G>>) = match settings.searcher {
+            Searcher::AlphaBeta => (
+                Box::new(ModelledSearchPlayer::new(guidance.clone())),
+                Box::new(SearchPlayer::iterative_deepening()),
+            ),
+            Searcher::Mcts => (
+                Box::new(ModelledMctsPlayer::new(guidance.clone(), seed)),
+                Box::new(Mcts::new(seed)),
+            ),
+        };
         let check = Some((guidance.clone(), predictions.clone()));
+        play_one(game, settings, number, ours, guided, check, &mut with_model)?;
         play_one(
             game,
             settings,
             number,
             ours,
-            Box::new(guided),
-            check,
-            &mut with_model,
-        )?;
-        let plain = SearchPlayer::iterative_deepening();
-        play_one(
-            game,
-            settings,
-            number,
-            ours,
-            Box::new(plain),
+            plain,
             None,
             &mut without_model,
         )?;

@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use super::evaluate::moves_reaching;
 use super::{FeatureSet, MoveModel, Observe};
-use crate::players::{Clock, Heuristic, NEUTRAL, Player, SearchPlayer};
+use crate::players::{Clock, Heuristic, Mcts, MovePrior, NEUTRAL, Player, SearchPlayer};
 use crate::{Reward, RoleIndex};
 
 /// A trained model of one player and the features it was trained on.
@@ -112,6 +112,67 @@ impl<G: Observe> Heuristic<G> for ModelGuidance {
         self.counts.set(counts);
         let mut slots: Vec<Option<G::Move>> = moves.drain(..).map(Some).collect();
         moves.extend(kept.into_iter().filter_map(|index| slots[index].take()));
+    }
+}
+
+impl<G: Observe> MovePrior<G> for ModelGuidance {
+    /// The model's probability of each legal move of a modelled role (MCTS's progressive bias;
+    /// the confidence, which prunes alpha-beta's tree, plays no part).
+    fn prior(
+        &self,
+        game: &G,
+        state: &G::State,
+        role: RoleIndex,
+        moves: &[G::Move],
+    ) -> Option<Vec<f64>> {
+        let player = self.models.get(role)?.as_ref()?;
+        let names: Vec<String> = moves
+            .iter()
+            .map(|action| game.move_text(state, role, action))
+            .collect();
+        let row = player.features.features(&game.atoms(state), &names);
+        let mut probabilities = vec![0.0; moves.len()];
+        for (index, probability) in player.model.rank_with_probabilities(&row, &names) {
+            probabilities[index] = probability;
+        }
+        Some(probabilities)
+    }
+}
+
+/// MCTS whose tree takes the modelled roles' moves most probable first, with the model's
+/// probabilities as a fading bias (the players' MCTS, with a [`MovePrior`]).
+#[derive(Clone, Debug)]
+pub struct ModelledMctsPlayer {
+    search: Mcts,
+    guidance: Rc<ModelGuidance>,
+}
+
+impl ModelledMctsPlayer {
+    pub const NAME: &'static str = "mcts+model";
+
+    /// With `seed`, the same as [`Mcts::new`]'s.
+    pub fn new(guidance: Rc<ModelGuidance>, seed: u64) -> Self {
+        ModelledMctsPlayer {
+            search: Mcts::new(seed),
+            guidance,
+        }
+    }
+}
+
+impl<G: Observe> Player<G> for ModelledMctsPlayer {
+    fn name(&self) -> &'static str {
+        Self::NAME
+    }
+
+    fn choose_move(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        role: RoleIndex,
+        clock: &mut Clock,
+    ) -> Option<G::Move> {
+        self.search
+            .choose_move_with(game, state, role, clock, &*self.guidance)
     }
 }
 

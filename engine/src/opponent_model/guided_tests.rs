@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use super::{
     DuelSettings, FeatureSet, ModelGuidance, ModelledSearchPlayer, MoveModel, Observe, PlayerModel,
-    PruningCounts, SimulationSettings, compare_search_with_model, simulate,
+    PruningCounts, Searcher, SimulationSettings, compare_search_with_model, simulate,
 };
 use crate::notation::Notation;
 use crate::players::{
@@ -272,6 +272,7 @@ fn the_comparison_plays_every_match_with_legal_moves_and_counts_it_once() {
         search_budget: MoveBudget::nodes(50),
         matches: 6,
         opening_plies: 2,
+        searcher: Searcher::AlphaBeta,
     };
     let report = compare_search_with_model(&game, &settings).expect("runs");
     assert_eq!(report.seats, [0, 1]);
@@ -288,4 +289,65 @@ fn the_comparison_plays_every_match_with_legal_moves_and_counts_it_once() {
         assert!(tally.nodes <= 50 * tally.searched_moves, "{tally:?}");
     }
     assert!(report.pruning.nodes > 0);
+}
+
+/// A prior that favours one move of every role with a choice.
+struct Favourite(usize);
+
+impl crate::players::MovePrior<Nim> for Favourite {
+    fn prior(&self, _: &Nim, _: &Pile, _: RoleIndex, moves: &[Take]) -> Option<Vec<f64>> {
+        let favourite = self.0.min(moves.len() - 1);
+        Some(
+            (0..moves.len())
+                .map(|index| if index == favourite { 0.7 } else { 0.3 / 2.0 })
+                .collect(),
+        )
+    }
+}
+
+/// MCTS with a prior tries the most probable untried move first: after one iteration the only
+/// move visited, and so the one chosen, is the favourite, wherever it stands among the legal
+/// moves (plain MCTS would pick an untried move at random).
+#[test]
+fn mcts_with_a_prior_tries_the_most_probable_move_first() {
+    let game = Nim::new(9);
+    let state = game.initial_state();
+    let legal = game.legal_moves(&state, 0);
+    assert_eq!(legal.len(), 3);
+    for favourite in 0..legal.len() {
+        for seed in 0..5 {
+            let mut mcts = crate::players::Mcts::new(seed);
+            let mut clock = Clock::start(&MoveBudget::nodes(1));
+            let chosen = mcts.choose_move_with(&game, &state, 0, &mut clock, &Favourite(favourite));
+            assert_eq!(
+                chosen,
+                Some(legal[favourite]),
+                "favourite {favourite}, seed {seed}"
+            );
+        }
+    }
+}
+
+/// The model's prior is its posterior over the legal moves, in the order of the moves given.
+#[test]
+fn the_model_prior_follows_the_moves_order() {
+    let game = Nim::new(9);
+    let state = game.initial_state();
+    let legal = game.legal_moves(&state, 0);
+    let names: Vec<String> = legal.iter().map(|m| game.move_text(&state, 0, m)).collect();
+    // Trained to take the last legal move.
+    let rows: Vec<(Vec<String>, String)> = (0..5)
+        .map(|_| (game.atoms(&state), names[2].clone()))
+        .chain(std::iter::once((game.atoms(&state), names[0].clone())))
+        .collect();
+    let model = PlayerModel {
+        features: FeatureSet::State,
+        model: MoveModel::train(&rows, None),
+    };
+    let guidance = ModelGuidance::new(vec![Some(model), None], 0.9);
+    let prior = crate::players::MovePrior::prior(&guidance, &game, &state, 0, &legal).unwrap();
+    assert_eq!(prior.len(), 3);
+    assert!(prior[2] > prior[0] && prior[0] > prior[1], "{prior:?}");
+    assert!((prior.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{prior:?}");
+    assert!(crate::players::MovePrior::prior(&guidance, &game, &state, 1, &legal).is_none());
 }

@@ -30,11 +30,13 @@ mod simulate;
 mod tests;
 
 pub use chi_square::{chi_square_scores, select_features};
-pub use duel::{DuelReport, DuelSettings, Tally, compare_search_with_model};
+pub use duel::{DuelReport, DuelSettings, Searcher, Tally, compare_search_with_model};
 pub use evaluate::{
     Experiment, ExperimentSettings, TopNCurve, Variant, experiment, nodes_to_depth, top_n_curve,
 };
-pub use guided::{ModelGuidance, ModelledSearchPlayer, PlayerModel, PruningCounts};
+pub use guided::{
+    ModelGuidance, ModelledMctsPlayer, ModelledSearchPlayer, PlayerModel, PruningCounts,
+};
 pub use model_file::{
     DecisionSource, GameIdentity, MODEL_FORMAT, MODEL_VERSION, SavedModel, TrainingSource,
     evaluate_saved, initial_ranking,

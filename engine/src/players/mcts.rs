@@ -34,6 +34,35 @@ pub const DEFAULT_ITERATIONS: u64 = 10_000;
 /// without growing the tree, so memory stays bounded on long clocks.
 const MAX_TREE_NODES: usize = 250_000;
 
+/// The weight of a [`MovePrior`]'s probability in a move's score (progressive bias: it adds
+/// `PRIOR_WEIGHT · p / (visits + 1)` to the UCB1 score, on the 0..1 reward scale, so that it
+/// steers the first visits and fades as the move's own results come in).
+const PRIOR_WEIGHT: f64 = 1.0;
+
+/// What a search may know of how a role plays besides the rules (an opponent model): the
+/// probability of each of its legal moves. The tree tries a role's untried moves most probable
+/// first and adds the probability, fading with visits, to their scores.
+pub trait MovePrior<G: Game> {
+    /// Per move of `moves` (the legal moves of `role` in `state`, in order), the probability
+    /// that the role plays it; `None` when there is no opinion about the role.
+    fn prior(
+        &self,
+        game: &G,
+        state: &G::State,
+        role: RoleIndex,
+        moves: &[G::Move],
+    ) -> Option<Vec<f64>>;
+}
+
+/// No opinion on any role: plain UCT.
+struct NoPrior;
+
+impl<G: Game> MovePrior<G> for NoPrior {
+    fn prior(&self, _: &G, _: &G::State, _: RoleIndex, _: &[G::Move]) -> Option<Vec<f64>> {
+        None
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Mcts {
     rng: SmallRng,
@@ -61,11 +90,23 @@ impl<G: Game> Player<G> for Mcts {
         role: RoleIndex,
         clock: &mut Clock,
     ) -> Option<G::Move> {
-        self.decide(game, state, role, clock, None).0
+        self.decide(game, state, role, clock, None, &NoPrior).0
     }
 }
 
 impl Mcts {
+    /// [`Player::choose_move`] with the tree's selection biased by `prior` (a fresh tree).
+    pub fn choose_move_with<G: Game>(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        role: RoleIndex,
+        clock: &mut Clock,
+        prior: &dyn MovePrior<G>,
+    ) -> Option<G::Move> {
+        self.decide(game, state, role, clock, None, prior).0
+    }
+
     /// The move for `role` in `state`, searched from `kept` when it is a tree of that state
     /// (a fresh tree otherwise), and the tree the search leaves. A state without a choice is
     /// not searched, and `kept` comes back as it was: it still holds the states further on (in
@@ -77,6 +118,7 @@ impl Mcts {
         role: RoleIndex,
         clock: &mut Clock,
         kept: Option<Tree<G>>,
+        prior: &dyn MovePrior<G>,
     ) -> (Option<G::Move>, Option<Tree<G>>) {
         let mut moves = match choice(game, state, role) {
             Choice::Decided(only) => return (only, kept),
@@ -84,7 +126,7 @@ impl Mcts {
         };
         let mut tree = kept
             .filter(|tree| tree.nodes.first().is_some_and(|root| &root.state == state))
-            .unwrap_or_else(|| Tree::new(game, state.clone()));
+            .unwrap_or_else(|| Tree::new(game, state.clone(), prior));
         if tree.nodes.is_empty() {
             // The engine failed while the root was being expanded.
             return (None, None);
@@ -97,7 +139,7 @@ impl Mcts {
         let mut iterations = 0;
         while iterations < iteration_cap && clock.tick() {
             iterations += 1;
-            if tree.iterate(game, &mut self.rng, clock).is_err() {
+            if tree.iterate(game, &mut self.rng, clock, prior).is_err() {
                 break;
             }
         }
@@ -188,7 +230,9 @@ impl<G: Game> Player<G> for KeptTreeMcts<G> {
     ) -> Option<G::Move> {
         let subtree = self.kept.take().and_then(|tree| tree.subtree_of(state));
         self.reused_visits = subtree.as_ref().map_or(0, |tree| tree.nodes[0].visits);
-        let (chosen, tree) = self.search.decide(game, state, role, clock, subtree);
+        let (chosen, tree) = self
+            .search
+            .decide(game, state, role, clock, subtree, &NoPrior);
         self.kept = tree;
         chosen
     }
@@ -229,6 +273,9 @@ struct Node<S, M> {
     visits: u32,
     /// Per role, per legal move (parallel to `moves`).
     stats: Vec<Vec<MoveStats>>,
+    /// Per role, the [`MovePrior`]'s probabilities of its moves (parallel to `moves`), when it
+    /// has an opinion and the role a choice.
+    priors: Vec<Option<Vec<f64>>>,
 }
 
 /// The engine failed: the search ends with what it has.
@@ -247,13 +294,13 @@ struct Tree<G: Game> {
 const SLOW_STATE: Duration = Duration::from_millis(1);
 
 impl<G: Game> Tree<G> {
-    fn new(game: &G, root: G::State) -> Self {
+    fn new(game: &G, root: G::State, prior: &dyn MovePrior<G>) -> Self {
         let started = Instant::now();
         let mut tree = Tree {
             nodes: Vec::new(),
             slow_states: false,
         };
-        if let Ok(node) = Self::node(game, root) {
+        if let Ok(node) = Self::node(game, root, prior) {
             tree.nodes.push(node);
         }
         tree.slow_states = started.elapsed() > SLOW_STATE;
@@ -299,7 +346,11 @@ impl<G: Game> Tree<G> {
         })
     }
 
-    fn node(game: &G, state: G::State) -> Result<Node<G::State, G::Move>, Failed> {
+    fn node(
+        game: &G,
+        state: G::State,
+        prior: &dyn MovePrior<G>,
+    ) -> Result<Node<G::State, G::Move>, Failed> {
         let failed = || game.failure().is_some();
         let roles = game.roles().len();
         let terminal = game.is_terminal(&state);
@@ -343,16 +394,37 @@ impl<G: Game> Tree<G> {
                 .collect(),
             _ => Vec::new(),
         };
+        let priors = match &kind {
+            NodeKind::Open { moves, .. } => moves
+                .iter()
+                .enumerate()
+                .map(|(role, list)| {
+                    let weights = (list.len() >= 2)
+                        .then(|| prior.prior(game, &state, role, list))
+                        .flatten();
+                    // A prior of another length is a faulty one: ignored.
+                    weights.filter(|weights| weights.len() == list.len())
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         Ok(Node {
             state,
             kind,
             visits: 0,
             stats,
+            priors,
         })
     }
 
     /// One iteration: select down the tree, add one node, roll out from it, back the rewards up.
-    fn iterate(&mut self, game: &G, rng: &mut SmallRng, clock: &mut Clock) -> Result<(), Failed> {
+    fn iterate(
+        &mut self,
+        game: &G,
+        rng: &mut SmallRng,
+        clock: &mut Clock,
+        prior: &dyn MovePrior<G>,
+    ) -> Result<(), Failed> {
         let slow = self.slow_states;
         let roles = game.roles().len();
         let mut path: Vec<(usize, Vec<u32>)> = Vec::new();
@@ -373,7 +445,11 @@ impl<G: Game> Tree<G> {
             let joint_indices: Vec<u32> = node
                 .stats
                 .iter()
-                .map(|stats| select(stats, node.visits, rng))
+                .enumerate()
+                .map(|(role, stats)| {
+                    let priors = node.priors.get(role).and_then(Option::as_deref);
+                    select(stats, priors, node.visits, rng)
+                })
                 .collect();
             if let Some(&child) = children.get(&joint_indices) {
                 path.push((current, joint_indices));
@@ -393,7 +469,7 @@ impl<G: Game> Tree<G> {
             if self.nodes.len() >= MAX_TREE_NODES {
                 break rollout(game, &next, rng, slow.then_some(&mut *clock))?;
             }
-            let child = Self::node(game, next)?;
+            let child = Self::node(game, next, prior)?;
             let index = self.nodes.len();
             let rewards = match &child.kind {
                 NodeKind::Terminal(goals) => goals.clone(),
@@ -424,8 +500,20 @@ impl<G: Game> Tree<G> {
 }
 
 /// The move a role tries next in a node: one never tried (at random), else the best UCB1 score.
-fn select(stats: &[MoveStats], node_visits: u32, rng: &mut SmallRng) -> u32 {
+fn select(
+    stats: &[MoveStats],
+    priors: Option<&[f64]>,
+    node_visits: u32,
+    rng: &mut SmallRng,
+) -> u32 {
     let untried = stats.iter().filter(|s| s.visits == 0).count();
+    // With a prior, the most probable untried move first.
+    if let (true, Some(priors)) = (untried > 0, priors) {
+        let most_probable = (0..stats.len())
+            .filter(|&index| stats[index].visits == 0)
+            .max_by(|&a, &b| priors[a].total_cmp(&priors[b]).then(b.cmp(&a)));
+        return most_probable.unwrap_or(0) as u32;
+    }
     if untried > 0 {
         let pick = rng.random_range(0..untried);
         let index = stats
@@ -441,7 +529,8 @@ fn select(stats: &[MoveStats], node_visits: u32, rng: &mut SmallRng) -> u32 {
     let mut best_score = f64::NEG_INFINITY;
     for (index, s) in stats.iter().enumerate() {
         let visits = f64::from(s.visits);
-        let score = s.mean() / 100.0 + EXPLORATION * (log_visits / visits).sqrt();
+        let bias = priors.map_or(0.0, |priors| PRIOR_WEIGHT * priors[index] / (visits + 1.0));
+        let score = s.mean() / 100.0 + EXPLORATION * (log_visits / visits).sqrt() + bias;
         if score > best_score {
             best_score = score;
             best = index;

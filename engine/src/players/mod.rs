@@ -24,7 +24,7 @@ mod tests;
 pub use clock::{Clock, MoveBudget};
 pub use legal::LegalPlayer;
 pub use matches::{MatchEnd, MatchResult, MatchSettings, play_match};
-pub use mcts::{KeptTreeMcts, Mcts};
+pub use mcts::{KeptTreeMcts, Mcts, MovePrior};
 pub use random::RandomPlayer;
 pub use search::{Heuristic, NEUTRAL, SearchOutcome};
 pub use searchers::SearchPlayer;
