@@ -711,8 +711,9 @@ mod tests {
     fn pulled_values_are_forgotten_when_the_epochs_start_over() {
         let mut program = program(GAME).expect("builds");
         let rules = factor::factor(&program.rules, &mut program.symbols);
-        let grounding =
-            domain::ground(&program, &rules, &domain::GroundingLimits::default()).expect("grounds");
+        let no_guards = Default::default();
+        let limits = domain::GroundingLimits::default();
+        let grounding = domain::ground(&program, &rules, &no_guards, &limits).expect("grounds");
         let circuit = circuit::build(&program, &grounding).expect("a circuit");
         let goal = |value: &str| {
             circuit.goals[0]
