@@ -287,19 +287,32 @@ impl Executive {
                 reused_visits: 0,
             },
         );
-        // The rest of the start clock goes to the first position, after the reply.
+        // The rest of the start clock goes to the first position: its legal move is kept
+        // ready before the reply (a manager sends the first `play` as soon as every player is
+        // ready), then the search goes on after it.
         let prepare_until = arrived.into_std() + timing.thinking_time();
         let executive = Arc::clone(self);
+        let (prepared_sender, prepared) = tokio::sync::oneshot::channel();
         tokio::task::spawn_blocking(move || {
-            executive.prepare_first_move(&id, &seat, role, prepare_until, &stop_search);
+            executive.prepare_first_move(
+                &id,
+                &seat,
+                role,
+                prepare_until,
+                &stop_search,
+                prepared_sender,
+            );
         });
+        // Ready either way: without a move kept ready, the first `play` looks for one itself.
+        let _ = tokio::time::timeout_at(answer_deadline, prepared).await;
         Ok("ready".to_owned())
     }
 
     /// What the player does with the start clock left once the game is built: the first
     /// position is reached, its legal move kept ready (on a slow engine, working out one
-    /// position's moves may take most of a play clock) and the player searches it until
-    /// `until`, or until the first message sets `stop`; MCTS keeps the tree for that message.
+    /// position's moves may take most of a play clock) and `prepared` told, then the player
+    /// searches it until `until`, or until the first message sets `stop`; MCTS keeps the tree
+    /// for that message.
     fn prepare_first_move(
         &self,
         id: &str,
@@ -307,6 +320,7 @@ impl Executive {
         role: RoleIndex,
         until: std::time::Instant,
         stop: &Arc<AtomicBool>,
+        prepared: tokio::sync::oneshot::Sender<()>,
     ) {
         let mut seat = lock_seat(seat);
         let Seat { game, player } = &mut *seat;
@@ -324,6 +338,7 @@ impl Executive {
             session.first_ready = Some(ready);
             session.reached = Some((0, position.clone()));
         }
+        let _ = prepared.send(());
         let thinking = until.saturating_duration_since(std::time::Instant::now());
         if !thinking.is_zero() && !stop.load(Ordering::Relaxed) {
             let budget = MoveBudget::time(thinking);
@@ -409,7 +424,16 @@ impl Executive {
             if let Some(session) = executive.lock().get_mut(&match_id) {
                 session.reached = Some((plies.len(), position.clone()));
             }
-            let ready = ready_answer(game, &position, role, gamemaster)?;
+            // The start clock's preparation may have kept the first move ready while this
+            // message waited for the game.
+            let prepared = plies
+                .is_empty()
+                .then(|| executive.lock().get(&match_id)?.first_ready.clone())
+                .flatten();
+            let ready = match prepared {
+                Some(ready) => ready,
+                None => ready_answer(game, &position, role, gamemaster)?,
+            };
             let in_control = ready.in_control;
             // The answer kept ready; if nobody waits for it any more, the search is moot.
             if let Some(sender) = ready_sender
