@@ -35,6 +35,7 @@ use super::vocabulary::{Vocabulary, keyword_name};
 use super::{GameExplanation, SectionKind};
 
 mod counters;
+mod relations;
 mod sees;
 mod summary;
 mod symmetry;
@@ -279,6 +280,8 @@ struct Game<'a> {
     lines: HashMap<String, LineRelation>,
     /// Fluents that count the moves (`step`).
     counters: Vec<counters::Counter>,
+    /// Relations and fluent places that hold a player (`in_check ?player`).
+    player_places: relations::PlayerPlaces,
     /// Whether a move drops its piece to the lowest open cell of a column.
     gravity: bool,
     /// Zero-argument relations said in the game's terms (`open`: "some cell holds b";
@@ -357,6 +360,7 @@ impl<'a> Game<'a> {
             turns: None,
             lines: HashMap::new(),
             counters: Vec::new(),
+            player_places: relations::PlayerPlaces::default(),
             gravity: false,
             said: RefCell::new(HashMap::new()),
         };
@@ -364,6 +368,7 @@ impl<'a> Game<'a> {
         game.board = game.find_board();
         game.turns = game.find_turns();
         game.counters = game.find_counters();
+        game.player_places = game.find_player_places();
         game.lines = game.find_lines();
         game.gravity = game.find_gravity().is_some();
         game.find_said();
@@ -819,9 +824,18 @@ impl<'a> Game<'a> {
                         negative: Some(format!("{after} does not come right after {before}")),
                     });
                 }
-                None
+                self.say_relation(sentence)
             }
             _ => None,
+        }
+    }
+
+    /// Whether `literal` is said by [`Game::say_relation`] (a relation with its player first).
+    fn is_said_relation(&self, literal: &Literal) -> bool {
+        match literal {
+            Literal::Not { inner, .. } => self.is_said_relation(inner),
+            Literal::Sentence(sentence) => self.say_relation(sentence).is_some(),
+            _ => false,
         }
     }
 
@@ -1262,10 +1276,11 @@ impl<'a> Game<'a> {
     /// " for some M and N" when the rule's body has variables of its own that no idiom has
     /// said; empty otherwise.
     fn existential_tail(&self, rule: &Rule) -> String {
-        let all_said = rule
-            .body
-            .iter()
-            .all(|literal| self.say_literal(literal, false).is_some());
+        // A relation said with its player first keeps its variables: they still need "for
+        // some".
+        let all_said = rule.body.iter().all(|literal| {
+            self.say_literal(literal, false).is_some() && !self.is_said_relation(literal)
+        });
         match rules::existential_variables(rule) {
             Some(variables) if !all_said => format!(" for some {variables}"),
             _ => String::new(),
@@ -1835,7 +1850,7 @@ mod tests {
              (<= (inCheck ?p) (role ?p) (true (cell a 2 ?p)))
              (<= (threatened ?p ?x ?y ?u ?v) (role ?p) (true (cell ?x ?y ?u)) (rank ?v))";
         let said = book(text);
-        for sentence in said.split(". ") {
+        for sentence in said.lines().flat_map(|line| line.split(". ")) {
             assert!(
                 sentence.split_whitespace().count() <= crate::rulebook::LONGEST_SENTENCE,
                 "{sentence}"
@@ -1844,7 +1859,7 @@ mod tests {
         for condition in [
             "On the board: cell (a, 1, wr), cell (b, 1, b), cell (c, 1, b), cell (d, 1, b) and cell (e, 1, wk) hold.",
             "In the rest of the state: neither moved (wr, a, 1) nor moved (wk, e, 1) holds",
-            "none of in check (white), threatened (white, d, 1, e, 1), threatened (white, c, 1, e, 1), threatened (white, b, 1, e, 1) and threatened (white, a, 1, e, 1) holds",
+            "white is not in check, white is not threatened (d, 1, e, 1), white is not threatened (c, 1, e, 1), white is not threatened (b, 1, e, 1) and white is not threatened (a, 1, e, 1)",
         ] {
             assert!(said.contains(condition), "{condition:?} not in {said}");
         }

@@ -95,6 +95,8 @@ impl Game<'_> {
         };
         if self.is_static_test(inner) {
             Subject::Fixed
+        } else if self.is_said_relation(inner) {
+            Subject::Defined
         } else if self.board_test(inner).is_some() || self.say_literal(inner, false).is_some() {
             Subject::Board
         } else if matches!(inner, Literal::Sentence(s) if keyword(s) == Some(keywords::DOES)) {

@@ -44,7 +44,7 @@ impl<'a> Game<'a> {
         let players: Vec<&String> = self
             .roles
             .iter()
-            .filter(|role| !(is_random_role(role) && !table.iter().any(|(r, _)| r == *role)))
+            .filter(|role| !is_random_role(role) || table.iter().any(|(r, _)| r == *role))
             .collect();
         if players.len() < 2 || table.len() != players.len() {
             return None;
