@@ -107,7 +107,7 @@ enum Command {
     Play(play::PlayArgs),
     /// Learn how a player plays a game from simulated matches and measure how well its moves
     /// are predicted: the top-N curve of a naive Bayes opponent model.
-    Model(model::ModelArgs),
+    Model(Box<model::ModelArgs>),
     /// Judge a game by self-play, as the Ludi paper does: search players play it from random openings, and
     /// the report gives completion, balance, length, drama and the other criteria, and whether
     /// the game is viable and why not.

@@ -224,7 +224,7 @@ pub enum DecisionSource<'a> {
         settings: SimulationSettings,
         matches: std::ops::Range<u64>,
     },
-    /// Recorded matches ([`super::read_match_records`]), replayed for `role`.
+    /// Recorded matches ([`RecordedMatch`]), replayed for `role`.
     Recorded {
         role: RoleIndex,
         matches: &'a [RecordedMatch],

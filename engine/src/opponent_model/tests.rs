@@ -171,7 +171,7 @@ fn top_n_curve_and_confidence_by_hand() {
 #[test]
 fn a_saved_model_reads_back_with_the_same_rankings() {
     use super::{GameIdentity, SavedModel, TrainingSource};
-    let rows = vec![
+    let rows = [
         (names(&["f", "g"]), "A".to_owned()),
         (names(&["f"]), "A".to_owned()),
         (names(&["g"]), "B".to_owned()),
