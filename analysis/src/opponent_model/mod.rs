@@ -13,8 +13,8 @@ use crate::play::PlayableGame;
 pub use hover::{model_path_for, role_hover};
 pub use ludeme_engine::opponent_model::{
     DecisionSource, DuelReport, DuelSettings, Experiment, ExperimentSettings, FeatureSet,
-    PruningCounts, RecordedMatch, SavedModel, Searcher, SimulationSettings, Tally, TopNCurve, TrainingSource,
-    Variant, nodes_to_depth,
+    PruningCounts, RecordedMatch, SavedModel, Searcher, SimulationSettings, Tally, TopNCurve,
+    TrainingSource, Variant, nodes_to_depth,
 };
 pub use plot::top_n_svg;
 
