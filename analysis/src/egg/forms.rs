@@ -259,15 +259,35 @@ mod tests {
         // transpositions and repeats all occur): the bounded figure is strsim's whenever it
         // reaches the threshold, and `None` exactly when strsim's does not.
         let words = [
-            "", "a", "ab", "ba", "abc", "acb", "cab", "aab", "abb", "board is", "boadr is", "×",
-            "# × # grid", "#×# grd", "turns alternate", "turn alternat", "éa", "aé",
+            "",
+            "a",
+            "ab",
+            "ba",
+            "abc",
+            "acb",
+            "cab",
+            "aab",
+            "abb",
+            "board is",
+            "boadr is",
+            "×",
+            "# × # grid",
+            "#×# grd",
+            "turns alternate",
+            "turn alternat",
+            "éa",
+            "aé",
         ];
         for a in words {
             for b in words {
                 let exact = strsim::normalized_damerau_levenshtein(a, b);
                 for threshold in [0.0, 0.3, 0.5, 0.8, 1.0] {
                     let expected = (exact >= threshold).then_some(exact);
-                    assert_eq!(similarity_at_least(a, b, threshold), expected, "{a:?} {b:?}");
+                    assert_eq!(
+                        similarity_at_least(a, b, threshold),
+                        expected,
+                        "{a:?} {b:?}"
+                    );
                 }
             }
         }

@@ -1,0 +1,175 @@
+//! Issue 21's corpus measure, in CI: every game of the shared corpus that passes the checks runs
+//! on the grounded reasoner (not the interpreter) and completes random playouts there, with the
+//! engines' own limits (join steps, sizes, and CPU time rather than wall time, so the verdict
+//! does not depend on the machine's load).
+//!
+//! The games that do not ground yet are listed, each with the limit it stops at, in
+//! `tests/data/gdl-not-yet-grounded.txt`; the test fails when an unlisted game does not ground
+//! and also when a listed one now does, so the list only shrinks as the grounder learns (it is
+//! empty when the issue's measure holds). Grounding the whole corpus takes minutes unoptimised,
+//! so the test runs in release builds (`.ci/run` does).
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ludeme_analysis::gdl::engine::reasoner_for;
+use ludeme_analysis::{RootDatabase, SourceFile, Syntax, decode_source};
+use ludeme_engine::Game;
+use ludeme_engine::gdl::{Budget, GdlError, Reasoner};
+use ludeme_engine::playout::{PlayoutEnd, random_playout};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+
+/// Random playouts per game, and the plies after which one counts as not finishing.
+const PLAYOUTS: usize = 10;
+const MAX_PLIES: usize = 2_000;
+
+const NOT_YET_GROUNDED: &str = "tests/data/gdl-not-yet-grounded.txt";
+
+/// What happened to one game.
+enum Outcome {
+    /// Static errors: `check` refuses the game, so no engine runs it.
+    Refused,
+    /// Grounded, and this many of the playouts reached a terminal state.
+    Grounded { terminal: usize },
+    /// Not grounded: the reason the reasoner gives (its fallback reason or its error).
+    NotGrounded(String),
+    /// Grounded, but a playout failed (a budget or an error of the circuit).
+    PlayoutFailed(String),
+}
+
+fn run_game(path: &Path) -> Outcome {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Outcome::PlayoutFailed("unreadable".to_owned());
+    };
+    let Ok(text) = decode_source(&bytes) else {
+        return Outcome::Refused;
+    };
+    let Some(syntax) = Syntax::detect(path, text) else {
+        return Outcome::Refused;
+    };
+    let db = RootDatabase::default();
+    let file = SourceFile::new(&db, path.to_path_buf(), syntax, Arc::from(text), None);
+    let game: Reasoner = match reasoner_for(&db, file, Budget::default()) {
+        Ok(game) => game,
+        Err(GdlError::Build(message)) if message.contains("static error") => {
+            return Outcome::Refused;
+        }
+        Err(error) => return Outcome::NotGrounded(error.to_string()),
+    };
+    if game.engine_name() != "grounded" {
+        return Outcome::NotGrounded(game.fallback_reason().unwrap_or("no reason").to_owned());
+    }
+    let start = game.initial_state();
+    let mut rng = SmallRng::seed_from_u64(21);
+    let mut terminal = 0;
+    for _ in 0..PLAYOUTS {
+        match random_playout(&game, &start, &mut rng, MAX_PLIES).end {
+            PlayoutEnd::Terminal => terminal += 1,
+            // A game may leave a role without moves or run long; bench reports both.
+            PlayoutEnd::PlyLimit | PlayoutEnd::NoLegalMove(_) => {}
+            PlayoutEnd::Failure(message) => return Outcome::PlayoutFailed(message),
+        }
+    }
+    Outcome::Grounded { terminal }
+}
+
+/// The listed games: path under the shared corpus's `gdl/` → the note after `#`.
+fn listed(root: &Path) -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(root.join(NOT_YET_GROUNDED)).expect("the list is readable");
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let (game, note) = line.split_once('#').unwrap_or((line, ""));
+            (game.trim().to_owned(), note.trim().to_owned())
+        })
+        .collect()
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "release only: cargo test --release -p ludeme-analysis --test gdl_fast_engine_corpus"
+)]
+fn every_checked_corpus_game_plays_on_the_grounded_reasoner() {
+    let Some(corpus) = support::shared_corpus() else {
+        return;
+    };
+    let gdl = corpus.join("gdl");
+    let games: Vec<PathBuf> = support::files_with_extensions(&gdl, &["kif", "gdl", "hrf"]);
+    assert!(games.len() > 300, "the shared corpus has its GDL games");
+    // Two threads, each a share of the games (the machine has two cores).
+    let outcomes: Vec<(String, Outcome)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|worker| {
+                let games = &games;
+                let gdl = &gdl;
+                scope.spawn(move || {
+                    games
+                        .iter()
+                        .skip(worker)
+                        .step_by(2)
+                        .map(|path| {
+                            let name = path.strip_prefix(gdl).unwrap_or(path);
+                            (name.display().to_string(), run_game(path))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| worker.join().expect("a worker finished"))
+            .collect()
+    });
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let expected = listed(&root);
+    let mut problems = Vec::new();
+    let (mut refused, mut grounded, mut not_grounded) = (0, 0, BTreeMap::new());
+    for (name, outcome) in &outcomes {
+        match outcome {
+            Outcome::Refused => refused += 1,
+            Outcome::Grounded { terminal } => {
+                grounded += 1;
+                if expected.contains_key(name) {
+                    problems.push(format!(
+                        "{name} now grounds: take it off {NOT_YET_GROUNDED}"
+                    ));
+                }
+                if *terminal == 0 {
+                    problems.push(format!(
+                        "{name}: none of {PLAYOUTS} random playouts ended within {MAX_PLIES} plies"
+                    ));
+                }
+            }
+            Outcome::NotGrounded(reason) => {
+                not_grounded.insert(name.clone(), reason.clone());
+                if !expected.contains_key(name) {
+                    problems.push(format!("{name} does not ground: {reason}"));
+                }
+            }
+            Outcome::PlayoutFailed(message) => problems.push(format!(
+                "{name}: a playout on the circuit failed: {message}"
+            )),
+        }
+    }
+    for name in expected.keys() {
+        if !outcomes.iter().any(|(game, _)| game == name) {
+            problems.push(format!("{name} is listed but not in the corpus"));
+        }
+    }
+    eprintln!(
+        "{} games: {refused} refused by the checks, {grounded} grounded and played, {} not yet grounded",
+        outcomes.len(),
+        not_grounded.len()
+    );
+    for (name, reason) in &not_grounded {
+        eprintln!("{name}  # {reason}");
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
