@@ -98,7 +98,7 @@ links to an entry here.
   `(set-flag NAME)` and `(clear-flag NAME)` in `post` change the moved piece's;
   `(flag NAME [CELL])` in `pre` or `if` tests the piece on the cell (without a cell, the moving
   piece on the origin: a piece being placed has none set). At most 8 distinct flags per game. A
-  flag declared but never tested or set gets the warning `ludi/inert-flag`.
+  flag that no move tests, or that no move sets, gets the warning `ludi/inert-flag`.
 - **Cell state.** Every cell has a state number, 0 at the start; `(set-cell-state N [CELL])` in
   `post` sets the destination's (or, with `from`, the cell the piece left), and
   `(cell-state CELL)` reads it in conditions. Cell states belong to the board, not to pieces:
