@@ -234,6 +234,22 @@ impl Keywords {
             random: symbols.intern("random"),
         }
     }
+
+    /// The relations GDL itself gives a meaning (every keyword but `random`, which names a
+    /// role, not a relation): a game's own relations are the others.
+    pub fn relations(&self) -> [Sym; 9] {
+        [
+            self.role,
+            self.init,
+            self.true_,
+            self.does,
+            self.next,
+            self.legal,
+            self.goal,
+            self.terminal,
+            self.sees,
+        ]
+    }
 }
 
 /// A GDL game ready to run: symbols, compiled rules and strata in evaluation order.

@@ -224,17 +224,7 @@ impl StaticFacts {
     fn of(game: &Reasoner) -> StaticFacts {
         let program = game.program();
         let keywords = &program.keywords;
-        let reserved = [
-            keywords.role,
-            keywords.init,
-            keywords.true_,
-            keywords.does,
-            keywords.next,
-            keywords.legal,
-            keywords.goal,
-            keywords.terminal,
-            keywords.sees,
-        ];
+        let reserved = keywords.relations();
         let mut unary: BTreeMap<Sym, Vec<Sym>> = BTreeMap::new();
         let mut binary: BTreeMap<Sym, Vec<(Sym, Sym)>> = BTreeMap::new();
         for rule in &program.rules {

@@ -128,17 +128,7 @@ fn known_places(
     keywords: &Keywords,
     symbols: &Symbols,
 ) -> FxHashMap<RelKey, u64> {
-    let mut roots = vec![
-        keywords.role,
-        keywords.init,
-        keywords.true_,
-        keywords.does,
-        keywords.next,
-        keywords.legal,
-        keywords.goal,
-        keywords.terminal,
-        keywords.sees,
-    ];
+    let mut roots = keywords.relations().to_vec();
     roots.extend(
         ["base", "input"]
             .iter()
