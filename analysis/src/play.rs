@@ -814,4 +814,25 @@ mod move_by_move_tests {
             .collect();
         assert!(game.position_after(&[ply.join(" & ")]).is_ok());
     }
+
+    #[test]
+    fn a_random_match_player_draws_afresh_at_every_decision() {
+        // The same position asked twenty times of one match's random player: a player made
+        // afresh with the same seed each time would give one move (the regression this
+        // guards); 20 draws from 9 moves all equal has odds 9^-19.
+        for game in tic_tac_toes() {
+            let start = game.position_after(&[]).unwrap();
+            let mut player = game.match_player("random", 7).unwrap();
+            let mut seen: Vec<String> = (0..20)
+                .map(|_| {
+                    player
+                        .choose_move(&game, &start, 0, &MoveBudget::nodes(1), None)
+                        .unwrap()
+                })
+                .collect();
+            seen.sort();
+            seen.dedup();
+            assert!(seen.len() > 1, "{}: always {seen:?}", game.engine_name());
+        }
+    }
 }

@@ -188,7 +188,8 @@ impl Backend {
     /// this process speaking the GGP protocol over loopback, for the editors' "Play a match".
     /// Params: `{"textDocument": {"uri"}, "players"?: ["mcts", "random", ...] (one per role;
     /// by default MCTS in the first seat and random in the others), "matches"?: N (default 2,
-    /// the seats rotating), "startClock"?: s, "playClock"?: s (default 2 and 1)}`. Answers
+    /// the seats rotating), "startClock"?: s, "playClock"?: s (default 2 and 1), "maxSteps"?:
+    /// N (default [`EDITOR_MATCH_MAX_STEPS`]; a match still going then is aborted)}`. Answers
     /// `{"summary": Markdown, "records": [...]}` (the records `ludeme match --record` writes).
     pub async fn play_match(&self, params: serde_json::Value) -> Result<serde_json::Value> {
         use ludeme_analysis::play::EngineOptions;
@@ -242,7 +243,12 @@ impl Backend {
             start_clock: number("startClock", 2),
             play_clock: number("playClock", 1).max(1),
             seed: 1,
-            max_steps: ludeme_ggp::manager::MAX_STEPS,
+            // A game without an end within reach would otherwise hold a thread for hours;
+            // the editor's matches are a look at the game, not a tournament.
+            max_steps: params["maxSteps"]
+                .as_u64()
+                .map_or(EDITOR_MATCH_MAX_STEPS, |steps| steps as usize)
+                .clamp(1, ludeme_ggp::manager::MAX_STEPS),
             game: uri.as_str().to_owned(),
         };
         let count = number("matches", 2).max(1) as usize;
@@ -831,6 +837,10 @@ impl LanguageServer for Backend {
         .await
     }
 }
+
+/// The steps after which an editor's match is aborted unless `maxSteps` says otherwise: enough
+/// for most games to end, and at most 200 play clocks of waiting per match.
+const EDITOR_MATCH_MAX_STEPS: usize = 200;
 
 /// The `{"textDocument": {"uri": ...}}` of a custom request's parameters.
 fn document_uri_param(params: &serde_json::Value) -> Result<Uri> {

@@ -493,8 +493,8 @@ fn piece_power_hover(db: &dyn Db, file: SourceFile, word: &str) -> String {
     else {
         return String::new();
     };
-    let evaluator = ludeme_engine::egg::heuristics::EggEvaluator::new(&engine);
-    let Some(power) = evaluator.powers().get(piece) else {
+    let powers = ludeme_engine::egg::heuristics::piece_powers(&engine);
+    let Some(power) = powers.get(piece) else {
         return String::new();
     };
     format!(

@@ -21,6 +21,9 @@ use ludeme_engine::RoleIndex;
 pub struct MatchPlayer {
     name: String,
     seed: u64,
+    /// Decisions taken so far: the players made afresh for each move draw from `seed` mixed
+    /// with it, or a random player would make the same draw at every move.
+    decisions: u64,
     kept: Option<KeptTree>,
 }
 
@@ -49,6 +52,7 @@ impl PlayableGame {
         Ok(MatchPlayer {
             name: player.to_owned(),
             seed,
+            decisions: 0,
             kept,
         })
     }
@@ -78,7 +82,9 @@ impl MatchPlayer {
         stop: Option<Arc<AtomicBool>>,
     ) -> Result<String, String> {
         let Some(kept) = &mut self.kept else {
-            return game.choose_move(position, role, &self.name, budget, self.seed);
+            let seed = self.seed ^ self.decisions;
+            self.decisions += 1;
+            return game.choose_move(position, role, &self.name, budget, seed);
         };
         if role >= game.roles().len() {
             return Err(format!(

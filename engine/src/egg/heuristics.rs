@@ -159,59 +159,72 @@ pub struct EggEvaluator {
     owner: Vec<Option<RoleIndex>>,
 }
 
+/// The power of every piece of `game` (motility × rank × rarity), in the order the game names
+/// them: what the hover on a piece shows, without the board's location weights.
+pub fn piece_powers(game: &EggEngine) -> Vec<PiecePower> {
+    let description = game.description();
+    let pieces = description.pieces.len();
+    let board = &description.board;
+    let mut on_start = vec![0; pieces];
+    for piece in board.start.iter().flatten() {
+        if let Some(count) = on_start.get_mut(usize::from(*piece)) {
+            *count += 1;
+        }
+    }
+    // Placing puts a piece anywhere (no dimension constrained); choosing does not move it
+    // on the board at all.
+    let constrained_dimensions = match description.moves {
+        Moves::Place { .. } => 0,
+        Moves::Choose { .. } => DIMENSION,
+    };
+    let rule = MotionRule {
+        length: MOVE_RULE_WORDS,
+        constrained_dimensions,
+    };
+    let motility = normalised_to_lowest(&raw_motility(
+        &vec![vec![rule]; pieces],
+        &on_start,
+        DIMENSION,
+    ));
+    let mut beats = vec![Vec::new(); pieces];
+    if let Goal::Outcome(alternatives) = &description.goal {
+        for tests in alternatives {
+            use super::ChoiceTest::{Opponent, Own};
+            for own in tests.iter().filter_map(|t| match t {
+                Own(p) => Some(*p),
+                Opponent(_) => None,
+            }) {
+                for beaten in tests.iter().filter_map(|t| match t {
+                    Opponent(p) => Some(*p),
+                    Own(_) => None,
+                }) {
+                    beats[usize::from(own)].push(beaten);
+                }
+            }
+        }
+    }
+    let rank = ranks(&beats);
+    let rarity = rarities(&on_start);
+    (0..pieces)
+        .map(|p| PiecePower {
+            motility: motility[p],
+            rank: rank[p],
+            rarity: rarity[p],
+            power: motility[p] * rank[p] * rarity[p],
+        })
+        .collect()
+}
+
+/// Boards of more cells than this get no location weights (every cell the same factor): the
+/// weights compare every cell with every other, a billion distances on EGGG's largest boards.
+const MAX_WEIGHTED_CELLS: usize = 4096;
+
 impl EggEvaluator {
     pub fn new(game: &EggEngine) -> EggEvaluator {
         let description = game.description();
         let pieces = description.pieces.len();
         let board = &description.board;
-        let mut on_start = vec![0; pieces];
-        for piece in board.start.iter().flatten() {
-            if let Some(count) = on_start.get_mut(usize::from(*piece)) {
-                *count += 1;
-            }
-        }
-        // Placing puts a piece anywhere (no dimension constrained); choosing does not move it
-        // on the board at all.
-        let constrained_dimensions = match description.moves {
-            Moves::Place { .. } => 0,
-            Moves::Choose { .. } => DIMENSION,
-        };
-        let rule = MotionRule {
-            length: MOVE_RULE_WORDS,
-            constrained_dimensions,
-        };
-        let motility = normalised_to_lowest(&raw_motility(
-            &vec![vec![rule]; pieces],
-            &on_start,
-            DIMENSION,
-        ));
-        let mut beats = vec![Vec::new(); pieces];
-        if let Goal::Outcome(alternatives) = &description.goal {
-            for tests in alternatives {
-                use super::ChoiceTest::{Opponent, Own};
-                for own in tests.iter().filter_map(|t| match t {
-                    Own(p) => Some(*p),
-                    Opponent(_) => None,
-                }) {
-                    for beaten in tests.iter().filter_map(|t| match t {
-                        Opponent(p) => Some(*p),
-                        Own(_) => None,
-                    }) {
-                        beats[usize::from(own)].push(beaten);
-                    }
-                }
-            }
-        }
-        let rank = ranks(&beats);
-        let rarity = rarities(&on_start);
-        let powers = (0..pieces)
-            .map(|p| PiecePower {
-                motility: motility[p],
-                rank: rank[p],
-                rarity: rarity[p],
-                power: motility[p] * rank[p] * rarity[p],
-            })
-            .collect();
+        let powers = piece_powers(game);
         let centres: Vec<Option<(f64, f64)>> = (0..board.cell_count())
             .map(|cell| {
                 let (x, y) = ((cell % board.width) as f64, (cell / board.width) as f64);
@@ -225,10 +238,14 @@ impl EggEvaluator {
                 })
             })
             .collect();
-        let cell_factor = location_weights(&centres, DIMENSION)
-            .into_iter()
-            .map(|weight| 1.0 + weight)
-            .collect();
+        let cell_factor = if centres.len() <= MAX_WEIGHTED_CELLS {
+            location_weights(&centres, DIMENSION)
+                .into_iter()
+                .map(|weight| 1.0 + weight)
+                .collect()
+        } else {
+            vec![1.0; centres.len()]
+        };
         let mut owner = vec![None; pieces];
         if let Moves::Place { piece_of_role } = &description.moves {
             for (role, &piece) in piece_of_role.iter().enumerate() {

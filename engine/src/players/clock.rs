@@ -95,13 +95,21 @@ impl Clock {
         self.stopped
     }
 
-    fn out_of_time(&self) -> bool {
+    /// Whether time is up or the search was cancelled, whatever the count of work: what a
+    /// long piece of work checks as it goes (a node budget is spent one tick at a time).
+    pub fn out_of_time(&self) -> bool {
         self.deadline
             .is_some_and(|deadline| Instant::now() >= deadline)
             || self
                 .cancel
                 .as_ref()
                 .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
+    /// Whether a deadline or a cancel flag can stop the clock while work is under way (a node
+    /// budget alone stops it only between units of work).
+    pub fn can_interrupt(&self) -> bool {
+        self.deadline.is_some() || self.cancel.is_some()
     }
 
     /// Whether nothing but the cancel flag can stop the clock: players that never finish on

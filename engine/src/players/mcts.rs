@@ -425,7 +425,10 @@ impl<G: Game> Tree<G> {
         clock: &mut Clock,
         prior: &dyn MovePrior<G>,
     ) -> Result<(), Failed> {
-        let slow = self.slow_states;
+        // Only a deadline or a cancel flag can interrupt a rollout; under a node budget alone
+        // the engine's own playout runs, so a node-budgeted search draws the same numbers
+        // whatever the machine's load (the slowness test is timed).
+        let slow = self.slow_states && clock.can_interrupt();
         let roles = game.roles().len();
         let mut path: Vec<(usize, Vec<u32>)> = Vec::new();
         let mut current = 0;
@@ -555,7 +558,7 @@ fn rollout<G: Game>(
             let mut state = state.clone();
             let mut plies = 0;
             loop {
-                if clock.is_stopped() {
+                if clock.out_of_time() {
                     return Err(Failed);
                 }
                 let ply = random_playout(game, &state, rng, 0);

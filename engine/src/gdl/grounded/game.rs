@@ -98,6 +98,9 @@ impl GroundedGame {
                 && !limits.deadline.is_some_and(|d| d.is_past())
         };
         let mut grounded = domain::ground(&program, &rules, &no_guards, limits);
+        // When every rewriting fails too, the error to report is the one about the rules as
+        // written: a rewriting's names its own helper relations, which the game does not have.
+        let as_written = grounded.as_ref().err().cloned();
         // Helper relations grounded only where they are read.
         if too_large(&grounded) {
             grounded = ground_on_demand(&mut program, &rules, limits).unwrap_or(grounded);
@@ -110,7 +113,10 @@ impl GroundedGame {
                 grounded = ground_on_demand(&mut program, &chained, limits).unwrap_or(grounded);
             }
         }
-        let grounding = grounded?;
+        let grounding = match (grounded, as_written) {
+            (Err(_), Some(first)) => return Err(first),
+            (grounded, _) => grounded?,
+        };
         let circuit = circuit::build(&program, &grounding)?;
         let terms = &grounding.terms;
         let fluents = circuit

@@ -225,8 +225,11 @@ impl Game<'_> {
             .map(|counter| {
                 let values = &counter.values;
                 let numbers: Option<Vec<i64>> = values.iter().map(|v| v.parse().ok()).collect();
-                let by_one = numbers
-                    .is_some_and(|numbers| numbers.windows(2).all(|pair| pair[1] == pair[0] + 1));
+                let by_one = numbers.is_some_and(|numbers| {
+                    numbers
+                        .windows(2)
+                        .all(|pair| pair[0].checked_add(1) == Some(pair[1]))
+                });
                 let step = if by_one {
                     "goes up by one"
                 } else {
