@@ -59,38 +59,50 @@ impl Game<'_> {
                 }
             }
         }
-        for (key, values) in init_values {
-            if values.iter().all(|v| self.roles.contains(v)) {
-                places.fluents.insert(key);
-            }
-        }
-        for _ in 0..4 {
+        // A fluent place holds a player when its initial values (if any) all are players and
+        // every `next` rule for the fluent puts a player there.
+        let init_all_players: Vec<((String, usize), bool)> = init_values
+            .into_iter()
+            .map(|(key, values)| {
+                let all = values.iter().all(|v| self.roles.contains(v));
+                (key, all)
+            })
+            .collect();
+        // To a fixed point: a place or relation found lets more terms count as players, so the
+        // sets only grow, and they are bounded by the game's relations and fluent places.
+        loop {
             let before = places.relations.len() + places.fluents.len();
             let mut heads: Vec<(&str, bool)> = Vec::new();
+            let mut fluent_places: Vec<((String, usize), bool)> = init_all_players.clone();
             for rule in self.rules {
-                let (name, first) = match keyword(&rule.head) {
-                    None => (&*rule.head.name.name, rule.head.args.first()),
-                    Some(keywords::NEXT) => match fluent_of(&rule.head) {
-                        Some(fluent) => (&*fluent.name.name, None),
-                        None => continue,
-                    },
-                    _ => continue,
-                };
                 if keyword(&rule.head) == Some(keywords::NEXT) {
                     let Some(fluent) = fluent_of(&rule.head) else {
                         continue;
                     };
                     for (place, arg) in fluent.args.iter().enumerate() {
-                        if self.is_player_term(arg, &rule.body, &places) {
-                            places.fluents.insert((name.to_owned(), place));
+                        let key = (fluent.name.name.to_string(), place);
+                        let is_player = self.is_player_term(arg, &rule.body, &places);
+                        match fluent_places.iter_mut().find(|(k, _)| *k == key) {
+                            Some((_, all)) => *all &= is_player,
+                            None => fluent_places.push((key, is_player)),
                         }
                     }
                     continue;
                 }
+                if keyword(&rule.head).is_some() {
+                    continue;
+                }
+                let name = &*rule.head.name.name;
+                let first = rule.head.args.first();
                 let is_player = first.is_some_and(|f| self.is_player_term(f, &rule.body, &places));
                 match heads.iter_mut().find(|(n, _)| *n == name) {
                     Some((_, all)) => *all &= is_player,
                     None => heads.push((name, is_player)),
+                }
+            }
+            for (key, all) in fluent_places {
+                if all {
+                    places.fluents.insert(key);
                 }
             }
             for (name, all) in heads {
@@ -228,6 +240,25 @@ mod tests {
         let text = CHECKS.replace(
             "(<= (in_check ?p) (true (threat ?p)))",
             "(<= (in_check ?p) (true (threat ?p))) (<= (in_check 3) (true (threat white)))",
+        );
+        let said = book(&text);
+        assert!(said.contains("in check (P) does not hold"), "{said}");
+    }
+
+    #[test]
+    fn a_fluent_place_holds_a_player_only_when_every_source_puts_one_there() {
+        // `threat` starts holding `nobody`: one `next` rule putting a player there does not make
+        // the place a player's, so `in_check` (read from it) is not about a player.
+        let text = CHECKS.replace(
+            "(init (control white))",
+            "(init (control white)) (init (threat nobody))",
+        );
+        let said = book(&text);
+        assert!(said.contains("in check (P) does not hold"), "{said}");
+        // The same with a second `next` rule that puts a number there.
+        let text = CHECKS.replace(
+            "(<= (in_check ?p) (true (threat ?p)))",
+            "(<= (in_check ?p) (true (threat ?p))) (<= (next (threat 3)) (true (control black)))",
         );
         let said = book(&text);
         assert!(said.contains("in check (P) does not hold"), "{said}");
