@@ -8,6 +8,8 @@
 //! exactly the fluent's current value and the chain, and a chain of static pairs. A counter
 //! that moves only under some condition is not a move count, and is left to the literal level.
 
+use std::collections::HashMap;
+
 use crate::TextRange;
 use crate::gdl::keywords;
 use crate::gdl::model::{Compound, Literal, Rule, Term};
@@ -52,6 +54,21 @@ impl Step {
 impl Game<'_> {
     /// The fluents that count the moves (see the module's documentation).
     pub(super) fn find_counters(&self) -> Vec<Counter> {
+        // The one-argument `init` facts and `next` rules of each fluent, counted once: a game
+        // may have tens of thousands of `init` facts, and asking of each how many others share
+        // its fluent took minutes.
+        let mut inits: HashMap<&str, usize> = HashMap::new();
+        for init in self.rules_of(keywords::INIT) {
+            if let Some(fluent) = fluent_of(&init.head).filter(|f| f.arity() == 1) {
+                *inits.entry(&*fluent.name.name).or_default() += 1;
+            }
+        }
+        let mut nexts: HashMap<&str, Vec<&Rule>> = HashMap::new();
+        for next in self.rules_of(keywords::NEXT) {
+            if let Some(fluent) = fluent_of(&next.head).filter(|f| f.arity() == 1) {
+                nexts.entry(&*fluent.name.name).or_default().push(next);
+            }
+        }
         let mut counters = Vec::new();
         for init in self.rules_of(keywords::INIT) {
             let Some(fluent) = fluent_of(&init.head) else {
@@ -62,12 +79,9 @@ impl Game<'_> {
             };
             let name = &*fluent.name.name;
             let is_turn = self.turns.as_ref().is_some_and(|t| *t.fluent == *name);
-            let is_one_arg = |rule: &&Rule| {
-                fluent_of(&rule.head).is_some_and(|f| *f.name.name == *name && f.arity() == 1)
-            };
-            let inits = self.rules_of(keywords::INIT).filter(is_one_arg).count();
-            let nexts: Vec<&Rule> = self.rules_of(keywords::NEXT).filter(is_one_arg).collect();
-            let ([next], 1, false) = (nexts.as_slice(), inits, is_turn) else {
+            let inits = inits.get(name).copied().unwrap_or(0);
+            let nexts = nexts.get(name).map_or(&[][..], Vec::as_slice);
+            let ([next], 1, false) = (nexts, inits, is_turn) else {
                 continue;
             };
             let Some(chain) = self.counting_step(next) else {
