@@ -98,6 +98,18 @@ impl Analysis {
         file.syntax(&self.db)
     }
 
+    /// The rules of `file` as a GGP match sends them (prefix KIF, as written), or why it
+    /// cannot be sent: the protocol carries KIF only.
+    pub fn match_rules(
+        &self,
+        file: SourceFile,
+    ) -> Cancellable<Result<std::sync::Arc<str>, String>> {
+        self.with_db(|db| match file.syntax(db) {
+            Syntax::GdlKif => Ok(file.text(db).clone()),
+            _ => Err("a match sends the rules in prefix KIF: play a .kif game".to_owned()),
+        })
+    }
+
     /// The settings in force.
     pub fn settings(&self) -> Cancellable<std::sync::Arc<Config>> {
         self.with_db(|db| crate::project::settings(db))

@@ -197,14 +197,9 @@ impl Backend {
         let game = self
             .query(&uri, |snapshot| {
                 let analysis = &snapshot.analysis;
-                if analysis.syntax(snapshot.file) != ludeme_analysis::Syntax::GdlKif {
-                    return Err(
-                        "a match sends the rules in prefix KIF: play a .kif game".to_owned()
-                    );
-                }
                 let text = analysis
-                    .text(snapshot.file)
-                    .unwrap_or_else(|cancelled| analysis::resume_cancelled(cancelled));
+                    .match_rules(snapshot.file)
+                    .unwrap_or_else(|cancelled| analysis::resume_cancelled(cancelled))?;
                 let game = analysis
                     .playable(snapshot.file, &EngineOptions::default())
                     .unwrap_or_else(|cancelled| analysis::resume_cancelled(cancelled))?;
@@ -212,7 +207,7 @@ impl Backend {
             })
             .await?
             .ok_or_else(|| Error::invalid_params(format!("{} is not open", uri.as_str())))?;
-        let (text, game) = game.map_err(Error::invalid_params)?;
+        let (text, game) = game.map_err(Error::invalid_params::<String>)?;
         let number = |name: &str, default: u64| params[name].as_u64().unwrap_or(default).min(60);
         let roles = game.roles().len();
         let players: Vec<String> = match params["players"].as_array() {
