@@ -1,5 +1,5 @@
 //! `ludeme evolve`: the same seed breeds the same children, no child written fails `ludeme
-//! check`, and the runs split by `--partition K/N` over separate processes together write
+//! check`, every child past the engine has its policy chosen by a round robin, and the runs split by `--partition K/N` over separate processes together write
 //! exactly what one process writes.
 
 mod support;
@@ -92,11 +92,13 @@ fn the_same_seed_breeds_the_same_children_and_every_one_passes_check() {
         );
         assert!(header[1].contains("(template, score "), "{text}");
         assert!(header[2].starts_with("; aesthetic score "), "{text}");
+        assert!(header[3].starts_with("; policy kept: "), "{text}");
         assert!(text.contains(&format!("(game {name}")), "{text}");
     }
     // One record per child, kept or culled.
     let records = &a[Path::new("run-01/children.jsonl")];
     assert_eq!(records.lines().count(), 16);
+    check_policy_choices(records);
     assert!(
         summary.contains("16 children bred from 6 games"),
         "{summary}"
@@ -115,6 +117,50 @@ fn the_same_seed_breeds_the_same_children_and_every_one_passes_check() {
     let other = temp.path().join("other");
     evolve(&other, "6", &[]);
     assert_ne!(files(&other), a);
+}
+
+/// The policy choice of every child that got that far: a round robin of at least one game per
+/// candidate and way round, the child's own policy first, the policy kept one with most points,
+/// and a child culled at the policy choice exactly when more than half its games had no winner.
+fn check_policy_choices(records: &str) {
+    let mut played = 0;
+    for line in records.lines() {
+        let record: serde_json::Value = serde_json::from_str(line).expect("a record");
+        let stage = record["stage"].as_str().expect("a stage");
+        let Some(policy) = record.get("policy") else {
+            assert!(
+                ["unchanged", "rule-safety", "engine"].contains(&stage),
+                "a child past the engine without a policy choice: {line}"
+            );
+            continue;
+        };
+        played += 1;
+        let standings = policy["standings"].as_array().expect("standings");
+        let games = policy["games"].as_u64().expect("games");
+        let decided = policy["decided"].as_u64().expect("decided");
+        assert_eq!(standings[0]["policy"], "default", "{line}");
+        let pairs = if standings.len() == 1 {
+            1
+        } else {
+            standings.len() * (standings.len() - 1) / 2
+        };
+        assert_eq!(games as usize, 2 * pairs, "{line}");
+        let best = standings
+            .iter()
+            .map(|s| s["points"].as_f64().expect("points"))
+            .fold(f64::MIN, f64::max);
+        let chosen = standings
+            .iter()
+            .find(|s| s["policy"] == policy["chosen"])
+            .expect("the policy kept played");
+        assert_eq!(chosen["points"].as_f64(), Some(best), "{line}");
+        assert_eq!(
+            stage == "policy-choice",
+            decided * 2 < games,
+            "culled exactly when most games had no winner: {line}"
+        );
+    }
+    assert!(played > 0, "no child reached the policy choice: {records}");
 }
 
 #[test]

@@ -117,6 +117,8 @@ impl EvolveArgs {
             },
             min_distance: self.min_distance,
             weights,
+            stop: None,
+            run_budget: None,
         })
     }
 }

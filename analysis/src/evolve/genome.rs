@@ -85,6 +85,25 @@ impl Gene {
         }
     }
 
+    /// The game's part with `head` (`end`, `board`, ...): the first of its items so headed.
+    pub fn part(&self, head: &str) -> Option<&Gene> {
+        match self {
+            Gene::List { items, .. } => items.iter().find(|item| item.head() == Some(head)),
+            Gene::Atom { .. } => None,
+        }
+    }
+
+    /// Replaces the game's part with `part`'s head by `part` (added at the end if missing).
+    pub fn set_part(&mut self, part: Gene) {
+        let Gene::List { items, .. } = self else {
+            return;
+        };
+        match items.iter_mut().find(|item| item.head() == part.head()) {
+            Some(item) => *item = part,
+            None => items.push(part),
+        }
+    }
+
     /// The element written on one line, as Ludi reads it back.
     pub fn write(&self, out: &mut String) {
         match self {
