@@ -71,11 +71,16 @@ pub fn add_capabilities(capabilities: &mut ServerCapabilities) {
             code_action_kinds: Some(vec![
                 CodeActionKind::QUICKFIX,
                 CodeActionKind::REFACTOR_REWRITE,
+                crate::breeding::BREED_KIND,
             ]),
             resolve_provider: Some(true),
             work_done_progress_options: WorkDoneProgressOptions::default(),
         }));
     capabilities.inlay_hint_provider = Some(OneOf::Left(true));
+    capabilities.execute_command_provider = Some(ExecuteCommandOptions {
+        commands: vec![crate::breeding::BREED_COMMAND.to_owned()],
+        work_done_progress_options: WorkDoneProgressOptions::default(),
+    });
 }
 
 #[cfg(test)]

@@ -146,6 +146,9 @@ pub fn code_actions(snapshot: &Snapshot, uri: &Uri, range: Range) -> CodeActionR
             ..CodeAction::default()
         }));
     }
+    if let Some(breed) = crate::breeding::breed_action(snapshot, uri) {
+        actions.push(breed);
+    }
     // The conversion is computed on resolve: listing actions must stay cheap.
     if let Some(target) = ide::conversion_target(snapshot.db(), snapshot.file) {
         actions.push(CodeActionOrCommand::CodeAction(CodeAction {

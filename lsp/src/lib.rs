@@ -6,6 +6,7 @@
 //! off the protocol thread, and an edit cancels the queries still running for older text.
 
 mod background;
+mod breeding;
 mod client_options;
 pub mod config;
 mod convert;

@@ -820,6 +820,25 @@ impl LanguageServer for Backend {
         Ok(resolved.unwrap_or(unresolved))
     }
 
+    /// `ludeme.breedVariants` (the "Breed variants of this game" action: `breeding.rs`).
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        if params.command != crate::breeding::BREED_COMMAND {
+            return Err(Error::invalid_params(format!(
+                "no command is called `{}`",
+                params.command
+            )));
+        }
+        let argument = params.arguments.first().cloned().unwrap_or_default();
+        let snapshot = argument["uri"]
+            .as_str()
+            .and_then(|uri| uri.parse::<Uri>().ok())
+            .and_then(|uri| self.session().snapshot(&uri));
+        let progress = self.support().progress;
+        crate::breeding::breed(&self.client, progress, snapshot, &argument)
+            .await
+            .map(Some)
+    }
+
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
         let range = params.range;
         let english = self

@@ -73,16 +73,26 @@ impl LspClient {
 
     /// Sends a request and waits for its response (the whole response object).
     pub async fn request(&mut self, method: &str, params: Value) -> Value {
+        let (_, rx) = self.start_request(method, params).await;
+        tokio::time::timeout(TIMEOUT, rx)
+            .await
+            .unwrap_or_else(|_| panic!("no response to {method} within {TIMEOUT:?}"))
+            .expect("the reader task is alive")
+    }
+
+    /// Sends a request without waiting: its id, and where its response will come.
+    pub async fn start_request(
+        &mut self,
+        method: &str,
+        params: Value,
+    ) -> (i64, oneshot::Receiver<Value>) {
         let id = self.next_id;
         self.next_id += 1;
         let (tx, rx) = oneshot::channel();
         self.pending.lock().unwrap().insert(id, tx);
         let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         self.send_raw(&message.to_string()).await;
-        tokio::time::timeout(TIMEOUT, rx)
-            .await
-            .unwrap_or_else(|_| panic!("no response to {method} within {TIMEOUT:?}"))
-            .expect("the reader task is alive")
+        (id, rx)
     }
 
     /// Initializes with the capabilities a real editor (Neovim 0.11) announces for the features

@@ -31,6 +31,7 @@ pub mod breed;
 pub mod genome;
 pub mod names;
 pub mod policy;
+pub mod variants;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -204,6 +205,9 @@ pub struct ChildRecord {
     pub reason: Option<String>,
     pub score: Option<f64>,
     pub viable: Option<bool>,
+    /// Why the probe judged it not viable.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
     /// The nearest member of the population when it was judged, and its distance.
     pub nearest: Option<String>,
     pub distance: Option<f64>,
@@ -492,6 +496,7 @@ pub fn evolve_run(
             reason: None,
             score: None,
             viable: None,
+            reasons: Vec::new(),
             nearest: None,
             distance: None,
             policy: None,
@@ -526,6 +531,7 @@ pub fn evolve_run(
                     record.score = Some(judged.score);
                     record.viable = Some(judged.viable);
                     record.policy = judged.policy.clone();
+                    record.reasons = judged.reasons.clone();
                     if let Some((near, d)) = nearest {
                         record.nearest = Some(near.name.clone());
                         record.distance = Some(d);
@@ -539,7 +545,7 @@ pub fn evolve_run(
                         ));
                     } else {
                         let rules = gene.to_text();
-                        record.text = Some(header(&record, settings, &judged.reasons) + &rules);
+                        record.text = Some(header(&record, settings) + &rules);
                         let new = member(name, gene, judged, record.generation);
                         let at = population.partition_point(|m| m.score >= new.score);
                         population.insert(at, new);
@@ -554,7 +560,7 @@ pub fn evolve_run(
 }
 
 /// The comment header of a kept child: its ancestry, score and verdict.
-fn header(record: &ChildRecord, settings: &EvolveSettings, reasons: &[String]) -> String {
+fn header(record: &ChildRecord, settings: &EvolveSettings) -> String {
     let mut lines = vec![
         format!(
             "{}: bred by `ludeme evolve` (seed {}, run {}, child {}, generation {})",
@@ -575,7 +581,7 @@ fn header(record: &ChildRecord, settings: &EvolveSettings, reasons: &[String]) -
             if record.viable == Some(true) {
                 "viable".to_owned()
             } else {
-                format!("not viable: {}", reasons.join("; "))
+                format!("not viable: {}", record.reasons.join("; "))
             }
         ),
     ];

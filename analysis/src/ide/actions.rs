@@ -1,8 +1,10 @@
 //! Code actions: the fixes diagnostics carry ("did you mean" → replace, a mandatory Ludi part
-//! added from the schema's example, ...), the same fixes `ludeme check --fix` applies, and the
+//! added from the schema's example, ...), the same fixes `ludeme check --fix` applies, the
 //! conversion of a GDL file between prefix KIF and infix (by the formatter `ludeme fmt --to`
-//! uses).
+//! uses), and the breeding of variants of a Ludi game ([`breed_target`], done by
+//! [`crate::evolve::variants`]).
 
+use crate::evolve::genome::Gene;
 use crate::gdl::{FormatError, format_gdl, gdl_rules};
 use crate::{
     Applicability, Db, Diagnostic, Severity, SourceFile, Syntax, TextRange, file_diagnostics,
@@ -53,6 +55,27 @@ pub fn code_actions(db: &dyn Db, file: SourceFile, range: TextRange) -> Vec<Code
         }
     }
     actions
+}
+
+/// The title of the action that breeds variants of a Ludi game.
+pub const BREED_TITLE: &str = "Breed variants of this game";
+
+/// The name of the Ludi game the action "Breed variants of this game" is offered for: a Ludi
+/// file without errors (what `ludeme check` would refuse, evolution would only cull), holding
+/// one game. Offering it is cheap; the breeding is long work for the caller to run in the
+/// background ([`crate::evolve::variants::breed_variants`]).
+pub fn breed_target(db: &dyn Db, file: SourceFile) -> Option<String> {
+    if file.syntax(db) != Syntax::Ludi {
+        return None;
+    }
+    let has_errors = file_diagnostics(db, file)
+        .iter()
+        .any(|diagnostic| diagnostic.severity == Severity::Error);
+    if has_errors {
+        return None;
+    }
+    let game = Gene::read_game(&file.text(db))?;
+    game.game_name().map(str::to_owned)
 }
 
 /// The other GDL syntax, when the file is whole enough to convert: no syntax errors and every
@@ -197,6 +220,23 @@ mod tests {
             apply(text, &found[0].edits),
             text.replace("(<= (open)", "(<= open")
         );
+    }
+
+    #[test]
+    fn breeding_is_offered_for_a_ludi_game_without_errors_only() {
+        let db = RootDatabase::default();
+        let game = "(game Tic (players White Black) (board (tiling square) (size 3 3)) (end (All win (in-a-row 3))))";
+        let ludi = source(&db, "tic.ludi", Syntax::Ludi, game);
+        assert_eq!(breed_target(&db, ludi), Some("Tic".to_owned()));
+        let broken = source(
+            &db,
+            "typo.ludi",
+            Syntax::Ludi,
+            &game.replace("in-a-row", "in-a-rwo"),
+        );
+        assert_eq!(breed_target(&db, broken), None);
+        let kif = source(&db, "t.kif", Syntax::GdlKif, "(role x)\n");
+        assert_eq!(breed_target(&db, kif), None);
     }
 
     #[test]

@@ -19,7 +19,10 @@ mod ludi_tokens;
 mod range_format;
 mod selection;
 
-pub use actions::{CodeAction, CodeActionKind, code_actions, conversion_target, convert_gdl};
+pub use actions::{
+    BREED_TITLE, CodeAction, CodeActionKind, breed_target, code_actions, conversion_target,
+    convert_gdl,
+};
 pub use completion_filter::{COMPLETION_LIMIT, Completions};
 pub use folding::folding_ranges;
 pub use inlay::{InlayHint, InlayOptions, inlay_hints};

@@ -1,0 +1,238 @@
+//! Variants of one game, for the editor's "Breed variants of this game": a short evolution whose
+//! population starts from the game alone (its first children are its mutations; later ones
+//! also cross the game with its kept children), under a CPU budget and a stop flag, whose best
+//! kept children are written next to the game in a folder named after it, each with its
+//! ancestry, score, verdict and policy in its header, and a table of their verdicts
+//! (`verdicts.md`).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::{
+    ChildRecord, EvolveSettings, SourceGame, Stage, evolve_run, judge_source, sorted_population,
+};
+use crate::play::ProbeSettings;
+
+/// The table of the children written, in the folder beside them.
+pub const VERDICTS_FILE: &str = "verdicts.md";
+
+/// What to breed, and under which budget.
+#[derive(Clone, Debug)]
+pub struct VariantRequest {
+    /// Children to breed (fewer when the budget runs out first).
+    pub children: usize,
+    /// How many of the best kept children are written.
+    pub best: usize,
+    /// The CPU time the breeding may take, the judging of the game itself aside.
+    pub cpu_seconds: f64,
+    /// Self-play games of each child's probe, and the CPU seconds they may take.
+    pub games: usize,
+    pub child_seconds: f64,
+    /// Set from elsewhere to stop: nothing is written then.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Default for VariantRequest {
+    /// A minute of CPU for thirty children, the five best written: enough for a few kept
+    /// children of a small game, short enough to wait for in an editor.
+    fn default() -> Self {
+        VariantRequest {
+            children: 30,
+            best: 5,
+            cpu_seconds: 60.0,
+            games: 6,
+            child_seconds: 2.0,
+            stop: None,
+        }
+    }
+}
+
+/// What a breeding did.
+#[derive(Clone, Debug)]
+pub struct Variants {
+    /// The game's name.
+    pub game: String,
+    /// Where the children were written.
+    pub folder: PathBuf,
+    /// Every child bred, kept or culled, in order.
+    pub records: Vec<ChildRecord>,
+    /// The children written, best first, with their files.
+    pub written: Vec<(ChildRecord, PathBuf)>,
+    /// Children asked for.
+    pub asked: usize,
+}
+
+/// The folder the variants of the game at `path` go to: `NAME-variants` beside it.
+pub fn variants_folder(path: &Path) -> Option<PathBuf> {
+    let stem = path.file_stem()?.to_string_lossy();
+    Some(path.with_file_name(format!("{stem}-variants")))
+}
+
+/// Breeds variants of the game `text` read from `path` and writes the best next to it. An error
+/// says why nothing was written: the game itself cannot be judged (it does not check, or its
+/// self-play is over the budget), the breeding was stopped, or a file could not be written.
+pub fn breed_variants(
+    path: &Path,
+    text: &str,
+    request: &VariantRequest,
+) -> Result<Variants, String> {
+    let folder = variants_folder(path)
+        .ok_or_else(|| format!("{} names no file to write beside", path.display()))?;
+    let settings = EvolveSettings {
+        children: request.children.max(1),
+        probe: ProbeSettings {
+            games: request.games.max(1),
+            time_limit: Some(Duration::from_secs_f64(request.child_seconds.max(0.1))),
+            ..EvolveSettings::default().probe
+        },
+        stop: request.stop.clone(),
+        run_budget: Some(Duration::from_secs_f64(request.cpu_seconds.max(0.0))),
+        ..EvolveSettings::default()
+    };
+    let source = SourceGame {
+        path: path.to_path_buf(),
+        text: text.to_owned(),
+    };
+    let game = judge_source(&source, &settings)?;
+    let name = game.name.clone();
+    let records = evolve_run(&sorted_population(vec![game]), &settings, 1, &|_| {});
+    if settings.stopped() {
+        return Err("stopped before the breeding ended".to_owned());
+    }
+    let mut kept: Vec<&ChildRecord> = records
+        .iter()
+        .filter(|record| record.stage == Stage::Kept && record.text.is_some())
+        .collect();
+    kept.sort_by(|a, b| {
+        b.score
+            .unwrap_or(f64::NEG_INFINITY)
+            .total_cmp(&a.score.unwrap_or(f64::NEG_INFINITY))
+    });
+    let mut variants = Variants {
+        game: name,
+        folder,
+        records: records.clone(),
+        written: Vec::new(),
+        asked: settings.children,
+    };
+    if !kept.is_empty() {
+        std::fs::create_dir_all(&variants.folder)
+            .map_err(|error| format!("cannot make {}: {error}", variants.folder.display()))?;
+    }
+    for record in kept.into_iter().take(request.best) {
+        let file = variants.folder.join(format!("{}.ludi", record.name));
+        let text = record.text.as_deref().unwrap_or_default();
+        std::fs::write(&file, text)
+            .map_err(|error| format!("cannot write {}: {error}", file.display()))?;
+        variants.written.push((record.clone(), file));
+    }
+    if !variants.written.is_empty() {
+        let table = variants.folder.join(VERDICTS_FILE);
+        std::fs::write(&table, variants.markdown())
+            .map_err(|error| format!("cannot write {}: {error}", table.display()))?;
+    }
+    Ok(variants)
+}
+
+impl Variants {
+    /// How many children each stage culled, in the stages' order, the kept last: "12 rule
+    /// safety, 3 policy choice, 9 kept".
+    pub fn stage_counts(&self) -> String {
+        Stage::ALL
+            .iter()
+            .filter_map(|&stage| {
+                let count = self.records.iter().filter(|r| r.stage == stage).count();
+                let short = stage.describe().split(" (").next().unwrap_or_default();
+                (count > 0).then(|| format!("{count} {short}"))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// One line for the editor: what was bred and written.
+    pub fn headline(&self) -> String {
+        let budget = if self.records.len() < self.asked {
+            format!(
+                " (the CPU budget allowed {} of {})",
+                self.records.len(),
+                self.asked
+            )
+        } else {
+            String::new()
+        };
+        match self.written.first() {
+            None => format!(
+                "Ludeme bred {} variants of {}{budget}; none was kept ({})",
+                self.records.len(),
+                self.game,
+                self.stage_counts()
+            ),
+            Some((best, _)) => format!(
+                "Ludeme bred {} variants of {}{budget} and wrote the {} best to {}: the best is {} ({:.3}, {})",
+                self.records.len(),
+                self.game,
+                self.written.len(),
+                self.folder.display(),
+                best.name,
+                best.score.unwrap_or(0.0),
+                verdict(best)
+            ),
+        }
+    }
+
+    /// The table of the children written, with their verdicts (the folder's `verdicts.md`).
+    pub fn markdown(&self) -> String {
+        let mut text = format!(
+            "# Variants of {}\n\n{} children bred ({}); the {} best kept:\n\n",
+            self.game,
+            self.records.len(),
+            self.stage_counts(),
+            self.written.len()
+        );
+        text.push_str("| child | score | verdict | parents | policy |\n|---|---|---|---|---|\n");
+        for (record, file) in &self.written {
+            let file_name = file
+                .file_name()
+                .map(|name| name.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            text.push_str(&format!(
+                "| [{}]({file_name}) | {:.3} | {} | {} × {} | {} |\n",
+                record.name,
+                record.score.unwrap_or(0.0),
+                verdict(record),
+                record.parents[0],
+                record.parents[1],
+                record
+                    .policy
+                    .as_ref()
+                    .map_or("default", |policy| policy.chosen.as_str())
+            ));
+        }
+        text
+    }
+}
+
+/// "viable", or "not viable: the reasons".
+fn verdict(record: &ChildRecord) -> String {
+    if record.viable == Some(true) {
+        "viable".to_owned()
+    } else {
+        format!("not viable: {}", record.reasons.join("; "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_folder_is_named_after_the_game_beside_it() {
+        assert_eq!(
+            variants_folder(Path::new("/games/yavalath.ludi")),
+            Some(PathBuf::from("/games/yavalath-variants"))
+        );
+        assert_eq!(variants_folder(Path::new("/")), None);
+    }
+}

@@ -1,0 +1,178 @@
+//! "Breed variants of this game": the code action on a Ludi game without errors, and the
+//! command it runs (`workspace/executeCommand`), which breeds variants of the game's current
+//! text and writes the best next to its file, in a folder named after it, with their verdicts
+//! (the analysis side does both: [`ide::breed_target`] and
+//! [`ludeme_analysis::evolve::variants::breed_variants`]).
+//!
+//! The breeding takes up to a minute of CPU: it runs on a background thread at the lowest
+//! priority (`background.rs`), under the request's CPU budget, with `$/progress`. It is
+//! cancellable: a `$/cancelRequest` for the command drops the request's future, and the guard
+//! it holds raises the stop flag the evolution checks before each child and between the games of
+//! a child's round robin; nothing is written then.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use ludeme_analysis::evolve::variants::{VariantRequest, breed_variants};
+use ludeme_analysis::ide;
+use serde_json::{Value, json};
+use tower_lsp_server::Client;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, Command, MessageType, Uri,
+};
+
+use crate::scheduler::run_query;
+use crate::session::Snapshot;
+
+/// The command the action runs; its one argument is `{"uri": ...}`, optionally with
+/// `children`, `best`, `cpuSeconds`, `games` and `childSeconds` (capped by the server).
+pub const BREED_COMMAND: &str = "ludeme.breedVariants";
+
+/// The action's kind: a source action (it acts on the whole game and writes other files).
+pub const BREED_KIND: CodeActionKind = CodeActionKind::new("source.ludeme.breed");
+
+/// The most the command's arguments may ask for: children, and CPU seconds in all.
+const MOST_CHILDREN: u64 = 500;
+const MOST_CPU_SECONDS: f64 = 600.0;
+
+/// The action for the document of `snapshot`, when it is a Ludi game without errors in a file
+/// on disk (the children are written beside it).
+pub fn breed_action(snapshot: &Snapshot, uri: &Uri) -> Option<CodeActionOrCommand> {
+    uri.to_file_path()?;
+    ide::breed_target(snapshot.db(), snapshot.file)?;
+    Some(CodeActionOrCommand::CodeAction(CodeAction {
+        title: ide::BREED_TITLE.to_owned(),
+        kind: Some(BREED_KIND),
+        command: Some(Command {
+            title: ide::BREED_TITLE.to_owned(),
+            command: BREED_COMMAND.to_owned(),
+            arguments: Some(vec![json!({ "uri": uri.as_str() })]),
+        }),
+        ..CodeAction::default()
+    }))
+}
+
+/// Raises the stop flag when dropped: when the request's future is dropped (cancelled), the
+/// breeding on its own thread stops.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The error of a command that ran and failed (LSP's `RequestFailed`).
+fn request_failed(message: String) -> Error {
+    Error {
+        code: ErrorCode::ServerError(-32803),
+        message: message.into(),
+        data: None,
+    }
+}
+
+/// The budget the command's argument asks for, within the server's caps.
+fn request_of(argument: &Value, stop: Arc<AtomicBool>) -> VariantRequest {
+    let defaults = VariantRequest::default();
+    let count = |name: &str, default: usize| {
+        argument[name]
+            .as_u64()
+            .map_or(default, |n| n.clamp(1, MOST_CHILDREN) as usize)
+    };
+    let seconds = |name: &str, default: f64| {
+        argument[name]
+            .as_f64()
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .map_or(default, |s| s.min(MOST_CPU_SECONDS))
+    };
+    VariantRequest {
+        children: count("children", defaults.children),
+        best: count("best", defaults.best),
+        cpu_seconds: seconds("cpuSeconds", defaults.cpu_seconds),
+        games: count("games", defaults.games),
+        child_seconds: seconds("childSeconds", defaults.child_seconds),
+        stop: Some(stop),
+    }
+}
+
+/// Runs the command: breeds from the document's current text and answers with the folder, the
+/// children written (name, file, score, verdict) and the Markdown table; the editor is also
+/// shown a one-line message. `snapshot` is the open document the argument names.
+pub async fn breed(
+    client: &Client,
+    progress: bool,
+    snapshot: Option<Snapshot>,
+    argument: &Value,
+) -> Result<Value> {
+    let Some(snapshot) = snapshot else {
+        return Err(Error::invalid_params(
+            "the command's argument names no open document (expected {\"uri\": ...})",
+        ));
+    };
+    let path = snapshot
+        .uri
+        .to_file_path()
+        .map(|path| path.into_owned())
+        .ok_or_else(|| Error::invalid_params("the document is not a file on disk"))?;
+    let target = run_query(snapshot, |snapshot| {
+        let name = ide::breed_target(snapshot.db(), snapshot.file)?;
+        Some((name, snapshot.file.text(snapshot.db()).to_string()))
+    })
+    .await?;
+    let Some((name, text)) = target else {
+        return Err(request_failed(
+            "only a Ludi game without errors can be bred".to_owned(),
+        ));
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let _stop_when_dropped = StopOnDrop(stop.clone());
+    let request = request_of(argument, stop);
+    let work = crate::scheduler::spawn_background(move || {
+        crate::background::on_own_thread(move || {
+            crate::background::lower_current_thread_priority();
+            breed_variants(&path, &text, &request)
+        })
+    });
+    let outcome = crate::progress::with_progress(
+        client,
+        progress,
+        "Ludeme: breeding variants",
+        name.clone(),
+        work,
+    )
+    .await
+    .map_err(|error| request_failed(format!("the breeding failed inside the server: {error}")))?;
+    let variants = match outcome {
+        Ok(variants) => variants,
+        Err(why) => {
+            let message = format!("Ludeme could not breed variants of {name}: {why}");
+            client.show_message(MessageType::WARNING, &message).await;
+            return Err(request_failed(message));
+        }
+    };
+    let headline = variants.headline();
+    client.show_message(MessageType::INFO, &headline).await;
+    let written: Vec<Value> = variants
+        .written
+        .iter()
+        .map(|(record, file)| {
+            json!({
+                "name": record.name,
+                "file": file.display().to_string(),
+                "score": record.score,
+                "viable": record.viable,
+                "reasons": record.reasons,
+                "policy": record.policy.as_ref().map(|policy| policy.chosen.clone()),
+            })
+        })
+        .collect();
+    Ok(json!({
+        "game": variants.game,
+        "folder": variants.folder.display().to_string(),
+        "bred": variants.records.len(),
+        "written": written,
+        "headline": headline,
+        "markdown": variants.markdown(),
+    }))
+}

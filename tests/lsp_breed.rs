@@ -1,0 +1,180 @@
+//! "Breed variants of this game" in the editor, over the real protocol: the code action on a
+//! Ludi game runs a command that writes the best children next to the game, in a folder named
+//! after it, each with its verdict, and a table of the verdicts; a cancelled breeding writes
+//! nothing and leaves the server answering.
+
+mod support;
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+use support::lsp_client::LspClient;
+
+/// Opens the corpus's Yavalath as a file of `folder` and returns its URI.
+async fn open_yavalath(client: &mut LspClient, folder: &Path) -> String {
+    let text = std::fs::read_to_string(support::project_root().join("corpus/ludi/yavalath.ludi"))
+        .expect("the corpus game");
+    let path = folder.join("yavalath.ludi");
+    std::fs::write(&path, &text).expect("written");
+    let uri = format!("file://{}", path.display());
+    client
+        .notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "ludi", "version": 1, "text": text}}),
+        )
+        .await;
+    client.diagnostics_for(&uri, 1).await;
+    uri
+}
+
+/// The breeding action offered for `uri`, if any.
+async fn breed_action(client: &mut LspClient, uri: &str) -> Option<Value> {
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri},
+                   "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                   "context": {"diagnostics": []}}),
+        )
+        .await;
+    actions["result"]
+        .as_array()
+        .expect("a list of actions")
+        .iter()
+        .find(|action| action["title"] == "Breed variants of this game")
+        .cloned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn breeding_writes_the_best_children_beside_the_game_with_their_verdicts() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let mut client = LspClient::start();
+    client.initialize().await;
+    let uri = open_yavalath(&mut client, temp.path()).await;
+    let action = breed_action(&mut client, &uri)
+        .await
+        .expect("the action is offered on a Ludi game");
+    assert_eq!(action["kind"], "source.ludeme.breed", "{action}");
+    let command = &action["command"];
+    assert_eq!(command["command"], "ludeme.breedVariants", "{action}");
+    // The editor runs the command with the action's argument; a test budget on top.
+    let mut argument = command["arguments"][0].clone();
+    argument["children"] = json!(10);
+    argument["best"] = json!(3);
+    argument["games"] = json!(4);
+    let response = client
+        .request(
+            "workspace/executeCommand",
+            json!({"command": command["command"], "arguments": [argument]}),
+        )
+        .await;
+    let result = &response["result"];
+    let folder = temp.path().join("yavalath-variants");
+    assert_eq!(
+        result["folder"].as_str(),
+        Some(folder.to_string_lossy().as_ref()),
+        "{response}"
+    );
+    assert_eq!(result["bred"], 10, "{response}");
+    let written = result["written"].as_array().expect("the children written");
+    assert!(!written.is_empty() && written.len() <= 3, "{response}");
+    let table = std::fs::read_to_string(folder.join("verdicts.md")).expect("the verdicts");
+    let mut scores = Vec::new();
+    for child in written {
+        let name = child["name"].as_str().expect("a name");
+        let file = Path::new(child["file"].as_str().expect("a file"));
+        assert_eq!(file, folder.join(format!("{name}.ludi")));
+        let text = std::fs::read_to_string(file).expect("the child is written");
+        // Its header names it and its parent, and gives its score, verdict and policy.
+        assert!(
+            text.starts_with(&format!("; {name}: bred by `ludeme evolve`")),
+            "{text}"
+        );
+        assert!(text.contains("Yavalath (template, score "), "{text}");
+        let verdict = if child["viable"] == true {
+            "viable".to_owned()
+        } else {
+            "not viable: ".to_owned()
+        };
+        assert!(
+            text.contains(&format!(
+                "; aesthetic score {:.3}; {verdict}",
+                child["score"].as_f64().unwrap()
+            )),
+            "{text}"
+        );
+        assert!(text.contains("; policy kept: "), "{text}");
+        assert!(
+            table.contains(&format!("| [{name}]({name}.ludi) |")),
+            "{table}"
+        );
+        scores.push(child["score"].as_f64().expect("a score"));
+    }
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {scores:?}"
+    );
+    // Every child written checks clean of errors.
+    let check = support::ludeme(&["check", &folder.to_string_lossy()]);
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    // The editor was told where they went.
+    let message = client.next_notification("window/showMessage").await;
+    assert!(
+        message["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("variants of Yavalath") && m.contains("yavalath-variants")),
+        "{message}"
+    );
+    client.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_breeding_writes_nothing_and_a_broken_game_is_not_offered() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let mut client = LspClient::start();
+    client.initialize().await;
+    let uri = open_yavalath(&mut client, temp.path()).await;
+    // A long breeding, cancelled at once.
+    let (id, response) = client
+        .start_request(
+            "workspace/executeCommand",
+            json!({"command": "ludeme.breedVariants",
+                   "arguments": [{"uri": uri, "children": 500, "cpuSeconds": 600}]}),
+        )
+        .await;
+    client.notify("$/cancelRequest", json!({"id": id})).await;
+    let response = tokio::time::timeout(std::time::Duration::from_secs(20), response)
+        .await
+        .expect("an answer to the cancelled request")
+        .expect("the reader task is alive");
+    assert_eq!(response["error"]["code"], -32800, "{response}");
+    // The server goes on answering, and the cancelled breeding wrote nothing.
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2},
+                   "contentChanges": [{"text": "(game Broken (players White Black) (board (tiling square) (size 3 3)) (end (All win (in-a-rwo 3))))"}]}),
+        )
+        .await;
+    client.diagnostics_for(&uri, 2).await;
+    assert!(breed_action(&mut client, &uri).await.is_none());
+    let refused = client
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "ludeme.breedVariants", "arguments": [{"uri": uri}]}),
+        )
+        .await;
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("without errors")),
+        "{refused}"
+    );
+    assert!(!temp.path().join("yavalath-variants").exists());
+    client.shutdown().await;
+}
