@@ -352,7 +352,7 @@ impl PlayableGame {
     }
 }
 
-fn run_match<G: Game>(
+pub(crate) fn run_match<G: Game>(
     game: &G,
     names: &[Option<String>],
     seed: u64,

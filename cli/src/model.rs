@@ -9,8 +9,8 @@ use std::time::Duration;
 use clap::Args;
 use ludeme_analysis::opponent_model::{
     DecisionSource, DuelReport, DuelSettings, Experiment, ExperimentSettings, FeatureSet,
-    RecordedMatch, SavedModel, Searcher, SimulationSettings, Tally, TopNCurve, TrainingSource,
-    nodes_to_depth, top_n_svg,
+    RecordedMatch, Searcher, SimulationSettings, Tally, TopNCurve, TrainingSource, nodes_to_depth,
+    read_model_file, top_n_svg,
 };
 use ludeme_analysis::play::{MoveBudget, PLAYER_NAMES, PlayableGame};
 use ludeme_analysis::{CpuDeadline, CpuInstant};
@@ -729,11 +729,7 @@ fn run_eval(args: &EvalArgs) -> u8 {
         Ok(deadline) => deadline,
         Err(message) => return fail(message),
     };
-    let saved = match std::fs::read_to_string(&args.model) {
-        Ok(text) => SavedModel::from_json(&text),
-        Err(error) => Err(format!("cannot read it: {error}")),
-    };
-    let saved = match saved {
+    let saved = match read_model_file(&args.model) {
         Ok(saved) => saved,
         Err(message) => return fail(format!("{}: {message}", args.model.display())),
     };

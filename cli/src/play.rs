@@ -9,6 +9,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
+use ludeme_analysis::opponent_model::{
+    DEFAULT_MODEL_CONFIDENCE, OpponentModels, SavedModel, read_model_file,
+};
 use ludeme_analysis::play::{
     MatchResult, MatchSettings, MoveBudget, PLAYER_NAMES, PlayableGame, Reward, RoleIndex,
 };
@@ -42,6 +45,17 @@ pub struct PlayArgs {
     /// The random seed of the random and MCTS players.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// A model of how a role is played, as `ludeme model train -o` writes it; once per modelled
+    /// role. The searching players (mcts, alphabeta, iterative, minimax, bounded, maximizer)
+    /// try that role's moves most probable first and search only the fewest whose
+    /// probabilities reach --model-confidence; a player in the modelled role searches its own
+    /// moves as usual. A model of another game is refused.
+    #[arg(long = "opponent-model", value_name = "FILE")]
+    opponent_models: Vec<PathBuf>,
+    /// With --opponent-model: the probability of the modelled role's moves a search keeps at
+    /// its turns (above 0, at most 1; 1 orders the moves without dropping any).
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_MODEL_CONFIDENCE)]
+    model_confidence: f64,
     #[arg(long, value_enum, default_value_t = PlayFormat::Human)]
     format: PlayFormat,
 }
@@ -64,6 +78,9 @@ struct Report {
     move_nodes: Option<u64>,
     /// One entry per seat, in the order the players were given.
     players: Vec<Standing>,
+    /// The models the searching players used, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opponent_models: Option<ModelsReport>,
     matches: Vec<MatchReport>,
 }
 
@@ -95,6 +112,18 @@ struct Standing {
     nodes: u64,
     #[serde(skip)]
     searched_moves: usize,
+}
+
+#[derive(Serialize)]
+struct ModelsReport {
+    /// The modelled roles, by name.
+    roles: Vec<String>,
+    confidence: f64,
+    /// The modelled roles' nodes with a choice the searches met, their legal moves and the
+    /// moves kept, all together.
+    pruned_nodes: u64,
+    legal_moves: u64,
+    kept_moves: u64,
 }
 
 #[derive(Serialize)]
@@ -133,9 +162,24 @@ pub fn run(args: &PlayArgs) -> u8 {
             PLAYER_NAMES.join(", ")
         ));
     }
+    let mut saved_models: Vec<SavedModel> = Vec::new();
+    for model in &args.opponent_models {
+        match read_model_file(model) {
+            Ok(saved) => saved_models.push(saved),
+            Err(message) => return fail(format!("{}: {message}", model.display())),
+        }
+    }
     let game = match open_playable(path, KnownGames::FromSettings) {
         Ok(game) => game,
         Err(message) => return fail(message),
+    };
+    let models = if saved_models.is_empty() {
+        None
+    } else {
+        match game.opponent_models(&saved_models, args.model_confidence) {
+            Ok(models) => Some(models),
+            Err(message) => return fail(format!("--opponent-model: {message}")),
+        }
     };
     let seats: Vec<RoleIndex> = (0..game.roles().len())
         .filter(|&role| !game.is_random(role))
@@ -187,7 +231,10 @@ pub fn run(args: &PlayArgs) -> u8 {
             .iter()
             .map(|entrant| entrant.map(|entrant| names[entrant].clone()))
             .collect();
-        let (result, players) = game.play_match(&players, match_seed, &settings);
+        let (result, players) = match &models {
+            Some(models) => game.play_match_with_models(&players, match_seed, &settings, models),
+            None => game.play_match(&players, match_seed, &settings),
+        };
         tally(&mut standings, &entrant_of_role, &result);
         let report = MatchReport {
             players: players.iter().map(|&name| name.to_owned()).collect(),
@@ -222,6 +269,9 @@ pub fn run(args: &PlayArgs) -> u8 {
         move_seconds: args.move_seconds,
         move_nodes: args.move_nodes,
         players: standings,
+        opponent_models: models
+            .as_ref()
+            .map(|models| models_report(&game, models, args)),
         matches,
     };
     if json {
@@ -237,6 +287,21 @@ pub fn run(args: &PlayArgs) -> u8 {
         exit::PROBLEMS_FOUND
     } else {
         exit::CLEAN
+    }
+}
+
+fn models_report(game: &PlayableGame, models: &OpponentModels, args: &PlayArgs) -> ModelsReport {
+    let pruning = models.pruning();
+    ModelsReport {
+        roles: models
+            .roles()
+            .iter()
+            .map(|&role| game.roles()[role].clone())
+            .collect(),
+        confidence: args.model_confidence,
+        pruned_nodes: pruning.nodes,
+        legal_moves: pruning.legal,
+        kept_moves: pruning.kept,
     }
 }
 
@@ -309,6 +374,22 @@ fn print_summary(report: &Report) {
             .unwrap_or_default(),
         report.engine
     ));
+    if let Some(models) = &report.opponent_models {
+        let kept = if models.pruned_nodes > 0 {
+            format!(
+                "; at their turns the searches kept {:.2} of {:.2} moves on average",
+                models.kept_moves as f64 / models.pruned_nodes as f64,
+                models.legal_moves as f64 / models.pruned_nodes as f64
+            )
+        } else {
+            String::new()
+        };
+        say(&format!(
+            "  opponent model of {} at confidence {}{kept}",
+            models.roles.join(", "),
+            models.confidence
+        ));
+    }
     for standing in &report.players {
         let unfinished = if standing.unfinished > 0 {
             format!(", {} unfinished", standing.unfinished)

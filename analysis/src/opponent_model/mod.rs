@@ -4,11 +4,18 @@
 mod hover;
 mod plot;
 
-use ludeme_engine::opponent_model::{
-    GameIdentity, compare_search_with_model, evaluate_saved, experiment, initial_ranking,
-};
+use std::io::Read;
+use std::path::Path;
+use std::rc::Rc;
 
-use crate::play::PlayableGame;
+use ludeme_engine::egg::heuristics::egg_player_by_name;
+use ludeme_engine::opponent_model::{
+    GameIdentity, ModelGuidance, compare_search_with_model, evaluate_saved, experiment,
+    initial_ranking, player_with_model,
+};
+use ludeme_engine::players::player_by_name;
+
+use crate::play::{MatchResult, MatchSettings, PlayableGame, run_match};
 
 pub use hover::{model_path_for, role_hover};
 pub use ludeme_engine::opponent_model::{
@@ -100,6 +107,122 @@ impl PlayableGame {
             PlayableGame::Gdl(game) => saved.role_in(game),
             PlayableGame::Ludi(game) => saved.role_in(&**game),
             PlayableGame::Egg(game) => saved.role_in(&**game),
+        }
+    }
+}
+
+/// The largest model file read: a model holds a count per move and kept feature, a few
+/// megabytes for the largest games trained so far; a file far beyond that is not a model, and
+/// reading it whole would only cost memory.
+pub const MAX_MODEL_FILE_BYTES: u64 = 64 << 20;
+
+/// The confidence a search keeps of a modelled player's moves when none is given.
+pub const DEFAULT_MODEL_CONFIDENCE: f64 = 0.95;
+
+/// Reads a model file (`ludeme model train -o`), refusing one larger than
+/// [`MAX_MODEL_FILE_BYTES`]; the error says why it cannot be used (without the path).
+pub fn read_model_file(path: &Path) -> Result<SavedModel, String> {
+    let text = read_limited(path, MAX_MODEL_FILE_BYTES)?;
+    SavedModel::from_json(&text)
+}
+
+/// A file's text, or why not: unreadable, not UTF-8, or over `limit` bytes (measured while
+/// reading, so that a file growing meanwhile, or a device, is refused too).
+pub(crate) fn read_limited(path: &Path, limit: u64) -> Result<String, String> {
+    let file = std::fs::File::open(path).map_err(|error| format!("cannot read it: {error}"))?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| format!("cannot read it: {error}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "it is larger than {} MB, the most a model file may hold",
+            limit >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| "not JSON: it is not UTF-8 text".to_owned())
+}
+
+/// Models of some roles of one game, checked against it, for the players of a match: a
+/// searching player (MCTS, alpha-beta and its family) orders the modelled roles' moves by the
+/// model and searches only the fewest most probable whose probabilities reach the confidence.
+/// A player in a modelled role searches its own moves all the same.
+#[derive(Clone, Debug)]
+pub struct OpponentModels {
+    guidance: Rc<ModelGuidance>,
+    /// The modelled roles, by index.
+    roles: Vec<usize>,
+}
+
+impl OpponentModels {
+    /// The modelled roles' indices, in the game's order.
+    pub fn roles(&self) -> &[usize] {
+        &self.roles
+    }
+
+    /// How often the searches pruned, over the modelled roles' nodes with a choice.
+    pub fn pruning(&self) -> PruningCounts {
+        self.guidance.counts()
+    }
+}
+
+impl PlayableGame {
+    /// `models` ready for this game's searches at `confidence` (0 < p ≤ 1; 1 only orders the
+    /// moves), or why not: a model of another game, of a role the game lacks, two models of one
+    /// role, a confidence out of range.
+    pub fn opponent_models(
+        &self,
+        models: &[SavedModel],
+        confidence: f64,
+    ) -> Result<OpponentModels, String> {
+        if !(confidence > 0.0 && confidence <= 1.0) {
+            return Err(format!(
+                "the model confidence must be above 0 and at most 1, not {confidence}"
+            ));
+        }
+        let mut by_role = vec![None; self.roles().len()];
+        let mut roles = Vec::new();
+        for saved in models {
+            let role = self.model_role(saved)?;
+            if by_role[role].is_some() {
+                return Err(format!("two models of the role `{}`", saved.role));
+            }
+            by_role[role] = Some(saved.player_model());
+            roles.push(role);
+        }
+        roles.sort_unstable();
+        Ok(OpponentModels {
+            guidance: Rc::new(ModelGuidance::new(by_role, confidence)),
+            roles,
+        })
+    }
+
+    /// [`PlayableGame::play_match`] with the searching players guided by `models`; the players
+    /// that do not search (legal, random) play as without them. The names returned mark a
+    /// guided player with `+model`.
+    pub fn play_match_with_models(
+        &self,
+        players: &[Option<String>],
+        seed: u64,
+        settings: &MatchSettings,
+        models: &OpponentModels,
+    ) -> (MatchResult, Vec<&'static str>) {
+        let guidance = &models.guidance;
+        match self {
+            // EGGG's searches with a model value cut-off states as even, as every searcher
+            // with a model does (the model says how a role plays, not who is ahead).
+            PlayableGame::Egg(game) => run_match(&**game, players, seed, settings, |name, seed| {
+                player_with_model(name, seed, guidance)
+                    .or_else(|| egg_player_by_name(name, seed, game))
+            }),
+            PlayableGame::Gdl(game) => run_match(game, players, seed, settings, |name, seed| {
+                player_with_model(name, seed, guidance).or_else(|| player_by_name(name, seed))
+            }),
+            PlayableGame::Ludi(game) => {
+                run_match(&**game, players, seed, settings, |name, seed| {
+                    player_with_model(name, seed, guidance).or_else(|| player_by_name(name, seed))
+                })
+            }
         }
     }
 }

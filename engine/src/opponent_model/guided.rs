@@ -4,7 +4,9 @@
 //! keep the opponent's real move with probability `p`, and spend the nodes saved on depth).
 //!
 //! The guidance is a [`Heuristic`] whose [`Heuristic::select`] does the ordering and pruning,
-//! so the search itself is the players' one ([`SearchPlayer`]).
+//! so the search itself is the players' one ([`SearchPlayer`]); for MCTS it is a [`MovePrior`]
+//! that prunes the same way and biases the moves it keeps. A player searching with it sees
+//! it through [`GuidanceFor`], which never prunes the searching role's own moves.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -60,6 +62,11 @@ impl ModelGuidance {
         self.counts.get()
     }
 
+    /// Whether `role`'s moves are modelled.
+    pub fn models_role(&self, role: RoleIndex) -> bool {
+        self.models.get(role).is_some_and(Option::is_some)
+    }
+
     /// The moves to search, as indices into `legal` (the legal moves' names) in the order to
     /// try them, for a state whose atoms are `atoms`; `None` when `role` has no model.
     pub fn kept_moves(
@@ -68,23 +75,69 @@ impl ModelGuidance {
         atoms: &[String],
         legal: &[String],
     ) -> Option<Vec<usize>> {
+        let kept = self.kept_with_probabilities(role, atoms, legal)?;
+        Some(kept.into_iter().map(|(index, _)| index).collect())
+    }
+
+    /// [`ModelGuidance::kept_moves`] with each kept move's probability.
+    fn kept_with_probabilities(
+        &self,
+        role: RoleIndex,
+        atoms: &[String],
+        legal: &[String],
+    ) -> Option<Vec<(usize, f64)>> {
         let player = self.models.get(role)?.as_ref()?;
         let row = player.features.features(atoms, legal);
-        let ranked = player.model.rank_with_probabilities(&row, legal);
-        let cumulative: Vec<f64> = ranked
-            .iter()
-            .scan(0.0, |sum, &(_, probability)| {
-                *sum += probability;
-                Some(*sum)
-            })
-            .collect();
-        let keep = if self.confidence >= 1.0 {
-            legal.len()
-        } else {
-            moves_reaching(&cumulative, self.confidence).max(1)
-        };
-        Some(ranked.into_iter().take(keep).map(|(i, _)| i).collect())
+        let mut ranked = player.model.rank_with_probabilities(&row, legal);
+        let probabilities: Vec<f64> = ranked.iter().map(|&(_, p)| p).collect();
+        ranked.truncate(moves_to_keep(&probabilities, self.confidence));
+        Some(ranked)
     }
+
+    /// The kept moves of `role` in `state` with their probabilities, counted in
+    /// [`ModelGuidance::counts`]; `None` when `role` has no model or no choice.
+    fn keep<G: Observe>(
+        &self,
+        game: &G,
+        state: &G::State,
+        role: RoleIndex,
+        moves: &[G::Move],
+    ) -> Option<Vec<(usize, f64)>> {
+        if moves.len() < 2 || !self.models_role(role) {
+            return None;
+        }
+        let names: Vec<String> = moves
+            .iter()
+            .map(|action| game.move_text(state, role, action))
+            .collect();
+        let kept = self.kept_with_probabilities(role, &game.atoms(state), &names)?;
+        let mut counts = self.counts.get();
+        counts.nodes += 1;
+        counts.legal += moves.len() as u64;
+        counts.kept += kept.len() as u64;
+        self.counts.set(counts);
+        Some(kept)
+    }
+}
+
+/// How many of a role's moves, ranked most probable first with `probabilities` (falling), a
+/// search keeps at `confidence`: the fewest whose probabilities add up to it, and at least one
+/// of a non-empty list; at confidence 1 (or more), all of them, so that the model only orders
+/// them (naive Bayes posteriors of 1e-12 would otherwise be dropped as "reaching" 1).
+pub fn moves_to_keep(probabilities: &[f64], confidence: f64) -> usize {
+    if confidence >= 1.0 {
+        return probabilities.len();
+    }
+    let cumulative: Vec<f64> = probabilities
+        .iter()
+        .scan(0.0, |sum, &probability| {
+            *sum += probability;
+            Some(*sum)
+        })
+        .collect();
+    moves_reaching(&cumulative, confidence)
+        .max(1)
+        .min(probabilities.len())
 }
 
 impl<G: Observe> Heuristic<G> for ModelGuidance {
@@ -94,49 +147,82 @@ impl<G: Observe> Heuristic<G> for ModelGuidance {
     }
 
     fn select(&self, game: &G, state: &G::State, role: RoleIndex, moves: &mut Vec<G::Move>) {
-        if moves.len() < 2 || self.models.get(role).is_none_or(Option::is_none) {
-            return;
-        }
-        let atoms = game.atoms(state);
-        let names: Vec<String> = moves
-            .iter()
-            .map(|action| game.move_text(state, role, action))
-            .collect();
-        let Some(kept) = self.kept_moves(role, &atoms, &names) else {
+        let Some(kept) = self.keep(game, state, role, moves) else {
             return;
         };
-        let mut counts = self.counts.get();
-        counts.nodes += 1;
-        counts.legal += moves.len() as u64;
-        counts.kept += kept.len() as u64;
-        self.counts.set(counts);
         let mut slots: Vec<Option<G::Move>> = moves.drain(..).map(Some).collect();
-        moves.extend(kept.into_iter().filter_map(|index| slots[index].take()));
+        moves.extend(
+            kept.into_iter()
+                .filter_map(|(index, _)| slots[index].take()),
+        );
     }
 }
 
 impl<G: Observe> MovePrior<G> for ModelGuidance {
-    /// The model's probability of each legal move of a modelled role (MCTS's progressive bias;
-    /// the confidence, which prunes alpha-beta's tree, plays no part).
+    /// A modelled role's kept moves, most probable first, with the model's probabilities (MCTS
+    /// never tries the others, and biases these by their probability).
     fn prior(
         &self,
         game: &G,
         state: &G::State,
         role: RoleIndex,
         moves: &[G::Move],
-    ) -> Option<Vec<f64>> {
-        let player = self.models.get(role)?.as_ref()?;
-        let names: Vec<String> = moves
-            .iter()
-            .map(|action| game.move_text(state, role, action))
-            .collect();
-        let row = player.features.features(&game.atoms(state), &names);
-        let mut probabilities = vec![0.0; moves.len()];
-        for (index, probability) in player.model.rank_with_probabilities(&row, &names) {
-            probabilities[index] = probability;
-        }
-        Some(probabilities)
+    ) -> Option<Vec<(usize, f64)>> {
+        self.keep(game, state, role, moves)
     }
+}
+
+/// A [`ModelGuidance`] as the player of `searcher` uses it: the other roles' moves ordered and
+/// pruned by their models, the searcher's own moves all searched (a model of the role the
+/// searcher plays describes another player, not the move it should make).
+#[derive(Clone, Copy, Debug)]
+pub struct GuidanceFor<'a> {
+    pub guidance: &'a ModelGuidance,
+    pub searcher: RoleIndex,
+}
+
+impl<G: Observe> Heuristic<G> for GuidanceFor<'_> {
+    fn value(&self, game: &G, state: &G::State, role: RoleIndex) -> Reward {
+        Heuristic::<G>::value(self.guidance, game, state, role)
+    }
+
+    fn select(&self, game: &G, state: &G::State, role: RoleIndex, moves: &mut Vec<G::Move>) {
+        if role != self.searcher {
+            self.guidance.select(game, state, role, moves);
+        }
+    }
+}
+
+impl<G: Observe> MovePrior<G> for GuidanceFor<'_> {
+    fn prior(
+        &self,
+        game: &G,
+        state: &G::State,
+        role: RoleIndex,
+        moves: &[G::Move],
+    ) -> Option<Vec<(usize, f64)>> {
+        (role != self.searcher)
+            .then(|| self.guidance.prior(game, state, role, moves))
+            .flatten()
+    }
+}
+
+/// The player `name` names (see [`crate::players::PLAYER_NAMES`]) searching with `guidance`
+/// when it is a searching one (MCTS or one of the alpha-beta family); `None` for the players
+/// that do not search (legal, random), which a model cannot change.
+pub fn player_with_model<G: Observe>(
+    name: &str,
+    seed: u64,
+    guidance: &Rc<ModelGuidance>,
+) -> Option<Box<dyn Player<G>>> {
+    if name == "mcts" {
+        return Some(Box::new(ModelledMctsPlayer::new(guidance.clone(), seed)));
+    }
+    let search = SearchPlayer::named(name)?;
+    Some(Box::new(ModelledSearchPlayer::with_search(
+        search,
+        guidance.clone(),
+    )))
 }
 
 /// MCTS whose tree takes the modelled roles' moves most probable first, with the model's
@@ -171,8 +257,12 @@ impl<G: Observe> Player<G> for ModelledMctsPlayer {
         role: RoleIndex,
         clock: &mut Clock,
     ) -> Option<G::Move> {
+        let guidance = GuidanceFor {
+            guidance: &self.guidance,
+            searcher: role,
+        };
         self.search
-            .choose_move_with(game, state, role, clock, &*self.guidance)
+            .choose_move_with(game, state, role, clock, &guidance)
     }
 }
 
@@ -185,21 +275,27 @@ pub struct ModelledSearchPlayer {
 }
 
 impl ModelledSearchPlayer {
-    /// The player's name, as reports spell it.
-    pub const NAME: &'static str = "iterative+model";
-
-    /// Shares `guidance` (and its counts) with whoever else holds it.
+    /// Iterative deepening; shares `guidance` (and its counts) with whoever else holds it.
     pub fn new(guidance: Rc<ModelGuidance>) -> Self {
-        ModelledSearchPlayer {
-            search: SearchPlayer::iterative_deepening(),
-            guidance,
-        }
+        Self::with_search(SearchPlayer::iterative_deepening(), guidance)
+    }
+
+    /// `search` (any of the alpha-beta family) guided by `guidance`.
+    pub fn with_search(search: SearchPlayer, guidance: Rc<ModelGuidance>) -> Self {
+        ModelledSearchPlayer { search, guidance }
     }
 }
 
 impl<G: Observe> Player<G> for ModelledSearchPlayer {
+    /// The search's name with `+model`, as reports spell it.
     fn name(&self) -> &'static str {
-        Self::NAME
+        match self.search.name() {
+            "maximizer" => "maximizer+model",
+            "minimax" => "minimax+model",
+            "bounded" => "bounded+model",
+            "alphabeta" => "alphabeta+model",
+            _ => "iterative+model",
+        }
     }
 
     fn choose_move(
@@ -209,7 +305,11 @@ impl<G: Observe> Player<G> for ModelledSearchPlayer {
         role: RoleIndex,
         clock: &mut Clock,
     ) -> Option<G::Move> {
+        let guidance = GuidanceFor {
+            guidance: &self.guidance,
+            searcher: role,
+        };
         self.search
-            .choose_move_with(game, state, role, clock, &*self.guidance)
+            .choose_move_with(game, state, role, clock, &guidance)
     }
 }

@@ -7,8 +7,9 @@
 use std::rc::Rc;
 
 use super::{
-    DuelSettings, FeatureSet, ModelGuidance, ModelledSearchPlayer, MoveModel, Observe, PlayerModel,
-    PruningCounts, Searcher, SimulationSettings, compare_search_with_model, simulate,
+    DuelSettings, FeatureSet, GuidanceFor, ModelGuidance, ModelledSearchPlayer, MoveModel, Observe,
+    PlayerModel, PruningCounts, Searcher, SimulationSettings, compare_search_with_model,
+    moves_to_keep, simulate,
 };
 use crate::notation::Notation;
 use crate::players::{
@@ -235,7 +236,17 @@ fn knowing_the_opponent_turns_a_lost_pile_into_a_win_with_fewer_states() {
     let plain = search.analyse(&game, &start, 0, &mut Clock::unlimited());
     let guided = search.analyse_with(&game, &start, 0, &mut Clock::unlimited(), &*guidance);
     assert_eq!(plain.value, Some(0));
-    assert_eq!(guided.value, Some(100));
+    // Won if the model holds: the best value a search that pruned the opponent's moves gives
+    // (only a win against every reply is proven, 100).
+    assert_eq!(guided.value, Some(99));
+    assert!(!guided.solved);
+    // The whole tree, searched to its end, is smaller with the opponent's moves pruned.
+    // (Iterative deepening may spend more: it stops at a proven win or loss, which a win that
+    // holds only if the model does is not.)
+    let whole = SearchPlayer::alpha_beta();
+    let plain = whole.analyse(&game, &start, 0, &mut Clock::unlimited());
+    let guided = whole.analyse_with(&game, &start, 0, &mut Clock::unlimited(), &*guidance);
+    assert_eq!((plain.value, guided.value), (Some(0), Some(99)));
     assert!(
         guided.nodes < plain.nodes,
         "guided {} states, plain {}",
@@ -295,11 +306,11 @@ fn the_comparison_plays_every_match_with_legal_moves_and_counts_it_once() {
 struct Favourite(usize);
 
 impl crate::players::MovePrior<Nim> for Favourite {
-    fn prior(&self, _: &Nim, _: &Pile, _: RoleIndex, moves: &[Take]) -> Option<Vec<f64>> {
+    fn prior(&self, _: &Nim, _: &Pile, _: RoleIndex, moves: &[Take]) -> Option<Vec<(usize, f64)>> {
         let favourite = self.0.min(moves.len() - 1);
         Some(
             (0..moves.len())
-                .map(|index| if index == favourite { 0.7 } else { 0.3 / 2.0 })
+                .map(|index| (index, if index == favourite { 0.7 } else { 0.3 / 2.0 }))
                 .collect(),
         )
     }
@@ -344,10 +355,121 @@ fn the_model_prior_follows_the_moves_order() {
         features: FeatureSet::State,
         model: MoveModel::train(&rows, None),
     };
-    let guidance = ModelGuidance::new(vec![Some(model), None], 0.9);
+    let guidance = ModelGuidance::new(vec![Some(model), None], 1.0);
     let prior = crate::players::MovePrior::prior(&guidance, &game, &state, 0, &legal).unwrap();
-    assert_eq!(prior.len(), 3);
-    assert!(prior[2] > prior[0] && prior[0] > prior[1], "{prior:?}");
-    assert!((prior.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{prior:?}");
+    // At confidence 1 every move is kept, most probable first, the probabilities adding to 1.
+    let order: Vec<usize> = prior.iter().map(|&(index, _)| index).collect();
+    assert_eq!(order, [2, 0, 1], "{prior:?}");
+    assert!(
+        prior[0].1 > prior[1].1 && prior[1].1 > prior[2].1,
+        "{prior:?}"
+    );
+    let total: f64 = prior.iter().map(|&(_, p)| p).sum();
+    assert!((total - 1.0).abs() < 1e-9, "{prior:?}");
     assert!(crate::players::MovePrior::prior(&guidance, &game, &state, 1, &legal).is_none());
+}
+
+/// The pruning rule on hand-made rankings: the fewest moves whose probabilities reach p,
+/// never none of a non-empty list, all of them at p = 1.
+#[test]
+fn pruning_keeps_the_smallest_prefix_reaching_the_confidence_and_never_drops_all_moves() {
+    let ranked = [0.5, 0.25, 0.15, 0.1];
+    let cases = [
+        (0.0, 1),
+        (0.4, 1),
+        (0.5, 1),
+        (0.6, 2),
+        (0.75, 2),
+        (0.76, 3),
+        (0.9, 3),
+        (0.95, 4),
+        (1.0, 4),
+    ];
+    for (confidence, expected) in cases {
+        assert_eq!(
+            moves_to_keep(&ranked, confidence),
+            expected,
+            "p = {confidence}"
+        );
+    }
+    // Posteriors too small to reach p (a model that saw none of these moves) keep all of them,
+    // never more than there are.
+    assert_eq!(moves_to_keep(&[1e-12, 1e-12], 0.95), 2);
+    assert_eq!(moves_to_keep(&[0.0, 0.0, 0.0], 0.5), 3);
+    assert_eq!(moves_to_keep(&[1e-12], 0.99), 1);
+    assert_eq!(moves_to_keep(&[], 0.5), 0);
+}
+
+/// A prior that keeps one move of every role with a choice.
+struct Only(usize);
+
+impl crate::players::MovePrior<Nim> for Only {
+    fn prior(&self, _: &Nim, _: &Pile, _: RoleIndex, moves: &[Take]) -> Option<Vec<(usize, f64)>> {
+        Some(vec![(self.0.min(moves.len() - 1), 1.0)])
+    }
+}
+
+/// MCTS never tries a move its prior prunes: from 5 stones taking 1 wins (4 is lost for the
+/// mover), and plain MCTS finds it; kept to `take 3` alone, MCTS plays it whatever it costs.
+#[test]
+fn mcts_never_tries_a_move_its_prior_prunes() {
+    let game = Nim::new(5);
+    let state = game.initial_state();
+    for seed in 0..3 {
+        let budget = MoveBudget::nodes(300);
+        let plain = crate::players::Mcts::new(seed).choose_move(
+            &game,
+            &state,
+            0,
+            &mut Clock::start(&budget),
+        );
+        assert_eq!(plain, Some(Take::Stones(1)), "seed {seed}");
+        let pruned = crate::players::Mcts::new(seed).choose_move_with(
+            &game,
+            &state,
+            0,
+            &mut Clock::start(&budget),
+            &Only(2),
+        );
+        assert_eq!(pruned, Some(Take::Stones(3)), "seed {seed}");
+    }
+}
+
+/// Seen through [`GuidanceFor`], a guidance never prunes the searcher's own moves, even when
+/// its role is modelled too (the duel models both seats), and prunes the other role's.
+#[test]
+fn the_searchers_own_moves_are_never_pruned() {
+    let model = MoveModel::train(
+        &rows(&[("take 1", 6), ("take 2", 3), ("take 3", 1)]),
+        Some(0),
+    );
+    let player = PlayerModel {
+        features: FeatureSet::State,
+        model,
+    };
+    let guidance = ModelGuidance::new(vec![Some(player.clone()), Some(player)], 0.5);
+    let legal = [Take::Stones(1), Take::Stones(2), Take::Stones(3)];
+    let state = Pile {
+        stones: 7,
+        mover: 0,
+    };
+    for searcher in [0, 1] {
+        let view = GuidanceFor {
+            guidance: &guidance,
+            searcher,
+        };
+        for role in [0, 1] {
+            let mut moves = legal.to_vec();
+            Heuristic::<Nim>::select(&view, &Nim::new(7), &state, role, &mut moves);
+            let expected: &[Take] = if role == searcher {
+                &legal
+            } else {
+                &[Take::Stones(1)]
+            };
+            assert_eq!(moves, expected, "searcher {searcher}, role {role}");
+            let prior =
+                crate::players::MovePrior::<Nim>::prior(&view, &Nim::new(7), &state, role, &legal);
+            assert_eq!(prior.is_none(), role == searcher, "{prior:?}");
+        }
+    }
 }

@@ -35,7 +35,8 @@ pub use evaluate::{
     Experiment, ExperimentSettings, TopNCurve, Variant, experiment, nodes_to_depth, top_n_curve,
 };
 pub use guided::{
-    ModelGuidance, ModelledMctsPlayer, ModelledSearchPlayer, PlayerModel, PruningCounts,
+    GuidanceFor, ModelGuidance, ModelledMctsPlayer, ModelledSearchPlayer, PlayerModel,
+    PruningCounts, moves_to_keep, player_with_model,
 };
 pub use model_file::{
     DecisionSource, GameIdentity, MODEL_FORMAT, MODEL_VERSION, SavedModel, TrainingSource,

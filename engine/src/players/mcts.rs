@@ -40,27 +40,61 @@ const MAX_TREE_NODES: usize = 250_000;
 const PRIOR_WEIGHT: f64 = 1.0;
 
 /// What a search may know of how a role plays besides the rules (an opponent model): the
-/// probability of each of its legal moves. The tree tries a role's untried moves most probable
-/// first and adds the probability, fading with visits, to their scores.
+/// probability of each of its legal moves, and which of them are worth trying at all. The tree
+/// tries a role's untried moves most probable first, adds the probability, fading with visits,
+/// to their scores, and never tries the moves the prior leaves out.
 pub trait MovePrior<G: Game> {
-    /// Per move of `moves` (the legal moves of `role` in `state`, in order), the probability
-    /// that the role plays it; `None` when there is no opinion about the role.
+    /// The moves of `role` the tree may try in `state`, as indices into `moves` (the role's
+    /// legal moves there, in order), each with the probability that the role plays it; a move
+    /// left out is pruned. `None` when there is no opinion about the role: every move, no bias.
+    /// A list that is empty, or names a move twice or out of range, is faulty and ignored.
     fn prior(
         &self,
         game: &G,
         state: &G::State,
         role: RoleIndex,
         moves: &[G::Move],
-    ) -> Option<Vec<f64>>;
+    ) -> Option<Vec<(usize, f64)>>;
 }
 
 /// No opinion on any role: plain UCT.
 struct NoPrior;
 
 impl<G: Game> MovePrior<G> for NoPrior {
-    fn prior(&self, _: &G, _: &G::State, _: RoleIndex, _: &[G::Move]) -> Option<Vec<f64>> {
+    fn prior(&self, _: &G, _: &G::State, _: RoleIndex, _: &[G::Move]) -> Option<Vec<(usize, f64)>> {
         None
     }
+}
+
+/// `role`'s moves in a new node with what `prior` says of them: the moves the tree may try
+/// (all of them, or those the prior keeps, in its order) and their probabilities, if any.
+fn apply_prior<G: Game>(
+    game: &G,
+    state: &G::State,
+    role: RoleIndex,
+    legal: Vec<G::Move>,
+    prior: &dyn MovePrior<G>,
+) -> (Vec<G::Move>, Option<Vec<f64>>) {
+    if legal.len() < 2 {
+        return (legal, None);
+    }
+    let Some(kept) = prior.prior(game, state, role, &legal) else {
+        return (legal, None);
+    };
+    let mut seen = vec![false; legal.len()];
+    let valid = !kept.is_empty()
+        && kept
+            .iter()
+            .all(|&(index, _)| index < legal.len() && !std::mem::replace(&mut seen[index], true));
+    if !valid {
+        return (legal, None);
+    }
+    let mut slots: Vec<Option<G::Move>> = legal.into_iter().map(Some).collect();
+    let moves = kept
+        .iter()
+        .filter_map(|&(index, _)| slots[index].take())
+        .collect();
+    (moves, Some(kept.iter().map(|&(_, p)| p).collect()))
 }
 
 #[derive(Clone, Debug)]
@@ -161,7 +195,8 @@ impl Mcts {
             NodeKind::Open { moves, .. } => moves.get(role),
             _ => None,
         };
-        // The root's moves are the ones `choice` returned (same state, same engine).
+        // The root's moves are the ones `choice` returned (same state, same engine), less any
+        // a prior pruned: a prior of the searching role's own moves never prunes them all.
         let chosen = match root_moves.and_then(|moves| moves.get(best)) {
             Some(chosen) => chosen.clone(),
             None => moves.swap_remove(0),
@@ -260,7 +295,8 @@ enum NodeKind<M> {
     /// A non-terminal state in which some role has no legal move: a faulty game.
     DeadEnd,
     Open {
-        /// Every role's legal moves.
+        /// Every role's moves the tree may try: its legal moves, less those a [`MovePrior`]
+        /// prunes.
         moves: Vec<Vec<M>>,
         /// The children by joint move (one move index per role).
         children: HashMap<Vec<u32>, usize>,
@@ -271,7 +307,7 @@ struct Node<S, M> {
     state: S,
     kind: NodeKind<M>,
     visits: u32,
-    /// Per role, per legal move (parallel to `moves`).
+    /// Per role, per move the tree may try (parallel to `moves`).
     stats: Vec<Vec<MoveStats>>,
     /// Per role, the [`MovePrior`]'s probabilities of its moves (parallel to `moves`), when it
     /// has an opinion and the role a choice.
@@ -357,6 +393,7 @@ impl<G: Game> Tree<G> {
         if failed() {
             return Err(Failed);
         }
+        let mut priors = Vec::new();
         let kind = if terminal {
             let goals = game.goals(&state);
             if failed() {
@@ -372,15 +409,21 @@ impl<G: Game> Tree<G> {
                     .collect(),
             )
         } else {
-            let moves: Vec<Vec<G::Move>> = (0..roles)
+            let legal: Vec<Vec<G::Move>> = (0..roles)
                 .map(|role| game.legal_moves(&state, role))
                 .collect();
             if failed() {
                 return Err(Failed);
             }
-            if moves.iter().any(Vec::is_empty) {
+            if legal.iter().any(Vec::is_empty) {
                 NodeKind::DeadEnd
             } else {
+                let (moves, role_priors) = legal
+                    .into_iter()
+                    .enumerate()
+                    .map(|(role, list)| apply_prior(game, &state, role, list, prior))
+                    .unzip();
+                priors = role_priors;
                 NodeKind::Open {
                     moves,
                     children: HashMap::new(),
@@ -391,20 +434,6 @@ impl<G: Game> Tree<G> {
             NodeKind::Open { moves, .. } => moves
                 .iter()
                 .map(|list| vec![MoveStats::default(); list.len()])
-                .collect(),
-            _ => Vec::new(),
-        };
-        let priors = match &kind {
-            NodeKind::Open { moves, .. } => moves
-                .iter()
-                .enumerate()
-                .map(|(role, list)| {
-                    let weights = (list.len() >= 2)
-                        .then(|| prior.prior(game, &state, role, list))
-                        .flatten();
-                    // A prior of another length is a faulty one: ignored.
-                    weights.filter(|weights| weights.len() == list.len())
-                })
                 .collect(),
             _ => Vec::new(),
         };

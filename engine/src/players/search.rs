@@ -82,6 +82,9 @@ pub trait Heuristic<G: Game> {
     /// default every legal move, in [`Heuristic::order`]'s order. A heuristic that knows how a
     /// role plays (an opponent model) may also drop the moves it finds too unlikely to be
     /// played; it keeps at least one of a non-empty list, or the state is valued as a dead end.
+    /// A state whose moves were dropped is valued within 1..=99: a win or loss found there
+    /// holds only if the model does, so it is not a proven one (which would end iterative
+    /// deepening and outrank a real forced win), and the search is not reported as solved.
     fn select(&self, game: &G, state: &G::State, role: RoleIndex, moves: &mut Vec<G::Move>) {
         self.order(game, state, role, moves);
     }
@@ -157,6 +160,7 @@ pub(crate) fn analyse_with<G: Game>(
         table: HashMap::new(),
         horizon_hits: 0,
         root_best: None,
+        pruned_states: 0,
     };
     let mut outcome = SearchOutcome {
         best_move: None,
@@ -166,6 +170,7 @@ pub(crate) fn analyse_with<G: Game>(
         nodes: 0,
     };
     let root = search.root(state);
+    let root_pruned = search.pruned_states > 0;
     match root {
         Err(Stop) | Ok(Root::DeadEnd) => {}
         Ok(Root::Terminal(value)) => {
@@ -186,13 +191,22 @@ pub(crate) fn analyse_with<G: Game>(
                 search.root_best = None;
                 match search.best_of(state, &all, 0, alpha, beta, first) {
                     Ok((value, index)) => {
+                        let value = if root_pruned {
+                            value.clamp(1, 99)
+                        } else {
+                            value
+                        };
                         first = Some(index);
                         outcome.value = Some(reward(value));
                         outcome.depth = limit;
-                        outcome.solved = search.horizon_hits == 0;
+                        // Nothing cut off at the depth limit: a deeper search would find the
+                        // same (in a pruned tree too, since the pruning depends on the state).
+                        let complete = search.horizon_hits == 0;
+                        outcome.solved = complete && search.pruned_states == 0;
                         // A win or loss found at any depth is proven: only real terminal
-                        // states are worth 100 or 0, never a state cut off at the limit.
-                        if outcome.solved || value == 100 || value == 0 {
+                        // states are worth 100 or 0, never a state cut off at the limit, nor
+                        // one whose moves were pruned.
+                        if complete || value == 100 || value == 0 {
                             break;
                         }
                     }
@@ -256,6 +270,8 @@ struct Search<'a, G: Game> {
     horizon_hits: u64,
     /// The best root move finished in the current iteration, with its value.
     root_best: Option<(Value, usize)>,
+    /// States whose moves the heuristic pruned ([`Heuristic::select`] dropped some).
+    pruned_states: u64,
 }
 
 impl<G: Game> Search<'_, G> {
@@ -299,7 +315,11 @@ impl<G: Game> Search<'_, G> {
             let mut moves = self.game.legal_moves(state, role);
             self.check_failure()?;
             if let Some(heuristic) = self.heuristic {
+                let legal = moves.len();
                 heuristic.select(self.game, state, role, &mut moves);
+                if moves.len() < legal {
+                    self.pruned_states += 1;
+                }
             }
             if moves.is_empty() {
                 return Ok(None);
@@ -358,11 +378,15 @@ impl<G: Game> Search<'_, G> {
                 return Ok(entry.value);
             }
         }
+        let pruned_before = self.pruned_states;
         let Some(all) = self.expand(state)? else {
             return Ok(Value::from(NEUTRAL));
         };
+        let pruned = self.pruned_states > pruned_before;
         let hits_before = self.horizon_hits;
         let (value, _) = self.best_of(state, &all, depth, alpha, beta, None)?;
+        // Clamping keeps a bound a bound: it is monotonic, and 0 and 100 are the extremes.
+        let value = if pruned { value.clamp(1, 99) } else { value };
         if self.config.transpositions && self.table.len() < TABLE_CAPACITY {
             let bound = if value <= alpha {
                 Bound::Upper

@@ -73,6 +73,24 @@ impl SearchPlayer {
         Self::to_the_end("maximizer", Pruning::Bounds, Others::Cooperative, true)
     }
 
+    /// The search player `name` names (as `ludeme play --player` spells it), if it is one.
+    pub fn named(name: &str) -> Option<Self> {
+        [
+            Self::maximizer(),
+            Self::minimax(),
+            Self::bounded_minimax(),
+            Self::alpha_beta(),
+            Self::iterative_deepening(),
+        ]
+        .into_iter()
+        .find(|search| search.name == name)
+    }
+
+    /// The player's name, as `ludeme play --player` spells it.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
     /// The same search at most `plies` joint moves deep; states cut off there are worth 50.
     /// (Iterative deepening sets its own depths and is left as it is.)
     pub fn with_depth_limit(self, plies: u32) -> Self {
