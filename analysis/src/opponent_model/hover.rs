@@ -1,13 +1,22 @@
 //! The editor's view of a trained model: hovering a `(role NAME)` fact of a GDL game that has a
 //! model beside it (`GAME.model.json`, as `ludeme model train -o` writes it) shows the moves
 //! the model predicts for that role in the initial state, most probable first.
+//!
+//! The model file is not one of the files the front end hands to the analysis (it is not a
+//! game), so the hover reads it from disk itself: at most [`MAX_MODEL_FILE_BYTES`], and
+//! through a cache keyed by the file's size and modification time and by the game's text, so
+//! that hovering again costs a `stat`, not a parse and an interpreter built for the initial
+//! state (up to [`HOVER_CPU`]).
 
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, SystemTime};
 
 use ludeme_engine::cpu_time::CpuDeadline;
 
-use super::SavedModel;
+use super::{MAX_MODEL_FILE_BYTES, SavedModel, read_limited};
 use crate::db::Db;
 use crate::gdl::keywords::ROLE;
 use crate::gdl::model::Term;
@@ -21,6 +30,28 @@ const SHOWN_MOVES: usize = 5;
 /// The CPU time the hover may spend on the game's initial state (the interpreter, which needs
 /// no grounding, answers a small game's first question in milliseconds).
 const HOVER_CPU: Duration = Duration::from_secs(2);
+
+/// Model files remembered; past it the cache starts afresh (an editor has a few games open).
+const CACHED_MODELS: usize = 32;
+
+/// What a model file beside a game gave the hover, and what it was computed from.
+struct CachedModel {
+    /// The model file's size and modification time when it was read.
+    stamp: (u64, Option<SystemTime>),
+    /// A hash of the game's text the predictions were computed for.
+    game: u64,
+    /// The modelled role, and the hover's Markdown below its heading; or, for a file that is
+    /// not a usable model, the reason (shown on every role).
+    shown: Result<(String, String), String>,
+}
+
+/// The hovers computed so far, by model file.
+static CACHE: Mutex<Option<HashMap<PathBuf, Arc<CachedModel>>>> = Mutex::new(None);
+
+/// The cache, even if a thread panicked while holding it (it holds only finished entries).
+fn locked_cache() -> MutexGuard<'static, Option<HashMap<PathBuf, Arc<CachedModel>>>> {
+    CACHE.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// Where the model of the game at `path` is looked for: `GAME.model.json` beside it, `GAME`
 /// being the file's name without its extension.
@@ -47,23 +78,52 @@ pub fn role_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<(TextR
         }
     })?;
     let model_path = model_path_for(file.path(db))?;
-    let text = std::fs::read_to_string(&model_path).ok()?;
+    let cached = cached_model(db, file, &model_path)?;
     let file_name = model_path
         .file_name()
         .map_or_else(String::new, |name| name.to_string_lossy().into_owned());
     let heading = format!("**Opponent model** (`{file_name}`)");
-    let saved = match SavedModel::from_json(&text) {
-        Ok(saved) => saved,
-        Err(message) => return Some((range, format!("{heading}: {message}"))),
-    };
-    if saved.role != role {
-        return None;
+    match &cached.shown {
+        Err(message) => Some((range, format!("{heading}: {message}"))),
+        Ok((modelled, markdown)) if *modelled == role => {
+            Some((range, format!("{heading}{markdown}")))
+        }
+        Ok(_) => None,
     }
-    let markdown = match predictions(db, file, &saved) {
-        Ok(markdown) => format!("{heading}\n\n{markdown}"),
-        Err(message) => format!("{heading}: {message}"),
-    };
-    Some((range, markdown))
+}
+
+/// What the model at `model_path` shows for the game `file`, from the cache when neither has
+/// changed; `None` when there is no model file.
+fn cached_model(db: &dyn Db, file: SourceFile, model_path: &Path) -> Option<Arc<CachedModel>> {
+    let metadata = std::fs::metadata(model_path).ok()?;
+    let stamp = (metadata.len(), metadata.modified().ok());
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    file.text(db).hash(&mut hasher);
+    let game = hasher.finish();
+    if let Some(cached) = locked_cache()
+        .get_or_insert_with(HashMap::new)
+        .get(model_path)
+        .filter(|cached| cached.stamp == stamp && cached.game == game)
+    {
+        return Some(cached.clone());
+    }
+    let shown = read_limited(model_path, MAX_MODEL_FILE_BYTES)
+        .and_then(|text| SavedModel::from_json(&text))
+        .map(|saved| {
+            let markdown = match predictions(db, file, &saved) {
+                Ok(markdown) => format!("\n\n{markdown}"),
+                Err(message) => format!(": {message}"),
+            };
+            (saved.role, markdown)
+        });
+    let cached = Arc::new(CachedModel { stamp, game, shown });
+    let mut cache = locked_cache();
+    let cache = cache.get_or_insert_with(HashMap::new);
+    if cache.len() >= CACHED_MODELS {
+        cache.clear();
+    }
+    cache.insert(model_path.to_path_buf(), cached.clone());
+    Some(cached)
 }
 
 /// The model's top moves in the initial state, as a Markdown table under a line saying what
@@ -217,6 +277,13 @@ mod tests {
         .unwrap();
         let markdown = hover_on_role(&path, "xplayer").expect("a hover");
         assert!(markdown.contains("version is 9"), "{markdown}");
+
+        // A file over the limit is refused unread (a sparse file: nothing is written).
+        std::fs::File::create(&model_path)
+            .and_then(|file| file.set_len(MAX_MODEL_FILE_BYTES + 1))
+            .unwrap();
+        let markdown = hover_on_role(&path, "xplayer").expect("a hover");
+        assert!(markdown.contains("larger than 64 MB"), "{markdown}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
