@@ -59,7 +59,16 @@ links to an entry here.
   onto another is stacked on it, as the seed's `push` says. `(if ...)` filters the candidates,
   each tested as the cell `current` (for `replace`, the destination).
 - **Home.** A player's home row is the edge opposite their compass direction; without
-  directions, the first row for the first player and the last row for the second.
+  directions, the first row for the first player and the last row for the second. The seed
+  places pieces \"relative to each player's home row\", so `home` is read for each player: a
+  start that places one player's pieces on `home`, of a type every player has (`(Stone All
+  ...)`) and without `symmetric`, places the same on their own home row for each player it
+  otherwise gives nothing (no placement names them, nothing in hand). Teiglith, as the paper
+  prints it, has only `(place (Stone White) home)`: read for White alone, Black has no stone and
+  wins at once by `(All win (no-move))`, yet the paper ranks Teiglith fourth of its viable
+  games, which needs Black's stones. A player the start names gets exactly what it names
+  (`(place (Pawn White) home) (place (Pawn Black) home)` places each once), and a type of one
+  player's own is never given to another.
 - **Game parameters.** The seed's grammar shows `(game NAME [params] ...)` without saying what
   the params are. Here they are numbers and strings written after the name,
   `(game Hex 11 \"swap\" ...)`: a variant's parameters, kept with the name and shown with it

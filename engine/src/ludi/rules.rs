@@ -280,7 +280,9 @@ impl LudiGame {
                 match location {
                     super::Location::Home => {
                         let owners: Vec<usize> = match placement.owner {
-                            Some(owner) => vec![owner],
+                            Some(owner) => std::iter::once(owner)
+                                .chain(self.mirrored_home_owners(placement, owner))
+                                .collect(),
                             None => (0..players).collect(),
                         };
                         for owner in owners {
@@ -358,6 +360,36 @@ impl LudiGame {
             }
         }
         Ok(state)
+    }
+
+    /// The players a `home` placement of `owner`'s pieces is also made for, each on their own
+    /// home row: the seed's placements are "relative to each player's home row", so a game that
+    /// places one player's pieces of a type every player has on `home` (and names no symmetry)
+    /// gives the same to each player its start otherwise gives nothing — no placement names
+    /// them and they have nothing in hand — and who has a home row. (Teiglith, as the paper
+    /// prints it, places only White's stones; its rank among the viable games needs Black's.)
+    /// A player the start names keeps exactly what it names (docs/ludi.md, *Home*).
+    fn mirrored_home_owners(&self, placement: &super::PlacementSpec, owner: usize) -> Vec<usize> {
+        let d = &self.description;
+        let every_players_type = d
+            .pieces
+            .get(placement.piece)
+            .is_some_and(|spec| spec.owner.is_none());
+        if !every_players_type || placement.symmetric.is_some() {
+            return Vec::new();
+        }
+        let given = |player: usize| {
+            d.placements.iter().any(|other| {
+                other.owner.is_none_or(|o| o == player)
+                    || other.symmetric.is_some_and(|(_, o)| o == player)
+            }) || d
+                .in_hand
+                .iter()
+                .any(|hand| hand.owner.is_none_or(|o| o == player) && hand.count > 0)
+        };
+        (0..d.players.len())
+            .filter(|&player| player != owner && !given(player) && self.home(player).is_ok())
+            .collect()
     }
 
     /// A player's home row: the side opposite their direction; without one, the first row for

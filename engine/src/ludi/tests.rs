@@ -642,3 +642,72 @@ fn symmetric_start_placements_map_cells_or_are_refused() {
     // Mirrored axial rows are not hex rows: refused.
     assert!(with_start(Symmetry::Reflect).is_err());
 }
+
+/// `home` is relative to each player's home row (docs/ludi.md, *Home*): Teiglith's start, one
+/// player's pieces on `home`, gives the other player the same on their own home row, unless
+/// the start names that player, the type is the one player's own, or a symmetry is written.
+#[test]
+fn a_home_placement_for_one_player_is_mirrored_for_a_player_given_nothing() {
+    let start = |placements: Vec<PlacementSpec>, owned_by_white: bool, in_hand: bool| {
+        let mut description = Description::placement_game(
+            "T",
+            &["White", "Black"],
+            square(&[4, 4], false),
+            Vec::new(),
+        );
+        if owned_by_white {
+            description.pieces[0].owner = Some(0);
+        }
+        if in_hand {
+            description.in_hand = vec![InHandSpec {
+                piece: 0,
+                owner: Some(1),
+                count: 2,
+            }];
+        }
+        description.placements = placements;
+        let game = LudiGame::new(description).expect("playable");
+        let state = game.initial_state();
+        let row = |row: u32| -> Vec<Option<usize>> {
+            (0..4)
+                .map(|column| {
+                    let name = CellName { column, row };
+                    let cell = game.board.cell_at(name.column, name.row, Tiling::Square);
+                    state.owner(cell.expect("on the board"))
+                })
+                .collect()
+        };
+        (row(0), row(3))
+    };
+    let home = |owner: usize| PlacementSpec {
+        locations: vec![Location::Home],
+        ..place(0, owner, &[])
+    };
+    let white = vec![Some(0); 4];
+    let black = vec![Some(1); 4];
+    let empty = vec![None; 4];
+    // Teiglith's start: White's stones on White's home row (the first), Black's on the last.
+    assert_eq!(
+        start(vec![home(0)], false, false),
+        (white.clone(), black.clone())
+    );
+    // Each named: each as written, nothing doubled.
+    assert_eq!(
+        start(vec![home(0), home(1)], false, false),
+        (white.clone(), black.clone())
+    );
+    // Black given something else: only what is written.
+    assert_eq!(
+        start(vec![home(0), place(0, 1, &["B3"])], false, false).1,
+        empty
+    );
+    assert_eq!(start(vec![home(0)], false, true).1, empty);
+    // A type only White has is White's alone.
+    assert_eq!(start(vec![home(0)], true, false).1, empty);
+    // A symmetry written says where Black's go.
+    let reflected = PlacementSpec {
+        symmetric: Some((Symmetry::Reflect, 1)),
+        ..home(0)
+    };
+    assert_eq!(start(vec![reflected], false, false), (white, black));
+}
