@@ -74,7 +74,7 @@ pub fn breed_target(db: &dyn Db, file: SourceFile) -> Option<String> {
     if has_errors {
         return None;
     }
-    let game = Gene::read_game(&file.text(db))?;
+    let game = Gene::read_game(file.text(db))?;
     game.game_name().map(str::to_owned)
 }
 
