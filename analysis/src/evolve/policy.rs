@@ -121,8 +121,8 @@ impl PolicyChoice {
             && !others.is_empty()
         {
             line.push_str(&format!(
-                " ({} points in {} games; {})",
-                points(chosen.points),
+                " ({} in {} games; {})",
+                points_in_words(chosen.points),
                 chosen.games,
                 others.join(", ")
             ));
@@ -133,6 +133,12 @@ impl PolicyChoice {
         ));
         line
     }
+}
+
+/// "1 point", "2.5 points".
+fn points_in_words(value: f64) -> String {
+    let unit = if value == 1.0 { "point" } else { "points" };
+    format!("{} {unit}", points(value))
 }
 
 fn points(value: f64) -> String {
@@ -351,6 +357,38 @@ mod tests {
         assert!(!choice(6, 3).too_indecisive());
         assert!(!choice(2, 1).too_indecisive());
         assert!(choice(2, 0).too_indecisive());
+    }
+
+    #[test]
+    fn the_header_line_names_the_policy_kept_and_the_others_points() {
+        let standing = |policy: &str, points: f64| Standing {
+            policy: policy.to_owned(),
+            points,
+            games: 2,
+        };
+        // Each won with White: a tie, which the child's own policy wins.
+        let tie = PolicyChoice {
+            chosen: DEFAULT_POLICY.to_owned(),
+            standings: vec![standing(DEFAULT_POLICY, 1.0), standing("from Misere", 1.0)],
+            games: 2,
+            decided: 2,
+            left_out: Vec::new(),
+        };
+        assert_eq!(
+            tie.describe(),
+            "policy kept: default (1 point in 2 games; from Misere 1); 2 of 2 round-robin games had a winner"
+        );
+        // One win and one game without a winner.
+        let won = PolicyChoice {
+            chosen: "from Misere".to_owned(),
+            standings: vec![standing(DEFAULT_POLICY, 0.5), standing("from Misere", 1.5)],
+            decided: 1,
+            ..tie
+        };
+        assert_eq!(
+            won.describe(),
+            "policy kept: from Misere (1.5 points in 2 games; default 0.5); 1 of 2 round-robin games had a winner"
+        );
     }
 
     #[test]
