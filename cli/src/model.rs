@@ -106,8 +106,8 @@ struct ExperimentArgs {
     #[arg(long, default_value_t = 2)]
     opening_plies: usize,
     /// The search compared with and without the model: alphabeta (the model orders and prunes
-    /// the player's moves) or mcts (its probabilities bias the player's moves in the tree;
-    /// --search-nodes counts iterations).
+    /// the player's moves) or mcts (the tree tries only the moves --confidence keeps, biased by
+    /// their probabilities; --search-nodes counts iterations).
     #[arg(long, value_enum, default_value_t = SearcherName::Alphabeta)]
     searcher: SearcherName,
     #[arg(long, value_enum, default_value_t = ModelFormat::Human)]

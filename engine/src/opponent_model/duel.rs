@@ -28,8 +28,9 @@ pub enum Searcher {
     /// Iterative-deepening alpha-beta; the model orders and prunes the modelled player's moves.
     #[default]
     AlphaBeta,
-    /// MCTS; the model's probabilities bias the modelled player's moves in the tree. Both
-    /// players draw from the same seed in a match, so only the model makes them differ.
+    /// MCTS; the tree tries only the modelled player's moves the confidence keeps, biased by
+    /// their probabilities. Both players draw from the same seed in a match, so only the model
+    /// makes them differ.
     Mcts,
 }
 
