@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use ludeme_analysis::aesthetic::aesthetic_score;
 use ludeme_analysis::config::ProbeBudget;
 use ludeme_analysis::distance::{Neighbour, game_anchor, game_title};
 use ludeme_analysis::play::{EngineOptions, PlayableGame, ProbeReport, ProbeSettings};
@@ -398,6 +399,7 @@ fn probe_lens(snapshot: Snapshot, budget: ProbeBudget) -> Option<Resolved> {
             arguments: Some(vec![json!({
                 "uri": uri,
                 "viable": report.verdict.viable,
+                "aesthetic_score": aesthetic_score(&report),
                 "reasons": report.verdict.reasons,
                 "tentative": report.verdict.tentative,
                 "games": report.games,
@@ -414,7 +416,8 @@ fn probe_lens(snapshot: Snapshot, budget: ProbeBudget) -> Option<Resolved> {
     Some(resolved)
 }
 
-/// "viable · 50 games · balance 0.52 · draws 10 %", or the first reason it is not.
+/// "viable · score 2.63 · 50 games · balance 0.52 · draws 10 %", or the first reason it is not
+/// (the score is the aesthetic score with the shipped weights, as `ludeme evolve` ranks games).
 fn probe_title(report: &ProbeReport) -> String {
     if report.games == 0 {
         return "probe: no game finished within the budget".to_owned();
@@ -428,6 +431,7 @@ fn probe_title(report: &ProbeReport) -> String {
                 None => "not viable".to_owned(),
             }
         },
+        format!("score {:.2}", aesthetic_score(report)),
         // Fewer games than a firm verdict needs: the lens says so where the count is.
         match report.verdict.tentative {
             Some(_) => format!("{} games, tentative", report.games),
