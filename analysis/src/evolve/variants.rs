@@ -153,6 +153,12 @@ impl Variants {
 
     /// One line for the editor: what was bred and written.
     pub fn headline(&self) -> String {
+        if self.records.is_empty() {
+            return format!(
+                "Ludeme bred no variant of {}: the CPU budget was spent first",
+                self.game
+            );
+        }
         let budget = if self.records.len() < self.asked {
             format!(
                 " (the CPU budget allowed {} of {})",
@@ -234,5 +240,39 @@ mod tests {
             Some(PathBuf::from("/games/yavalath-variants"))
         );
         assert_eq!(variants_folder(Path::new("/")), None);
+    }
+
+    const TIC_TAC_TOE: &str = "(game Tic (players White Black) (board (tiling square) (size 3 3)) (end (All win (in-a-row 3))))";
+
+    /// Nothing may be written in this folder: a breeding that tried would fail to make it.
+    fn unwritable() -> PathBuf {
+        PathBuf::from("/nonexistent-folder-of-the-variants-test/tic.ludi")
+    }
+
+    #[test]
+    fn a_stopped_breeding_writes_nothing() {
+        let request = VariantRequest {
+            stop: Some(Arc::new(AtomicBool::new(true))),
+            ..VariantRequest::default()
+        };
+        let outcome = breed_variants(&unwritable(), TIC_TAC_TOE, &request);
+        assert_eq!(
+            outcome.map(|v| v.records.len()),
+            Err("stopped before the breeding ended".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_spent_budget_breeds_and_writes_nothing_and_says_so() {
+        let request = VariantRequest {
+            cpu_seconds: 0.0,
+            ..VariantRequest::default()
+        };
+        let variants = breed_variants(&unwritable(), TIC_TAC_TOE, &request).expect("judged");
+        assert!(variants.records.is_empty() && variants.written.is_empty());
+        assert_eq!(
+            variants.headline(),
+            "Ludeme bred no variant of Tic: the CPU budget was spent first"
+        );
     }
 }
