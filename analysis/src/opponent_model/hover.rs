@@ -278,12 +278,35 @@ mod tests {
         let markdown = hover_on_role(&path, "xplayer").expect("a hover");
         assert!(markdown.contains("version is 9"), "{markdown}");
 
-        // A file over the limit is refused unread (a sparse file: nothing is written).
+        // A file over the limit is refused by its size, before it is opened (a sparse file:
+        // nothing is written).
         std::fs::File::create(&model_path)
             .and_then(|file| file.set_len(MAX_MODEL_FILE_BYTES + 1))
             .unwrap();
         let markdown = hover_on_role(&path, "xplayer").expect("a hover");
         assert!(markdown.contains("larger than 64 MB"), "{markdown}");
+
+        // A named pipe is refused without being opened: opening it would wait for a writer
+        // forever. The hover runs on a thread so that a regression fails instead of hanging.
+        #[cfg(unix)]
+        {
+            std::fs::remove_file(&model_path).unwrap();
+            let made = std::process::Command::new("mkfifo")
+                .arg(&model_path)
+                .status()
+                .unwrap();
+            assert!(made.success());
+            let (sender, receiver) = std::sync::mpsc::channel();
+            let game_path = path.clone();
+            std::thread::spawn(move || {
+                let _ = sender.send(hover_on_role(&game_path, "xplayer"));
+            });
+            let markdown = receiver
+                .recv_timeout(std::time::Duration::from_secs(30))
+                .expect("the hover returns without opening the pipe")
+                .expect("a hover");
+            assert!(markdown.contains("a named pipe (FIFO)"), "{markdown}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

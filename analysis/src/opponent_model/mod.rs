@@ -8,13 +8,14 @@ use std::io::Read;
 use std::path::Path;
 use std::rc::Rc;
 
-use ludeme_engine::egg::heuristics::egg_player_by_name;
+use ludeme_engine::egg::heuristics::{EggEvaluator, egg_player_by_name};
 use ludeme_engine::opponent_model::{
     GameIdentity, ModelGuidance, compare_search_with_model, evaluate_saved, experiment,
-    initial_ranking, player_with_model,
+    initial_ranking, player_with_model, player_with_model_and_evaluator,
 };
 use ludeme_engine::players::player_by_name;
 
+use crate::files::{FileKind, FileSystem, OsFileSystem};
 use crate::play::{MatchResult, MatchSettings, PlayableGame, run_match};
 
 pub use hover::{model_path_for, role_hover};
@@ -126,19 +127,31 @@ pub fn read_model_file(path: &Path) -> Result<SavedModel, String> {
     SavedModel::from_json(&text)
 }
 
-/// A file's text, or why not: unreadable, not UTF-8, or over `limit` bytes (measured while
-/// reading, so that a file growing meanwhile, or a device, is refused too).
+/// A file's text, or why not: unreadable, not a regular file, not UTF-8, or over `limit`
+/// bytes. The kind and size are checked before the file is opened, so a named pipe (which
+/// would block the open forever) or a device is refused unread; the read is still limited, so
+/// that a file growing meanwhile is refused too.
 pub(crate) fn read_limited(path: &Path, limit: u64) -> Result<String, String> {
+    let too_large = || {
+        format!(
+            "it is larger than {} MB, the most a model file may hold",
+            limit >> 20
+        )
+    };
+    match OsFileSystem.kind(path) {
+        Err(error) => return Err(format!("cannot read it: {error}")),
+        Ok(FileKind::Folder) => return Err("it is a folder, not a model file".to_owned()),
+        Ok(FileKind::Special(kind)) => return Err(format!("it is {kind}, not a model file")),
+        Ok(FileKind::File { len }) if len > limit => return Err(too_large()),
+        Ok(FileKind::File { .. }) => {}
+    }
     let file = std::fs::File::open(path).map_err(|error| format!("cannot read it: {error}"))?;
     let mut bytes = Vec::new();
     file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|error| format!("cannot read it: {error}"))?;
     if bytes.len() as u64 > limit {
-        return Err(format!(
-            "it is larger than {} MB, the most a model file may hold",
-            limit >> 20
-        ));
+        return Err(too_large());
     }
     String::from_utf8(bytes).map_err(|_| "not JSON: it is not UTF-8 text".to_owned())
 }
@@ -209,10 +222,10 @@ impl PlayableGame {
     ) -> (MatchResult, Vec<&'static str>) {
         let guidance = &models.guidance;
         match self {
-            // EGGG's searches with a model value cut-off states as even, as every searcher
-            // with a model does (the model says how a role plays, not who is ahead).
+            // EGGG's searches with a model value cut-off states with the game's evaluator, as
+            // without one (the model says how a role plays, not who is ahead).
             PlayableGame::Egg(game) => run_match(&**game, players, seed, settings, |name, seed| {
-                player_with_model(name, seed, guidance)
+                player_with_model_and_evaluator(name, seed, guidance, || EggEvaluator::new(game))
                     .or_else(|| egg_player_by_name(name, seed, game))
             }),
             PlayableGame::Gdl(game) => run_match(game, players, seed, settings, |name, seed| {

@@ -14,6 +14,7 @@ use std::rc::Rc;
 use super::evaluate::moves_reaching;
 use super::{FeatureSet, MoveModel, Observe};
 use crate::players::{Clock, Heuristic, Mcts, MovePrior, NEUTRAL, Player, SearchPlayer};
+use crate::probe::NoAdvice;
 use crate::{Reward, RoleIndex};
 
 /// A trained model of one player and the features it was trained on.
@@ -174,26 +175,32 @@ impl<G: Observe> MovePrior<G> for ModelGuidance {
 
 /// A [`ModelGuidance`] as the player of `searcher` uses it: the other roles' moves ordered and
 /// pruned by their models, the searcher's own moves all searched (a model of the role the
-/// searcher plays describes another player, not the move it should make).
+/// searcher plays describes another player, not the move it should make). Cut-off states are
+/// valued, and the moves of the roles without a model ordered, by `evaluator` (the game's own
+/// evaluator, such as EGGG's, or [`NoAdvice`]): the model says how a role plays, not who is
+/// ahead.
 #[derive(Clone, Copy, Debug)]
-pub struct GuidanceFor<'a> {
+pub struct GuidanceFor<'a, V = NoAdvice> {
     pub guidance: &'a ModelGuidance,
     pub searcher: RoleIndex,
+    pub evaluator: &'a V,
 }
 
-impl<G: Observe> Heuristic<G> for GuidanceFor<'_> {
+impl<G: Observe, V: Heuristic<G>> Heuristic<G> for GuidanceFor<'_, V> {
     fn value(&self, game: &G, state: &G::State, role: RoleIndex) -> Reward {
-        Heuristic::<G>::value(self.guidance, game, state, role)
+        self.evaluator.value(game, state, role)
     }
 
     fn select(&self, game: &G, state: &G::State, role: RoleIndex, moves: &mut Vec<G::Move>) {
-        if role != self.searcher {
+        if role != self.searcher && self.guidance.models_role(role) {
             self.guidance.select(game, state, role, moves);
+        } else {
+            self.evaluator.select(game, state, role, moves);
         }
     }
 }
 
-impl<G: Observe> MovePrior<G> for GuidanceFor<'_> {
+impl<G: Observe, V> MovePrior<G> for GuidanceFor<'_, V> {
     fn prior(
         &self,
         game: &G,
@@ -209,19 +216,33 @@ impl<G: Observe> MovePrior<G> for GuidanceFor<'_> {
 
 /// The player `name` names (see [`crate::players::PLAYER_NAMES`]) searching with `guidance`
 /// when it is a searching one (MCTS or one of the alpha-beta family); `None` for the players
-/// that do not search (legal, random), which a model cannot change.
+/// that do not search (legal, random), which a model cannot change. Cut-off states are even, as
+/// without a model; [`player_with_model_and_evaluator`] gives the search an evaluator.
 pub fn player_with_model<G: Observe>(
     name: &str,
     seed: u64,
     guidance: &Rc<ModelGuidance>,
 ) -> Option<Box<dyn Player<G>>> {
+    player_with_model_and_evaluator(name, seed, guidance, || NoAdvice)
+}
+
+/// [`player_with_model`] whose alpha-beta family values cut-off states with the evaluator
+/// `evaluator` makes (made only for those players), as the game's own search players do; MCTS
+/// plays out to the end and needs none.
+pub fn player_with_model_and_evaluator<G: Observe, V: Heuristic<G> + 'static>(
+    name: &str,
+    seed: u64,
+    guidance: &Rc<ModelGuidance>,
+    evaluator: impl FnOnce() -> V,
+) -> Option<Box<dyn Player<G>>> {
     if name == "mcts" {
         return Some(Box::new(ModelledMctsPlayer::new(guidance.clone(), seed)));
     }
     let search = SearchPlayer::named(name)?;
-    Some(Box::new(ModelledSearchPlayer::with_search(
+    Some(Box::new(ModelledSearchPlayer::with_evaluator(
         search,
         guidance.clone(),
+        evaluator(),
     )))
 }
 
@@ -260,6 +281,7 @@ impl<G: Observe> Player<G> for ModelledMctsPlayer {
         let guidance = GuidanceFor {
             guidance: &self.guidance,
             searcher: role,
+            evaluator: &NoAdvice,
         };
         self.search
             .choose_move_with(game, state, role, clock, &guidance)
@@ -267,11 +289,12 @@ impl<G: Observe> Player<G> for ModelledMctsPlayer {
 }
 
 /// Iterative-deepening alpha-beta guided by a [`ModelGuidance`]: the players' search, with the
-/// modelled roles' moves ordered and pruned by the models.
+/// modelled roles' moves ordered and pruned by the models, cut-off states valued by `evaluator`.
 #[derive(Clone, Debug)]
-pub struct ModelledSearchPlayer {
+pub struct ModelledSearchPlayer<V = NoAdvice> {
     search: SearchPlayer,
     guidance: Rc<ModelGuidance>,
+    evaluator: V,
 }
 
 impl ModelledSearchPlayer {
@@ -280,13 +303,24 @@ impl ModelledSearchPlayer {
         Self::with_search(SearchPlayer::iterative_deepening(), guidance)
     }
 
-    /// `search` (any of the alpha-beta family) guided by `guidance`.
+    /// `search` (any of the alpha-beta family) guided by `guidance`, cut-off states even.
     pub fn with_search(search: SearchPlayer, guidance: Rc<ModelGuidance>) -> Self {
-        ModelledSearchPlayer { search, guidance }
+        Self::with_evaluator(search, guidance, NoAdvice)
     }
 }
 
-impl<G: Observe> Player<G> for ModelledSearchPlayer {
+impl<V> ModelledSearchPlayer<V> {
+    /// `search` guided by `guidance`, valuing cut-off states with `evaluator`.
+    pub fn with_evaluator(search: SearchPlayer, guidance: Rc<ModelGuidance>, evaluator: V) -> Self {
+        ModelledSearchPlayer {
+            search,
+            guidance,
+            evaluator,
+        }
+    }
+}
+
+impl<G: Observe, V: Heuristic<G>> Player<G> for ModelledSearchPlayer<V> {
     /// The search's name with `+model`, as reports spell it.
     fn name(&self) -> &'static str {
         match self.search.name() {
@@ -308,6 +342,7 @@ impl<G: Observe> Player<G> for ModelledSearchPlayer {
         let guidance = GuidanceFor {
             guidance: &self.guidance,
             searcher: role,
+            evaluator: &self.evaluator,
         };
         self.search
             .choose_move_with(game, state, role, clock, &guidance)

@@ -457,6 +457,7 @@ fn the_searchers_own_moves_are_never_pruned() {
         let view = GuidanceFor {
             guidance: &guidance,
             searcher,
+            evaluator: &crate::probe::NoAdvice,
         };
         for role in [0, 1] {
             let mut moves = legal.to_vec();
@@ -472,4 +473,58 @@ fn the_searchers_own_moves_are_never_pruned() {
             assert_eq!(prior.is_none(), role == searcher, "{prior:?}");
         }
     }
+}
+
+/// With a model, an EGGG search still values the states it cuts off with the game's static
+/// evaluator (the model only chooses which of the modelled role's moves are searched): in
+/// EGGG tic-tac-toe with X in the centre and O in a corner, X's position is worth 54 (the
+/// evaluator's own test works the figure out), not the even 50 of a search without one.
+#[test]
+fn an_egg_search_with_a_model_values_cut_off_states_with_the_egg_evaluator() {
+    use crate::egg::heuristics::EggEvaluator;
+    use crate::egg::{Board, Description, EggEngine, EggMove, Goal, LineGoal, Moves, Scoring};
+    let game = EggEngine::new(Description {
+        roles: vec!["x".into(), "o".into()],
+        pieces: vec!["X".into(), "O".into()],
+        board: Board::rectangle(3, 3),
+        turns: crate::egg::Turns::Alternate { order: vec![0, 1] },
+        moves: Moves::Place {
+            piece_of_role: vec![0, 1],
+        },
+        goal: Goal::Lines(vec![LineGoal {
+            length: 3,
+            axes: vec![(1, 0), (0, 1), (1, 1), (1, -1)],
+        }]),
+        scoring: Scoring::FirstGoalWins,
+    })
+    .expect("playable");
+    let state = game.initial_state();
+    let state = game.next_state(&state, &[EggMove::Place(4), EggMove::Pass]);
+    let state = game.next_state(&state, &[EggMove::Pass, EggMove::Place(0)]);
+    let evaluator = EggEvaluator::new(&game);
+    // O is modelled as always playing one move: its replies are pruned to one.
+    let guidance = ModelGuidance::new(
+        vec![
+            None,
+            Some(PlayerModel {
+                features: FeatureSet::State,
+                model: MoveModel::train(&rows(&[("(place O 1)", 9), ("(place O 2)", 1)]), Some(0)),
+            }),
+        ],
+        0.5,
+    );
+    let view = GuidanceFor {
+        guidance: &guidance,
+        searcher: 0,
+        evaluator: &evaluator,
+    };
+    assert_eq!(Heuristic::<EggEngine>::value(&view, &game, &state, 0), 54);
+    assert_eq!(Heuristic::<EggEngine>::value(&view, &game, &state, 1), 46);
+    // One ply deep every state is cut off: the guided search finds what the EGGG search does.
+    let search = SearchPlayer::alpha_beta().with_depth_limit(1);
+    let evaluated = search.analyse_with(&game, &state, 0, &mut Clock::unlimited(), &evaluator);
+    let guided = search.analyse_with(&game, &state, 0, &mut Clock::unlimited(), &view);
+    assert_eq!(guided.value, evaluated.value);
+    assert_eq!(guided.best_move, evaluated.best_move);
+    assert!(guided.value.is_some_and(|value| value > 54), "{guided:?}");
 }
