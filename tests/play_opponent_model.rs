@@ -141,7 +141,7 @@ fn alpha_beta_and_mcts_play_with_a_saved_model_of_their_opponent() {
 
 /// A model that cannot be used stops `ludeme play` with exit status 2 and the reason: not
 /// JSON, another game's, a role the game does not have, two of one role, too large, missing,
-/// or a confidence out of range.
+/// a confidence out of range, or a confidence without a model.
 #[test]
 fn a_model_that_cannot_be_used_is_refused_with_the_reason() {
     let dir = tempfile::tempdir().expect("a temporary folder");
@@ -206,6 +206,15 @@ fn a_model_that_cannot_be_used_is_refused_with_the_reason() {
         ]);
         assert!(
             stderr.contains("the model confidence must be above 0 and at most 1"),
+            "{confidence}: {stderr}"
+        );
+    }
+
+    // A confidence without a model would be ignored: it is refused, even one in range.
+    for confidence in ["0.5", "7"] {
+        let stderr = play_refused(&[TIC_TAC_TOE, "--model-confidence", confidence]);
+        assert!(
+            stderr.contains("--opponent-model"),
             "{confidence}: {stderr}"
         );
     }

@@ -54,7 +54,12 @@ pub struct PlayArgs {
     opponent_models: Vec<PathBuf>,
     /// With --opponent-model: the probability of the modelled role's moves a search keeps at
     /// its turns (above 0, at most 1; 1 orders the moves without dropping any).
-    #[arg(long, value_name = "P", default_value_t = DEFAULT_MODEL_CONFIDENCE)]
+    #[arg(
+        long,
+        value_name = "P",
+        default_value_t = DEFAULT_MODEL_CONFIDENCE,
+        requires = "opponent_models"
+    )]
     model_confidence: f64,
     #[arg(long, value_enum, default_value_t = PlayFormat::Human)]
     format: PlayFormat,
