@@ -51,9 +51,12 @@ const MIXED_UP: &str = "a state or move of another engine was passed to this gam
 impl Reasoner {
     /// The most CPU time [`Reasoner::new`] spends grounding before it falls back to the
     /// interpreter.
-    pub const GROUNDING_TIME: Duration = Duration::from_secs(10);
+    /// Twenty seconds: a game that grounds only after several rewritings (merrills, on demand
+    /// after ~8 s failing as written; gt_attrition, with its variables eliminated after two
+    /// failed attempts of ~6 s each) needs more than ten on a loaded machine.
+    pub const GROUNDING_TIME: Duration = Duration::from_secs(20);
 
-    /// Grounds the program (within the default limits, for at most ten seconds and never past
+    /// Grounds the program (within the default limits, for at most twenty seconds and never past
     /// the budget's deadline), falling back to the interpreter under `budget`.
     pub fn new(program: Program, budget: Budget) -> Result<Reasoner, GdlError> {
         let mut deadline = CpuDeadline::after(Reasoner::GROUNDING_TIME);

@@ -164,7 +164,7 @@ impl Work<'_> {
         self.steps += 1;
         if self.steps > self.limits.max_steps {
             return Err(too_large(format!(
-                "more than {} join steps",
+                "more than {} {TOO_MANY_STEPS}",
                 self.limits.max_steps
             )));
         }
@@ -182,6 +182,19 @@ impl Work<'_> {
 
 fn too_large(what: String) -> GdlError {
     GdlError::Budget(format!("the game is too large to ground: {what}"))
+}
+
+/// What [`Work::step`] and [`Grounding::add_fact`] say when the domain, not the instances of
+/// the rules over it, is too large.
+const TOO_MANY_STEPS: &str = "join steps";
+const TOO_MANY_TERMS: &str = "ground terms";
+
+/// Whether grounding failed because the domain is too large (too many ground terms, or too
+/// many join steps finding it), rather than because the rules have too many instances over
+/// it: the first calls for grounding on demand, the second for smaller rules.
+pub(super) fn is_domain_too_large(error: &GdlError) -> bool {
+    matches!(error, GdlError::Budget(message)
+        if message.contains(TOO_MANY_STEPS) || message.contains(TOO_MANY_TERMS))
 }
 
 /// Receives each match of a join: the bindings and the ground atom of each body literal.
@@ -273,9 +286,10 @@ impl Grounding {
             pending.extend(derived);
             if self.terms.len() > limits.max_terms {
                 return Err(too_large(format!(
-                    "more than {} ground terms (the last new atom of `{}`)",
+                    "more than {} {TOO_MANY_TERMS} (the last new atom of `{}`; the largest relations: {})",
                     limits.max_terms,
-                    program.symbols.name(relation)
+                    program.symbols.name(relation),
+                    self.largest_relations(program)
                 )));
             }
         }
@@ -364,6 +378,14 @@ impl Grounding {
         }
     }
 
+    /// The three relations with the most facts, with their sizes: where a domain blew up.
+    fn largest_relations(&self, program: &Program) -> String {
+        largest_three(self.relations.iter().map(|((relation, arity), facts)| {
+            let name = program.symbols.name(*relation);
+            (facts.facts.len(), format!("{name}/{arity}"))
+        }))
+    }
+
     fn fact_count(&self) -> usize {
         self.relations.values().map(|r| r.facts.len()).sum()
     }
@@ -396,10 +418,22 @@ impl Grounding {
         let limits = work.limits;
         let mut rules = std::mem::take(&mut self.rules);
         let mut key = KeyScratch::new();
+        // Ground rules per rule written, to name the largest when the limit is passed.
+        let mut per_rule: Vec<(usize, Sym)> = Vec::new();
         for rule in program_rules {
             if guards.contains(&rule.head.relation) {
                 continue;
             }
+            let first = rules.heads.len();
+            let largest = |per_rule: &[(usize, Sym)], current: usize| {
+                let name = |relation: Sym| program.symbols.name(relation).to_owned();
+                largest_three(
+                    per_rule
+                        .iter()
+                        .map(|&(count, relation)| (count, name(relation)))
+                        .chain([(current, name(rule.head.relation))]),
+                )
+            };
             self.join(
                 rule,
                 None,
@@ -425,9 +459,10 @@ impl Grounding {
                     rules.starts.push(rules.literals.len() as u32);
                     if rules.heads.len() > limits.max_ground_rules {
                         return Err(too_large(format!(
-                            "more than {} ground rules (the last for `{}`)",
+                            "more than {} ground rules (the last for `{}`; the largest rules, by head: {})",
                             limits.max_ground_rules,
-                            program.symbols.name(rule.head.relation)
+                            program.symbols.name(rule.head.relation),
+                            largest(&per_rule, rules.heads.len() - first)
                         )));
                     }
                     if rules.literals.len() > limits.max_literals {
@@ -439,10 +474,23 @@ impl Grounding {
                     Ok(())
                 },
             )?;
+            per_rule.push((rules.heads.len() - first, rule.head.relation));
         }
         self.rules = rules;
         Ok(())
     }
+}
+
+/// The three largest of `sizes` (a count and a name each), as "`name` count, …".
+fn largest_three(sizes: impl Iterator<Item = (usize, String)>) -> String {
+    let mut sizes: Vec<(usize, String)> = sizes.collect();
+    sizes.sort_unstable_by_key(|(size, _)| std::cmp::Reverse(*size));
+    sizes
+        .iter()
+        .take(3)
+        .map(|(size, name)| format!("`{name}` {size}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn intern_atom(terms: &mut Terms, atom: &PatternAtom, bindings: &[TermId]) -> TermId {

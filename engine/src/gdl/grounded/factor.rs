@@ -96,44 +96,9 @@ fn split(rule: &CompiledRule, symbols: &mut Symbols, out: &mut Vec<CompiledRule>
         }
         interface.sort_unstable();
         let name = format!("aux {} of {}", out.len(), symbols.name(rule.head.relation));
-        let relation = symbols.intern(&name);
-        // Slots renumbered: the interface first, then the part's local variables.
-        let mut renumber: Vec<Option<usize>> = vec![None; rule.variables];
-        for (new, &old) in interface.iter().enumerate() {
-            renumber[old] = Some(new);
-        }
-        let mut next_slot = interface.len();
-        for &i in &part {
-            for_each_literal_var(&rule.body[i], &mut |slot| {
-                if renumber[slot].is_none() {
-                    renumber[slot] = Some(next_slot);
-                    next_slot += 1;
-                }
-            });
-        }
-        let map = |pattern: &Pattern| renumbered(pattern, &renumber);
-        let mut body: Vec<CompiledLiteral> = Vec::new();
-        // Positive literals first so that every test finds its variables bound.
-        for positive_pass in [true, false] {
-            for &i in &part {
-                let literal = &rule.body[i];
-                if matches!(literal, CompiledLiteral::Positive(_)) == positive_pass {
-                    body.push(map_literal(literal, &map));
-                }
-            }
-        }
-        out.push(CompiledRule {
-            head: PatternAtom {
-                relation,
-                args: (0..interface.len()).map(Pattern::Var).collect(),
-            },
-            body,
-            variables: next_slot,
-        });
-        aux_atoms.push(CompiledLiteral::Positive(PatternAtom {
-            relation,
-            args: interface.iter().map(|&slot| Pattern::Var(slot)).collect(),
-        }));
+        let (aux_rule, aux_atom) = auxiliary(rule, &part, &interface, symbols.intern(&name));
+        out.push(aux_rule);
+        aux_atoms.push(aux_atom);
     }
     // The kept positive literals in their written order, the auxiliary atoms, then the tests
     // (every variable is bound by then).
@@ -155,6 +120,54 @@ fn split(rule: &CompiledRule, symbols: &mut Symbols, out: &mut Vec<CompiledRule>
         body,
         variables: rule.variables,
     });
+}
+
+/// The auxiliary rule `relation(interface) :- the literals of rule.body at parts`, its
+/// variables renumbered (the interface first, then the others in order of appearance) and its
+/// positive literals first so that every test finds its variables bound; and the atom that
+/// reads it in place of those literals.
+fn auxiliary(
+    rule: &CompiledRule,
+    parts: &[usize],
+    interface: &[usize],
+    relation: super::super::program::Sym,
+) -> (CompiledRule, CompiledLiteral) {
+    let mut renumber: Vec<Option<usize>> = vec![None; rule.variables];
+    for (new, &old) in interface.iter().enumerate() {
+        renumber[old] = Some(new);
+    }
+    let mut next_slot = interface.len();
+    for &i in parts {
+        for_each_literal_var(&rule.body[i], &mut |slot| {
+            if renumber[slot].is_none() {
+                renumber[slot] = Some(next_slot);
+                next_slot += 1;
+            }
+        });
+    }
+    let map = |pattern: &Pattern| renumbered(pattern, &renumber);
+    let mut body: Vec<CompiledLiteral> = Vec::new();
+    for positive_pass in [true, false] {
+        for &i in parts {
+            let literal = &rule.body[i];
+            if matches!(literal, CompiledLiteral::Positive(_)) == positive_pass {
+                body.push(map_literal(literal, &map));
+            }
+        }
+    }
+    let aux_rule = CompiledRule {
+        head: PatternAtom {
+            relation,
+            args: (0..interface.len()).map(Pattern::Var).collect(),
+        },
+        body,
+        variables: next_slot,
+    };
+    let aux_atom = CompiledLiteral::Positive(PatternAtom {
+        relation,
+        args: interface.iter().map(|&slot| Pattern::Var(slot)).collect(),
+    });
+    (aux_rule, aux_atom)
 }
 
 fn renumbered(pattern: &Pattern, renumber: &[Option<usize>]) -> Pattern {
@@ -325,4 +338,120 @@ fn cut_prefix(
         return Some((link, rest));
     }
     None
+}
+
+/// The rules with their local variables eliminated one at a time (bucket elimination, as in
+/// the join trees of database query planning): a variable `?v` that the head does not read,
+/// together with every literal that mentions it (its bucket), becomes an auxiliary relation
+/// over the bucket's other variables still read elsewhere, and the rule reads that relation
+/// instead. The variable to eliminate next is the one whose auxiliary relation has the fewest
+/// arguments. A goal comparing three players' step counts, `(goal ?r1 40) :- (steps ?r1 ?s1)
+/// (steps ?r2 ?s2) (smaller ?s1 ?s2) (steps ?r3 ?s3) (smaller ?s1 ?s3) (distinct ?r2 ?r3) …`,
+/// has one instance per combination of the three counts as written; with `?s2` and `?s3`
+/// eliminated (`(later ?r2 ?s1) :- (steps ?r2 ?s2) (smaller ?s1 ?s2)`) one per pair of counts.
+/// Unlike [`chain`], the order is not the written one. A bucket is eliminated only when its
+/// positive literals bind all its variables (so every test and negation in it can be decided
+/// there) and it is not the whole body. The meaning is unchanged: the auxiliary atom holds
+/// exactly when the bucket holds for some values of the variables it drops.
+pub(super) fn eliminate(rules: &[CompiledRule], symbols: &mut Symbols) -> Vec<CompiledRule> {
+    let mut out = Vec::with_capacity(rules.len());
+    let mut pending: Vec<CompiledRule> = rules.iter().rev().cloned().collect();
+    while let Some(rule) = pending.pop() {
+        let Some((bucket, interface)) = cheapest_bucket(&rule) else {
+            out.push(rule);
+            continue;
+        };
+        let name = format!(
+            "elimination {} of {}",
+            out.len() + pending.len(),
+            symbols.name(rule.head.relation)
+        );
+        let (aux_rule, aux_atom) = auxiliary(&rule, &bucket, &interface, symbols.intern(&name));
+        // The rest in the compiled order: positive literals (the auxiliary atom where the
+        // bucket's first one was), then the tests.
+        let first = bucket[0];
+        let mut body: Vec<CompiledLiteral> = Vec::with_capacity(rule.body.len());
+        for (i, literal) in rule.body.iter().enumerate() {
+            if i == first {
+                body.push(aux_atom.clone());
+            } else if !bucket.contains(&i) && matches!(literal, CompiledLiteral::Positive(_)) {
+                body.push(literal.clone());
+            }
+        }
+        body.extend(
+            rule.body
+                .iter()
+                .enumerate()
+                .filter(|(i, literal)| {
+                    !bucket.contains(i) && !matches!(literal, CompiledLiteral::Positive(_))
+                })
+                .map(|(_, literal)| literal.clone()),
+        );
+        pending.push(CompiledRule {
+            head: rule.head.clone(),
+            body,
+            variables: rule.variables,
+        });
+        pending.push(aux_rule);
+    }
+    out
+}
+
+/// The bucket (literal positions, ascending) of the local variable best eliminated from
+/// `rule`, and its interface (the bucket's variables read by the head or by another literal,
+/// ascending); `None` when no variable can be eliminated.
+fn cheapest_bucket(rule: &CompiledRule) -> Option<(Vec<usize>, Vec<usize>)> {
+    let mut in_head = vec![false; rule.variables];
+    for arg in &rule.head.args {
+        for_each_var(arg, &mut |slot| in_head[slot] = true);
+    }
+    let mut occurs: Vec<Vec<usize>> = vec![Vec::new(); rule.variables];
+    for (i, literal) in rule.body.iter().enumerate() {
+        for_each_literal_var(literal, &mut |slot| {
+            if occurs[slot].last() != Some(&i) {
+                occurs[slot].push(i);
+            }
+        });
+    }
+    // (cost: the interface's size, then the bucket's; bucket; interface)
+    type Candidate = ((usize, usize), Vec<usize>, Vec<usize>);
+    let mut best: Option<Candidate> = None;
+    for slot in 0..rule.variables {
+        let bucket = &occurs[slot];
+        if in_head[slot] || bucket.is_empty() || bucket.len() == rule.body.len() {
+            continue;
+        }
+        let mut bound = vec![false; rule.variables];
+        for &i in bucket {
+            if let CompiledLiteral::Positive(atom) = &rule.body[i] {
+                for arg in &atom.args {
+                    for_each_var(arg, &mut |slot| bound[slot] = true);
+                }
+            }
+        }
+        let mut safe = true;
+        let mut interface: Vec<usize> = Vec::new();
+        for &i in bucket {
+            for_each_literal_var(&rule.body[i], &mut |var| {
+                safe &= bound[var];
+                let read_elsewhere =
+                    in_head[var] || occurs[var].iter().any(|j| !bucket.contains(j));
+                if read_elsewhere && !interface.contains(&var) {
+                    interface.push(var);
+                }
+            });
+        }
+        if !safe {
+            continue;
+        }
+        let cost = (interface.len(), bucket.len());
+        if best
+            .as_ref()
+            .is_none_or(|(best_cost, _, _)| cost < *best_cost)
+        {
+            interface.sort_unstable();
+            best = Some((cost, bucket.clone(), interface));
+        }
+    }
+    best.map(|(_, bucket, interface)| (bucket, interface))
 }

@@ -101,9 +101,27 @@ impl GroundedGame {
         // When every rewriting fails too, the error to report is the one about the rules as
         // written: a rewriting's names its own helper relations, which the game does not have.
         let as_written = grounded.as_ref().err().cloned();
-        // Helper relations grounded only where they are read.
-        if too_large(&grounded) {
-            grounded = ground_on_demand(&mut program, &rules, limits).unwrap_or(grounded);
+        // Two rewritings, the one that addresses why grounding as written failed first: helper
+        // relations grounded only where they are read (the domain is too large), and local
+        // variables eliminated in the cheapest order (the rules have too many instances over
+        // the domain). Every failed attempt spends CPU time under the same deadline.
+        let eliminate_first = grounded
+            .as_ref()
+            .is_err_and(|error| !domain::is_domain_too_large(error));
+        for eliminate in [eliminate_first, !eliminate_first] {
+            if !too_large(&grounded) {
+                break;
+            }
+            if eliminate {
+                let eliminated = factor::eliminate(&rules, &mut program.symbols);
+                grounded = domain::ground(&program, &eliminated, &no_guards, limits);
+                if too_large(&grounded) {
+                    grounded =
+                        ground_on_demand(&mut program, &eliminated, limits).unwrap_or(grounded);
+                }
+            } else {
+                grounded = ground_on_demand(&mut program, &rules, limits).unwrap_or(grounded);
+            }
         }
         // Long bodies cut into chains, then that and demand.
         if too_large(&grounded) {

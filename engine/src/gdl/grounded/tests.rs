@@ -94,6 +94,40 @@ fn agree_on_trajectories(oracle: &Reasoner, fast: &Reasoner, trajectories: u64) 
     assert_eq!(fast.failure(), None);
 }
 
+/// Grounds `program` under `limits` with its factored rules rewritten by `rewrite` (the
+/// identity: as written), alone (no retry); on a copy, whose symbols name the rewriting's
+/// relations in errors.
+fn ground_rewritten(
+    program: &super::super::Program,
+    limits: &super::GroundingLimits,
+    rewrite: impl FnOnce(
+        Vec<super::super::program::CompiledRule>,
+        &mut super::super::Symbols,
+    ) -> Vec<super::super::program::CompiledRule>,
+) -> Result<(), GdlError> {
+    let mut probe = program.clone();
+    let rules = super::factor::factor(&probe.rules, &mut probe.symbols);
+    let rules = rewrite(rules, &mut probe.symbols);
+    super::domain::ground(&probe, &rules, &Default::default(), limits).map(|_| ())
+}
+
+/// `program` grounded under `limits` (with every retry) agrees with the interpreter.
+fn agrees_when_grounded_under(
+    program: super::super::Program,
+    limits: &super::GroundingLimits,
+    trajectories: u64,
+) {
+    let oracle = Reasoner::interpreted(program.clone(), Budget::default()).expect("runs");
+    let fast = Reasoner::with_limits(program, Budget::default(), limits).expect("runs");
+    assert_eq!(
+        fast.engine_name(),
+        "grounded",
+        "{:?}",
+        fast.fallback_reason()
+    );
+    agree_on_trajectories(&oracle, &fast, trajectories);
+}
+
 /// Static recursion (`reach`), a recursive view over the state (`seen`), negation of it in
 /// goals, and a zero-argument function term as a fluent.
 #[test]
@@ -275,7 +309,8 @@ fn goals_over_a_chain_of_1_000_views_are_evaluated_without_deep_recursion() {
 /// one rule body as gt_two_thirds does. As written, `total` has one ground instance per
 /// combination of guesses (1,000); cut into a chain (the first two guesses summed into a link
 /// relation over their sum) it has 100 + 19 × 10. Under a limit of 1,500 ground rules the game
-/// grounds only through the chain, and must play exactly as the interpreter does.
+/// does not ground as written but does as a chain (the grounder tries eliminating variables
+/// first, which grounds it too), and must play exactly as the interpreter does.
 #[test]
 fn a_sum_of_guesses_too_large_as_written_grounds_as_a_chain_and_agrees() {
     let mut text = String::from(
@@ -303,19 +338,20 @@ fn a_sum_of_guesses_too_large_as_written_grounds_as_a_chain_and_agrees() {
         }
     }
     let program = program(&text).expect("builds");
-    let oracle = Reasoner::interpreted(program.clone(), Budget::default()).expect("runs");
     let limits = super::GroundingLimits {
         max_ground_rules: 1_500,
         ..super::GroundingLimits::default()
     };
-    let fast = Reasoner::with_limits(program, Budget::default(), &limits).expect("runs");
-    assert_eq!(
-        fast.engine_name(),
-        "grounded",
-        "{:?}",
-        fast.fallback_reason()
+    let as_written = ground_rewritten(&program, &limits, |rules, _| rules);
+    assert!(
+        matches!(&as_written, Err(GdlError::Budget(_))),
+        "{as_written:?}"
     );
-    agree_on_trajectories(&oracle, &fast, 20);
+    let as_chain = ground_rewritten(&program, &limits, |rules, symbols| {
+        super::factor::chain(&rules, symbols)
+    });
+    assert!(as_chain.is_ok(), "{as_chain:?}");
+    agrees_when_grounded_under(program, &limits, 20);
 }
 
 /// Two players claim cells of a row of twelve; a line is three given cells of one owner, read
@@ -353,30 +389,79 @@ fn a_helper_read_with_known_arguments_grounds_on_demand_and_agrees() {
         ..super::GroundingLimits::default()
     };
     // The limit bites: bottom-up, with or without chains, the domain is too large.
-    let mut symbols = program.symbols.clone();
-    let rules = super::factor::factor(&program.rules, &mut symbols);
-    let no_guards = Default::default();
-    for rules in [rules.clone(), super::factor::chain(&rules, &mut symbols)] {
-        let bottom_up = super::domain::ground(&program, &rules, &no_guards, &limits);
+    for chained in [false, true] {
+        let bottom_up = ground_rewritten(&program, &limits, |rules, symbols| {
+            if chained {
+                super::factor::chain(&rules, symbols)
+            } else {
+                rules
+            }
+        });
         assert!(
             matches!(&bottom_up, Err(GdlError::Budget(m)) if m.contains("ground terms")),
-            "{:?}",
-            bottom_up.err()
+            "{bottom_up:?}"
         );
     }
-    let oracle = Reasoner::interpreted(program.clone(), Budget::default()).expect("runs");
-    let fast = Reasoner::with_limits(program, Budget::default(), &limits).expect("runs");
-    assert_eq!(
-        fast.engine_name(),
-        "grounded",
-        "{:?}",
-        fast.fallback_reason()
+    agrees_when_grounded_under(program, &limits, 20);
+}
+
+/// Three players each guess a number below 30, and a player wins with a guess above both
+/// others', compared in one rule body as crossers3's goals compare step counts. As written,
+/// `best` has one ground instance per combination of the three guesses (over 150,000); cut into
+/// a chain in the written order, its first link still joins all three. With the other players'
+/// guesses eliminated first (`(above ?r2 ?a) :- (guessed ?r2 ?b) (less ?b ?a)`, 2,700
+/// instances), it has a few thousand. Under a limit of 10,000 ground rules the game grounds
+/// only that way, and must play exactly as the interpreter does.
+#[test]
+fn a_comparison_of_three_guesses_grounds_with_its_variables_eliminated_and_agrees() {
+    let mut text = String::from(
+        "(role p1) (role p2) (role p3) (init start)
+         (<= (legal ?p (guess ?n)) (role ?p) (true start) (number ?n))
+         (<= (next (guessed ?p ?n)) (does ?p (guess ?n)))
+         (<= terminal (not (true start)))
+         (<= (less ?a ?b) (succ ?a ?b))
+         (<= (less ?a ?c) (succ ?b ?c) (less ?a ?b))
+         (<= (number ?n) (succ ?n ?m)) (<= (number ?m) (succ ?n ?m))
+         (<= (best ?r) (true (guessed ?r ?a)) (true (guessed ?r2 ?b)) (distinct ?r ?r2)
+             (true (guessed ?r3 ?c)) (distinct ?r ?r3) (distinct ?r2 ?r3)
+             (less ?b ?a) (less ?c ?a))
+         (<= (goal ?p 100) (best ?p))
+         (<= (goal ?p 0) (role ?p) (not (best ?p)))",
     );
-    agree_on_trajectories(&oracle, &fast, 20);
+    for n in 0..29 {
+        text.push_str(&format!(" (succ {n} {})", n + 1));
+    }
+    let program = program(&text).expect("builds");
+    let limits = super::GroundingLimits {
+        max_ground_rules: 10_000,
+        ..super::GroundingLimits::default()
+    };
+    // The limit bites: as written and as a chain, the rules are too many.
+    for chained in [false, true] {
+        let grounded = ground_rewritten(&program, &limits, |rules, symbols| {
+            if chained {
+                super::factor::chain(&rules, symbols)
+            } else {
+                rules
+            }
+        });
+        assert!(
+            matches!(&grounded, Err(GdlError::Budget(m))
+                if m.contains("ground rules") || m.contains("matches")),
+            "{grounded:?}"
+        );
+    }
+    let eliminated = ground_rewritten(&program, &limits, |rules, symbols| {
+        super::factor::eliminate(&rules, symbols)
+    });
+    assert!(eliminated.is_ok(), "{eliminated:?}");
+    agrees_when_grounded_under(program, &limits, 40);
 }
 
 /// Grounds the corpus files listed in `GDL_GROUND_PROFILE` (paths separated by `:`) and prints
-/// each outcome with its CPU time: a measuring aid for the grounder, run in release with
+/// each outcome with its CPU time, then, when `GDL_PLAYOUT_SECONDS` is set, plays random
+/// playouts from the initial state (at most 500 plies each) for that many CPU seconds and
+/// prints how many per CPU second: a measuring aid for the grounder, run in release with
 /// `--ignored --nocapture`.
 #[test]
 #[ignore = "a measuring aid: reads the corpus named in GDL_GROUND_PROFILE"]
@@ -398,7 +483,8 @@ fn profile_grounding_of_listed_games() {
             deadline: Some(started.deadline(std::time::Duration::from_secs(20))),
             ..super::GroundingLimits::default()
         };
-        let outcome = match super::GroundedGame::new(program, &limits) {
+        let grounded = super::GroundedGame::new(program, &limits);
+        let outcome = match &grounded {
             Ok(game) => {
                 let (props, rules) = game.size();
                 format!("grounds: {props} props, {rules} rules")
@@ -409,5 +495,25 @@ fn profile_grounding_of_listed_games() {
             "{path}: {outcome} after {:.2} CPU s",
             started.elapsed().as_secs_f64()
         );
+        let seconds = std::env::var("GDL_PLAYOUT_SECONDS").ok();
+        if let (Ok(game), Some(seconds)) = (&grounded, seconds.and_then(|s| s.parse().ok())) {
+            let mut rng = SmallRng::seed_from_u64(21);
+            let start = game.initial_state();
+            let playing = crate::cpu_time::CpuInstant::now();
+            let mut playouts = 0u64;
+            // The clock is read every 64 playouts: reading it costs about as much as a
+            // tic-tac-toe playout.
+            while playing.elapsed().as_secs_f64() < seconds {
+                for _ in 0..64 {
+                    game.fast_random_playout(&start, &mut rng, 500);
+                }
+                playouts += 64;
+            }
+            let spent = playing.elapsed().as_secs_f64();
+            println!(
+                "{path}: {playouts} playouts in {spent:.2} CPU s, {:.0} per CPU s",
+                playouts as f64 / spent
+            );
+        }
     }
 }
