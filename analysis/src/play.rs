@@ -169,6 +169,12 @@ impl PlayableGame {
         }
     }
 
+    /// Whether the game is played by the GDL interpreter (the slowest engine), whether by
+    /// choice or because grounding did not fit.
+    pub fn runs_on_interpreter(&self) -> bool {
+        matches!(self, PlayableGame::Gdl(reasoner) if matches!(reasoner.engine(), Engine::Interpreted(_)))
+    }
+
     /// Why a GDL game runs on the interpreter, when it could not be grounded.
     pub fn fallback_reason(&self) -> Option<&str> {
         match self {

@@ -545,7 +545,7 @@ pub(crate) fn build_game(
         deadline: Some(CpuDeadline::after(grounding)),
         interpreter: false,
     })?;
-    if game.engine_name() == "interpreter" {
+    if game.runs_on_interpreter() {
         build(&interpreted)
     } else {
         Ok(game)
