@@ -6,9 +6,16 @@
 mod support;
 
 use std::path::Path;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 use support::lsp_client::LspClient;
+
+/// How long a test waits for a breeding (a debug build, on a loaded machine).
+const BREEDING_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// Longer than the two-child breeding of the cancel test takes when it is not cancelled.
+const CANCELLED_BREEDING_WAIT: Duration = Duration::from_secs(15);
 
 /// Opens the corpus's Yavalath as a file of `folder` and returns its URI.
 async fn open_yavalath(client: &mut LspClient, folder: &Path) -> String {
@@ -59,13 +66,17 @@ async fn breeding_writes_the_best_children_beside_the_game_with_their_verdicts()
     assert_eq!(command["command"], "ludeme.breedVariants", "{action}");
     // The editor runs the command with the action's argument; a test budget on top.
     let mut argument = command["arguments"][0].clone();
-    argument["children"] = json!(10);
+    // Generous CPU budgets, so that all the children are bred however loaded the machine.
+    argument["children"] = json!(6);
     argument["best"] = json!(3);
-    argument["games"] = json!(4);
+    argument["games"] = json!(2);
+    argument["cpuSeconds"] = json!(600);
+    argument["childSeconds"] = json!(30);
     let response = client
-        .request(
+        .request_within(
             "workspace/executeCommand",
             json!({"command": command["command"], "arguments": [argument]}),
+            BREEDING_TIMEOUT,
         )
         .await;
     let result = &response["result"];
@@ -75,7 +86,7 @@ async fn breeding_writes_the_best_children_beside_the_game_with_their_verdicts()
         Some(folder.to_string_lossy().as_ref()),
         "{response}"
     );
-    assert_eq!(result["bred"], 10, "{response}");
+    assert_eq!(result["bred"], 6, "{response}");
     let written = result["written"].as_array().expect("the children written");
     assert!(!written.is_empty() && written.len() <= 3, "{response}");
     let table = std::fs::read_to_string(folder.join("verdicts.md")).expect("the verdicts");
@@ -134,26 +145,75 @@ async fn breeding_writes_the_best_children_beside_the_game_with_their_verdicts()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_progress_cancel_button_stops_the_breeding_and_ends_the_progress() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let mut client = LspClient::start();
+    client.initialize().await;
+    let uri = open_yavalath(&mut client, temp.path()).await;
+    // A breeding that would write children (as the test above shows), stopped by the button.
+    let (_, response) = client
+        .start_request(
+            "workspace/executeCommand",
+            json!({"command": "ludeme.breedVariants",
+                   "arguments": [{"uri": uri, "children": 6, "games": 2,
+                                  "cpuSeconds": 600, "childSeconds": 30}]}),
+        )
+        .await;
+    let create = client
+        .next_server_request("window/workDoneProgress/create")
+        .await;
+    let token = create["params"]["token"].clone();
+    client.respond(&create["id"], Value::Null).await;
+    let begin = client.next_notification("$/progress").await;
+    assert_eq!(begin["token"], token, "{begin}");
+    assert_eq!(begin["value"]["kind"], "begin", "{begin}");
+    assert_eq!(begin["value"]["cancellable"], true, "{begin}");
+    client
+        .notify("window/workDoneProgress/cancel", json!({"token": token}))
+        .await;
+    // The work itself answers (the request was not dropped): stopped, nothing written.
+    let response = tokio::time::timeout(BREEDING_TIMEOUT, response)
+        .await
+        .expect("an answer to the stopped breeding")
+        .expect("the reader task is alive");
+    assert!(
+        response["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("stopped")),
+        "{response}"
+    );
+    let end = client.next_notification("$/progress").await;
+    assert_eq!(end["token"], token, "{end}");
+    assert_eq!(end["value"]["kind"], "end", "{end}");
+    assert!(!temp.path().join("yavalath-variants").exists());
+    client.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancelled_breeding_writes_nothing_and_a_broken_game_is_not_offered() {
     let temp = tempfile::tempdir().expect("a temporary folder");
     let mut client = LspClient::start();
     client.initialize().await;
     let uri = open_yavalath(&mut client, temp.path()).await;
-    // A long breeding, cancelled at once.
+    // A short breeding (a few seconds), cancelled at once.
     let (id, response) = client
         .start_request(
             "workspace/executeCommand",
             json!({"command": "ludeme.breedVariants",
-                   "arguments": [{"uri": uri, "children": 500, "cpuSeconds": 600}]}),
+                   "arguments": [{"uri": uri, "children": 2, "games": 2,
+                                  "cpuSeconds": 600, "childSeconds": 30}]}),
         )
         .await;
     client.notify("$/cancelRequest", json!({"id": id})).await;
-    let response = tokio::time::timeout(std::time::Duration::from_secs(20), response)
+    let response = tokio::time::timeout(BREEDING_TIMEOUT, response)
         .await
         .expect("an answer to the cancelled request")
         .expect("the reader task is alive");
     assert_eq!(response["error"]["code"], -32800, "{response}");
-    // The server goes on answering, and the cancelled breeding wrote nothing.
+    // Past the time the breeding would have taken, it has written nothing: it was stopped.
+    tokio::time::sleep(CANCELLED_BREEDING_WAIT).await;
+    assert!(!temp.path().join("yavalath-variants").exists());
+    // The server goes on answering.
     client
         .notify(
             "textDocument/didChange",

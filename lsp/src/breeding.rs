@@ -6,9 +6,11 @@
 //!
 //! The breeding takes up to a minute of CPU: it runs on a background thread at the lowest
 //! priority (`background.rs`), under the request's CPU budget, with `$/progress`. It is
-//! cancellable: a `$/cancelRequest` for the command drops the request's future, and the guard
-//! it holds raises the stop flag the evolution checks before each child and between the games of
-//! a child's round robin; nothing is written then.
+//! cancellable two ways: the progress's cancel button (`window/workDoneProgress/cancel`, what
+//! VS Code offers, since it sends the command without a cancellation token) raises the stop
+//! flag, and so does a `$/cancelRequest` for the command, which drops the request's future and
+//! the guard it holds. The evolution checks the flag before each child and before every move
+//! of a child's round robin (inside its searches too); nothing is written then.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,6 +37,9 @@ pub const BREED_KIND: CodeActionKind = CodeActionKind::new("source.ludeme.breed"
 /// The most the command's arguments may ask for: children, and CPU seconds in all.
 const MOST_CHILDREN: u64 = 500;
 const MOST_CPU_SECONDS: f64 = 600.0;
+/// The most self-play games of each child's probe, and the CPU seconds of one child.
+const MOST_GAMES: u64 = 50;
+const MOST_CHILD_SECONDS: f64 = 60.0;
 
 /// The action for the document of `snapshot`, when it is a Ludi game without errors in a file
 /// on disk (the children are written beside it).
@@ -75,23 +80,23 @@ fn request_failed(message: String) -> Error {
 /// The budget the command's argument asks for, within the server's caps.
 fn request_of(argument: &Value, stop: Arc<AtomicBool>) -> VariantRequest {
     let defaults = VariantRequest::default();
-    let count = |name: &str, default: usize| {
+    let count = |name: &str, default: usize, most: u64| {
         argument[name]
             .as_u64()
-            .map_or(default, |n| n.clamp(1, MOST_CHILDREN) as usize)
+            .map_or(default, |n| n.clamp(1, most) as usize)
     };
-    let seconds = |name: &str, default: f64| {
+    let seconds = |name: &str, default: f64, most: f64| {
         argument[name]
             .as_f64()
             .filter(|s| s.is_finite() && *s > 0.0)
-            .map_or(default, |s| s.min(MOST_CPU_SECONDS))
+            .map_or(default, |s| s.min(most))
     };
     VariantRequest {
-        children: count("children", defaults.children),
-        best: count("best", defaults.best),
-        cpu_seconds: seconds("cpuSeconds", defaults.cpu_seconds),
-        games: count("games", defaults.games),
-        child_seconds: seconds("childSeconds", defaults.child_seconds),
+        children: count("children", defaults.children, MOST_CHILDREN),
+        best: count("best", defaults.best, MOST_CHILDREN),
+        cpu_seconds: seconds("cpuSeconds", defaults.cpu_seconds, MOST_CPU_SECONDS),
+        games: count("games", defaults.games, MOST_GAMES),
+        child_seconds: seconds("childSeconds", defaults.child_seconds, MOST_CHILD_SECONDS),
         stop: Some(stop),
     }
 }
@@ -127,28 +132,30 @@ pub async fn breed(
     };
     let stop = Arc::new(AtomicBool::new(false));
     let _stop_when_dropped = StopOnDrop(stop.clone());
-    let request = request_of(argument, stop);
+    let request = request_of(argument, stop.clone());
     let work = crate::scheduler::spawn_background(move || {
         crate::background::on_own_thread(move || {
             crate::background::lower_current_thread_priority();
             breed_variants(&path, &text, &request)
         })
     });
-    let outcome = crate::progress::with_progress(
+    let outcome = crate::progress::with_cancellable_progress(
         client,
         progress,
         "Ludeme: breeding variants",
         name.clone(),
+        stop,
         work,
     )
     .await
     .map_err(|error| request_failed(format!("the breeding failed inside the server: {error}")))?;
     let variants = match outcome {
         Ok(variants) => variants,
+        // The error is the one message: the editor shows a failed command's error itself.
         Err(why) => {
-            let message = format!("Ludeme could not breed variants of {name}: {why}");
-            client.show_message(MessageType::WARNING, &message).await;
-            return Err(request_failed(message));
+            return Err(request_failed(format!(
+                "Ludeme could not breed variants of {name}: {why}"
+            )));
         }
     };
     let headline = variants.headline();

@@ -53,7 +53,11 @@ where
         })
         .custom_method("ludeme/diagnostics", Backend::document_diagnostics)
         .custom_method("ludeme/rulebook", Backend::document_rulebook)
-        .custom_method("ludeme/playMatch", Backend::play_match);
+        .custom_method("ludeme/playMatch", Backend::play_match)
+        .custom_method(
+            "window/workDoneProgress/cancel",
+            Backend::work_done_progress_cancel,
+        );
         // Debug builds answer `ludeme/debugPanic` (a request) and `ludeme/debugPanicNotification`
         // by panicking, so that tests can see a panic caught; release builds do not know them.
         #[cfg(debug_assertions)]

@@ -295,6 +295,14 @@ impl Backend {
         panic!("ludeme/debugPanicNotification was asked to panic");
     }
 
+    /// `window/workDoneProgress/cancel`: the cancel button of a cancellable progress.
+    pub async fn work_done_progress_cancel(
+        &self,
+        params: tower_lsp_server::ls_types::WorkDoneProgressCancelParams,
+    ) {
+        crate::progress::cancel(&params.token);
+    }
+
     /// The session (see [`lock`]).
     fn session(&self) -> MutexGuard<'_, Session> {
         lock(&self.session)

@@ -80,6 +80,26 @@ impl LspClient {
             .expect("the reader task is alive")
     }
 
+    /// [`Self::request`] for slow work: waits up to `timeout` instead of the usual limit.
+    pub async fn request_within(
+        &mut self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> Value {
+        let (_, rx) = self.start_request(method, params).await;
+        tokio::time::timeout(timeout, rx)
+            .await
+            .unwrap_or_else(|_| panic!("no response to {method} within {timeout:?}"))
+            .expect("the reader task is alive")
+    }
+
+    /// Answers the server's request `id` with `result`.
+    pub async fn respond(&mut self, id: &Value, result: Value) {
+        let message = json!({"jsonrpc": "2.0", "id": id, "result": result});
+        self.send_raw(&message.to_string()).await;
+    }
+
     /// Sends a request without waiting: its id, and where its response will come.
     pub async fn start_request(
         &mut self,
@@ -139,6 +159,20 @@ impl LspClient {
                 .expect("the reader task is alive");
             if message["method"] == method {
                 return message["params"].clone();
+            }
+        }
+    }
+
+    /// The next request the server sends with `method` (the whole message: its id too),
+    /// skipping notifications.
+    pub async fn next_server_request(&mut self, method: &str) -> Value {
+        loop {
+            let message = tokio::time::timeout(TIMEOUT, self.notifications.recv())
+                .await
+                .unwrap_or_else(|_| panic!("no {method} request within {TIMEOUT:?}"))
+                .expect("the reader task is alive");
+            if message["method"] == method {
+                return message;
             }
         }
     }

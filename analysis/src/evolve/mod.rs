@@ -35,6 +35,7 @@ pub mod variants;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -50,10 +51,10 @@ use serde::{Deserialize, Serialize};
 use crate::aesthetic::AestheticWeights;
 use crate::distance::{LudemeTree, distance, ludeme_tree};
 use crate::play::{EngineOptions, PlayableGame, ProbeSettings};
-use crate::{AnalysisHost, Change, CpuInstant, DiagnosticDepth, Severity, Syntax};
+use crate::{AnalysisHost, Change, CpuDeadline, CpuInstant, DiagnosticDepth, Severity, Syntax};
 use genome::{Gene, GenePool};
 use names::NameMaker;
-use policy::{Contender, DEFAULT_POLICY, PolicyChoice, RoundRobin};
+use policy::{Contender, DEFAULT_POLICY, Halted, PolicyChoice, RoundRobin};
 
 /// How an evolution is run.
 #[derive(Clone, Debug)]
@@ -266,6 +267,8 @@ struct Judge<'s> {
     key: PathBuf,
     hybrid_key: PathBuf,
     settings: &'s EvolveSettings,
+    /// When the run's budget is spent: no child's work goes past it.
+    run_deadline: Option<CpuDeadline>,
 }
 
 impl<'s> Judge<'s> {
@@ -275,6 +278,7 @@ impl<'s> Judge<'s> {
             key: PathBuf::from(format!("evolve/{name}.ludi")),
             hybrid_key: PathBuf::from(format!("evolve/{name}-policy.ludi")),
             settings,
+            run_deadline: None,
         }
     }
 
@@ -324,12 +328,18 @@ impl<'s> Judge<'s> {
 
     /// The rule-safety and engine stages, the policy choice between the child's policy and
     /// its `parents'` (none for an initial game), the speed test, then the score.
+    /// The round robin and the probe share one CPU deadline: the child's budget, or what is
+    /// left of the run's when that comes first.
     fn judge(&mut self, gene: &Gene, parents: &[(&str, &Gene)]) -> Result<Judged, Culled> {
+        let child_deadline = CpuDeadline::after(self.child_budget());
+        let deadline = self
+            .run_deadline
+            .map_or(child_deadline, |run| child_deadline.earlier(run));
         let (game, tree) = self.build(&self.key.clone(), &gene.to_text())?;
         let probe = &self.settings.probe;
         let own = Advisors::for_game(&game, probe.seed);
         let (advisors, policy) = if parents.is_empty() {
-            (own, None)
+            (Rc::new(own), None)
         } else {
             let mut contenders = vec![Contender {
                 name: DEFAULT_POLICY.to_owned(),
@@ -348,9 +358,22 @@ impl<'s> Judge<'s> {
             let round_robin = RoundRobin {
                 probe,
                 stop: self.settings.stop.clone(),
+                deadline,
             };
-            let Some((choice, advisors)) = round_robin.play(&game, contenders, left_out) else {
-                return Err(Culled::at(Stage::PolicyChoice, "stopped".to_owned()));
+            let (choice, advisors) = match round_robin.play(&game, contenders, left_out) {
+                Ok(played) => played,
+                Err(Halted::Stopped) => {
+                    return Err(Culled::at(Stage::PolicyChoice, "stopped".to_owned()));
+                }
+                Err(Halted::OutOfTime) => {
+                    return Err(Culled::at(
+                        Stage::TooSlow,
+                        format!(
+                            "the policy round robin was over {:.1} CPU s",
+                            self.child_budget().as_secs_f64()
+                        ),
+                    ));
+                }
             };
             if choice.too_indecisive() {
                 return Err(Culled {
@@ -365,7 +388,11 @@ impl<'s> Judge<'s> {
             }
             (advisors, Some(choice))
         };
-        let report = ludeme_engine::probe::probe(&*game, &advisors, probe);
+        let probe = ProbeSettings {
+            time_limit: Some(deadline.remaining()),
+            ..probe.clone()
+        };
+        let report = ludeme_engine::probe::probe(&*game, &*advisors, &probe);
         if report.games < probe.games {
             return Err(Culled {
                 stage: Stage::TooSlow,
@@ -395,9 +422,18 @@ pub fn judge_source(source: &SourceGame, settings: &EvolveSettings) -> Result<Me
     let gene = Gene::read_game(&source.text)
         .ok_or_else(|| fail("not a Ludi game that reads without errors".to_owned()))?;
     let name = gene.game_name().unwrap_or("Game").to_owned();
+    // The probe inside cannot be interrupted (its games are bounded by the CPU budget), so the
+    // stop flag is read on each side of it.
+    let stopped = || fail("stopped".to_owned());
+    if settings.stopped() {
+        return Err(stopped());
+    }
     let judged = Judge::new(&name, settings)
         .judge(&gene, &[])
         .map_err(|culled| fail(format!("{}: {}", culled.stage.describe(), culled.reason)))?;
+    if settings.stopped() {
+        return Err(stopped());
+    }
     Ok(member(name, gene, judged, 0))
 }
 
@@ -419,6 +455,21 @@ fn member(name: String, gene: Gene, judged: Judged, generation: usize) -> Member
         viable: judged.viable,
         generation,
     }
+}
+
+/// The file names Windows reserves for devices (whatever the case or extension), lower case.
+fn windows_device_names() -> impl Iterator<Item = String> {
+    ["con", "prn", "aux", "nul"]
+        .into_iter()
+        .map(str::to_owned)
+        .chain((1..=9).flat_map(|n| [format!("com{n}"), format!("lpt{n}")]))
+}
+
+/// Whether the run started at `started` has spent its budget.
+fn run_budget_spent(settings: &EvolveSettings, started: CpuInstant) -> bool {
+    settings
+        .run_budget
+        .is_some_and(|budget| started.elapsed() >= budget)
 }
 
 /// How many children run `run` (from 1) of `runs` breeds, of `children` in all.
@@ -451,14 +502,15 @@ pub fn evolve_run(
     let pool = GenePool::new(population.iter().map(|m| &m.gene));
     let maker = NameMaker::default();
     let mut taken: BTreeSet<String> = population.iter().map(|m| m.name.to_lowercase()).collect();
+    // A child's name names its file: none that Windows reserves for a device.
+    taken.extend(windows_device_names());
     let mut judge = Judge::new(&format!("run-{run}"), settings);
     let mut records = Vec::new();
     let started = CpuInstant::now();
+    judge.run_deadline = settings.run_budget.map(|budget| started.deadline(budget));
+    let run_spent = || run_budget_spent(settings, started);
     for child in 1..=children_of_run(settings.children, settings.runs.max(1), run) {
-        let spent = settings
-            .run_budget
-            .is_some_and(|budget| started.elapsed() >= budget);
-        if population.is_empty() || spent || settings.stopped() {
+        if population.is_empty() || run_spent() || settings.stopped() {
             break;
         }
         let fitness: Vec<f64> = population.iter().map(|m| m.score).collect();
@@ -516,8 +568,9 @@ pub fn evolve_run(
                 (population[donor].name.as_str(), &population[donor].gene),
             ];
             match judge.judge(&gene, &parents) {
-                // A child stopped half-way is not a child: it is not recorded.
-                Err(_) if settings.stopped() => break,
+                // A child stopped half-way (by the stop flag or the run's budget) is not a
+                // child: it is not recorded.
+                Err(_) if settings.stopped() || run_spent() => break,
                 Err(culled) => {
                     record.stage = culled.stage;
                     record.reason = Some(culled.reason);

@@ -14,16 +14,20 @@
 //! The distinct candidates play a round robin on the child's rules: every pair both ways round
 //! (one candidate plays itself, so that the child is still tried), each player's first move
 //! with a choice at random so that games differ, then iterative-deepening alpha-beta under the
-//! probe's states per move, at most the probe's length limit of plies — a game still going then
-//! took too long and has no winner. A win scores 1, a game without a winner ½ to each side; the
-//! candidate with most points is kept (the child's own policy on a tie). Everything is counted
-//! in steps and seeded, so the same child gets the same choice.
+//! probe's states per move (no wall-clock limit per move), at most the probe's length limit of
+//! plies — a game still going then took too long and has no winner (a limit of 0 plies: every
+//! game, as in the probe). A win scores 1, a game without a winner ½ to each side; the
+//! candidate with most points is kept (the child's own policy on a tie). Every move is counted
+//! in steps and seeded, so the same child gets the same choice; the whole round robin runs
+//! under a CPU deadline (the child's budget), and a round robin that overruns it chooses
+//! nothing: the child is too slow.
 
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use ludeme_engine::Game;
+use ludeme_engine::cpu_time::CpuDeadline;
 use ludeme_engine::ludi::advisors::Advisors;
 use ludeme_engine::ludi::{LudiGame, LudiMove, LudiState};
 use ludeme_engine::players::{
@@ -158,19 +162,30 @@ pub struct Contender {
 /// How the round robin is played: the probe's search budget, length limit and seed.
 pub struct RoundRobin<'a> {
     pub probe: &'a ProbeSettings,
-    /// Stops the games between moves (the editor's cancel).
+    /// Stops the games, inside a move's search too (the editor's cancel).
     pub stop: Option<Arc<AtomicBool>>,
+    /// The CPU time the whole round robin may take (checked before every move).
+    pub deadline: CpuDeadline,
+}
+
+/// Why a round robin chose nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Halted {
+    /// The stop flag was raised.
+    Stopped,
+    /// The CPU deadline passed.
+    OutOfTime,
 }
 
 impl RoundRobin<'_> {
     /// Plays the round robin of `contenders` on `game` (the child's rules) and returns the
-    /// choice and the contender kept. `None` when it was stopped.
+    /// choice and the advisors of the contender kept, or why it chose nothing.
     pub fn play(
         &self,
         game: &LudiGame,
         contenders: Vec<Contender>,
         left_out: Vec<String>,
-    ) -> Option<(PolicyChoice, Advisors)> {
+    ) -> Result<(PolicyChoice, Rc<Advisors>), Halted> {
         let contenders: Vec<(String, Rc<Advisors>)> = contenders
             .into_iter()
             .map(|c| (c.name, Rc::new(c.advisors)))
@@ -192,14 +207,20 @@ impl RoundRobin<'_> {
             })
             .collect();
         let (mut games, mut decided) = (0, 0);
+        // Raised by a player that finds the stop flag or the deadline before its move; the
+        // match then ends before the next move.
+        let halt = Arc::new(AtomicBool::new(false));
         let settings = MatchSettings {
-            move_budget: MoveBudget {
-                time: Some(self.probe.time_per_move),
-                nodes: Some(self.probe.nodes_per_move.max(1)),
-            },
+            // Nodes only: a wall-clock guard would make the choice depend on the machine's load.
+            move_budget: MoveBudget::nodes(self.probe.nodes_per_move.max(1)),
             max_plies: self.probe.max_length,
-            cancel: self.stop.clone(),
+            cancel: Some(halt.clone()),
             chance_seed: self.probe.seed,
+        };
+        let stopped = || {
+            self.stop
+                .as_ref()
+                .is_some_and(|stop| stop.load(Ordering::Relaxed))
         };
         for (a, b) in pairs {
             // Each way round: `first` takes the first seat, `second` the others.
@@ -220,20 +241,27 @@ impl RoundRobin<'_> {
                             advisors: contenders[policy].1.clone(),
                             random_moves_left: self.probe.random_plies,
                             rng: SmallRng::seed_from_u64(seed),
+                            stop: self.stop.clone(),
+                            deadline: self.deadline,
+                            halt: halt.clone(),
                         }) as Box<dyn Player<LudiGame>>
                     })
                     .collect();
-                let result = play_match(game, &mut players, &settings);
-                if result.end == MatchEnd::Cancelled
-                    || self
-                        .stop
-                        .as_ref()
-                        .is_some_and(|s| s.load(Ordering::Relaxed))
-                {
-                    return None;
-                }
+                // The probe abandons a game at `max_length` plies, so a limit of 0 leaves every
+                // game without a winner (for `play_match`, 0 would mean no limit).
+                let winner = if self.probe.max_length == 0 {
+                    None
+                } else {
+                    let result = play_match(game, &mut players, &settings);
+                    if stopped() {
+                        return Err(Halted::Stopped);
+                    }
+                    if result.end == MatchEnd::Cancelled || self.deadline.is_past() {
+                        return Err(Halted::OutOfTime);
+                    }
+                    result.goals.as_deref().and_then(sole_winner)
+                };
                 games += 1;
-                let winner = result.goals.as_deref().and_then(sole_winner);
                 for (role, &policy) in seats.iter().enumerate() {
                     let standing = &mut standings[policy];
                     // A candidate playing itself plays one game, not one per seat.
@@ -259,9 +287,7 @@ impl RoundRobin<'_> {
         let chosen = standings[best].policy.clone();
         let mut contenders = contenders;
         let (_, advisors) = contenders.swap_remove(best);
-        drop(contenders);
-        let advisors = Rc::try_unwrap(advisors).ok()?;
-        Some((
+        Ok((
             PolicyChoice {
                 chosen,
                 standings,
@@ -290,6 +316,11 @@ struct PolicyPlayer {
     advisors: Rc<Advisors>,
     random_moves_left: usize,
     rng: SmallRng,
+    /// The outside stop, also seen inside a move's search.
+    stop: Option<Arc<AtomicBool>>,
+    deadline: CpuDeadline,
+    /// The match's cancel flag, raised when the stop or the deadline is found.
+    halt: Arc<AtomicBool>,
 }
 
 impl Player<LudiGame> for PolicyPlayer {
@@ -305,12 +336,27 @@ impl Player<LudiGame> for PolicyPlayer {
         clock: &mut Clock,
     ) -> Option<LudiMove> {
         let moves = game.legal_moves(state, role);
+        let stopped = self
+            .stop
+            .as_ref()
+            .is_some_and(|stop| stop.load(Ordering::Relaxed));
+        if stopped || self.deadline.is_past() {
+            // Any legal move: the match ends before the next one and is not counted.
+            self.halt.store(true, Ordering::Relaxed);
+            return moves.first().copied();
+        }
         if moves.len() > 1 && self.random_moves_left > 0 {
             self.random_moves_left -= 1;
             return moves.get(self.rng.random_range(0..moves.len())).copied();
         }
+        // The match's clock stops on `halt`, which only this player raises (above); the search
+        // must stop on the outside flag instead.
+        let mut clock = match &self.stop {
+            Some(stop) => clock.clone().with_cancel(stop.clone()),
+            None => clock.clone(),
+        };
         SearchPlayer::iterative_deepening()
-            .choose_move_with(game, state, role, clock, &*self.advisors)
+            .choose_move_with(game, state, role, &mut clock, &*self.advisors)
             .or_else(|| moves.first().copied())
     }
 }

@@ -80,26 +80,38 @@ pub fn breed_variants(
 ) -> Result<Variants, String> {
     let folder = variants_folder(path)
         .ok_or_else(|| format!("{} names no file to write beside", path.display()))?;
+    let seconds = |what: &str, seconds: f64| {
+        Duration::try_from_secs_f64(seconds)
+            .map_err(|_| format!("{what} must be a finite number of seconds, not {seconds}"))
+    };
     let settings = EvolveSettings {
         children: request.children.max(1),
         probe: ProbeSettings {
             games: request.games.max(1),
-            time_limit: Some(Duration::from_secs_f64(request.child_seconds.max(0.1))),
+            time_limit: Some(seconds(
+                "the CPU time of a child",
+                request.child_seconds.max(0.1),
+            )?),
             ..EvolveSettings::default().probe
         },
         stop: request.stop.clone(),
-        run_budget: Some(Duration::from_secs_f64(request.cpu_seconds.max(0.0))),
+        run_budget: Some(seconds(
+            "the CPU time of the breeding",
+            request.cpu_seconds.max(0.0),
+        )?),
         ..EvolveSettings::default()
     };
     let source = SourceGame {
         path: path.to_path_buf(),
         text: text.to_owned(),
     };
-    let game = judge_source(&source, &settings)?;
+    let stopped = || "stopped before the breeding ended".to_owned();
+    let game = judge_source(&source, &settings)
+        .map_err(|why| if settings.stopped() { stopped() } else { why })?;
     let name = game.name.clone();
     let records = evolve_run(&sorted_population(vec![game]), &settings, 1, &|_| {});
     if settings.stopped() {
-        return Err("stopped before the breeding ended".to_owned());
+        return Err(stopped());
     }
     let mut kept: Vec<&ChildRecord> = records
         .iter()
