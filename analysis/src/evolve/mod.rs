@@ -465,6 +465,17 @@ fn windows_device_names() -> impl Iterator<Item = String> {
         .chain((1..=9).flat_map(|n| [format!("com{n}"), format!("lpt{n}")]))
 }
 
+impl ChildRecord {
+    /// "viable", or "not viable: the reasons".
+    pub fn verdict(&self) -> String {
+        if self.viable == Some(true) {
+            "viable".to_owned()
+        } else {
+            format!("not viable: {}", self.reasons.join("; "))
+        }
+    }
+}
+
 /// Whether the run started at `started` has spent its budget.
 fn run_budget_spent(settings: &EvolveSettings, started: CpuInstant) -> bool {
     settings
@@ -631,11 +642,7 @@ fn header(record: &ChildRecord, settings: &EvolveSettings) -> String {
         format!(
             "aesthetic score {:.3}; {}",
             record.score.unwrap_or(0.0),
-            if record.viable == Some(true) {
-                "viable".to_owned()
-            } else {
-                format!("not viable: {}", record.reasons.join("; "))
-            }
+            record.verdict()
         ),
     ];
     if let Some(policy) = &record.policy {

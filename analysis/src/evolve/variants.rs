@@ -195,7 +195,7 @@ impl Variants {
                 self.folder.display(),
                 best.name,
                 best.score.unwrap_or(0.0),
-                verdict(best)
+                best.verdict()
             ),
         }
     }
@@ -219,7 +219,7 @@ impl Variants {
                 "| [{}]({file_name}) | {:.3} | {} | {} × {} | {} |\n",
                 record.name,
                 record.score.unwrap_or(0.0),
-                verdict(record),
+                record.verdict(),
                 record.parents[0],
                 record.parents[1],
                 record
@@ -229,15 +229,6 @@ impl Variants {
             ));
         }
         text
-    }
-}
-
-/// "viable", or "not viable: the reasons".
-fn verdict(record: &ChildRecord) -> String {
-    if record.viable == Some(true) {
-        "viable".to_owned()
-    } else {
-        format!("not viable: {}", record.reasons.join("; "))
     }
 }
 

@@ -447,7 +447,7 @@ pub static LUDEMES: &[Ludeme] = &[
         .params(&[one("name", &[Refers(Namespace::Piece)]), opt("owner", &[PlayerType]).default("each player")])
         .example("(place (Stone White) A1)")
         .english("{owner}'s {name}"),
-    word("home", Kind::Location, "The owner's home row: the board's first row for the first player (or the side opposite the player's direction), the last row for the second.", "their home row")
+    word("home", Kind::Location, "The owner's home row: the board's first row for the first player (or the side opposite the player's direction), the last row for the second. A start that places one player's pieces of a type every player has on `home`, without `symmetric`, places the same on their own home row for each player the start otherwise gives nothing.", "their home row")
         .example("(place (Stone White) home)"),
     // ── Play ────────────────────────────────────────────────────────────────────────────
     part("play", List, "Constraints on play.")
