@@ -4,7 +4,6 @@
 //! uses), and the breeding of variants of a Ludi game ([`breed_target`], done by
 //! [`crate::evolve::variants`]).
 
-use crate::evolve::genome::Gene;
 use crate::gdl::{FormatError, format_gdl, gdl_rules};
 use crate::{
     Applicability, Db, Diagnostic, Severity, SourceFile, Syntax, TextRange, file_diagnostics,
@@ -74,8 +73,9 @@ pub fn breed_target(db: &dyn Db, file: SourceFile) -> Option<String> {
     if has_errors {
         return None;
     }
-    let game = Gene::read_game(file.text(db))?;
-    game.game_name().map(str::to_owned)
+    // The lowered game salsa keeps for the diagnostics: nothing is parsed again per request.
+    let game = crate::ludi::ludi_game(db, file).as_ref()?;
+    game.name.as_ref().map(|name| name.name.clone())
 }
 
 /// The other GDL syntax, when the file is whole enough to convert: no syntax errors and every
