@@ -12,8 +12,8 @@
 //! 4. *policy choice*: the child's default advisor policy and its parents' play a short round
 //!    robin on the child's rules ([`policy`]); the best is kept and the probe plays with it,
 //!    and the child is culled when more than half the games have no winner (as the paper's);
-//! 5. *too slow*: the probe's self-play does not finish its games within the child's CPU budget
-//!    (the paper's speed test);
+//! 5. *too slow*: the round robin and the probe's self-play together do not finish their games
+//!    within the child's CPU budget (the paper's speed test);
 //! 6. *inbred*: its ludeme-tree distance to some member is at most the minimum distance.
 //!
 //! Survivors are scored by the aesthetic score of their probe and return to the population in
@@ -73,8 +73,8 @@ pub struct EvolveSettings {
     /// When set, each run stops before its next child (or inside a child's round robin, which
     /// is then not recorded): the editor's cancel.
     pub stop: Option<Arc<AtomicBool>>,
-    /// The CPU time a run may take: it breeds no child once it is spent (the editor's budget;
-    /// the command line breeds every child it is asked for).
+    /// The CPU time a run may take: no child's work goes past it, and a child it cuts short is
+    /// not recorded (the editor's budget; the command line breeds every child it is asked for).
     pub run_budget: Option<Duration>,
 }
 
