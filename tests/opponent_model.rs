@@ -5,21 +5,10 @@ mod support;
 
 use serde_json::Value;
 
-use support::ludeme;
+use support::{ludeme, ludeme_json};
 
 fn model_json(args: &[&str]) -> Value {
-    let mut all = vec!["model"];
-    all.extend_from_slice(args);
-    all.extend_from_slice(&["--format", "json"]);
-    let output = ludeme(&all);
-    let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("JSON output ({error}): {stdout}"))
+    ludeme_json("model", args)
 }
 
 fn share(value: &Value) -> f64 {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use support::ludeme;
+use support::{ludeme, ludeme_json};
 
 const TIC_TAC_TOE: &str = "corpus/gdl/ticTacToe.kif";
 
@@ -37,18 +37,7 @@ fn train_legal_model(path: &Path) {
 }
 
 fn play_json(args: &[&str]) -> Value {
-    let mut all = vec!["play"];
-    all.extend_from_slice(args);
-    all.extend_from_slice(&["--format", "json"]);
-    let output = ludeme(&all);
-    let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("JSON output ({error}): {stdout}"))
+    ludeme_json("play", args)
 }
 
 /// Runs `ludeme play` with `args`, which must be refused with exit status 2; its standard

@@ -17,6 +17,22 @@ pub fn ludeme(args: &[&str]) -> std::process::Output {
     ludeme_in(args, &project_root())
 }
 
+/// Runs `ludeme SUBCOMMAND ARGS... --format json`, which must exit 0; its JSON report.
+pub fn ludeme_json(subcommand: &str, args: &[&str]) -> serde_json::Value {
+    let mut all = vec![subcommand];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json"]);
+    let output = ludeme(&all);
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("JSON output ({error}): {stdout}"))
+}
+
 /// Where the binary under test keeps `check`'s results cache: in cargo's folder for test files,
 /// not at the project root, so that tests leave nothing in the checkout (or a fresh clone).
 pub const CACHE_DIR_VARIABLE: &str = "LUDEME_CACHE_DIR";
