@@ -3,7 +3,8 @@
 //! also cross the game with its kept children), under a CPU budget and a stop flag, whose best
 //! kept children are written next to the game in a folder named after it, each with its
 //! ancestry, score, verdict and policy in its header, and a table of their verdicts
-//! (`verdicts.md`).
+//! (`verdicts.md`). A breeding never replaces or removes a file: a child whose name is taken
+//! gets a number, and each breeding's table is added below the earlier ones.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -134,18 +135,73 @@ pub fn breed_variants(
             .map_err(|error| format!("cannot make {}: {error}", variants.folder.display()))?;
     }
     for record in kept.into_iter().take(request.best) {
-        let file = variants.folder.join(format!("{}.ludi", record.name));
         let text = record.text.as_deref().unwrap_or_default();
-        std::fs::write(&file, text)
-            .map_err(|error| format!("cannot write {}: {error}", file.display()))?;
+        let file = write_new_file(&variants.folder, &record.name, text)?;
         variants.written.push((record.clone(), file));
     }
     if !variants.written.is_empty() {
         let table = variants.folder.join(VERDICTS_FILE);
-        std::fs::write(&table, variants.markdown())
-            .map_err(|error| format!("cannot write {}: {error}", table.display()))?;
+        // The tables of earlier breedings stay above this one's: their children are still in
+        // the folder (nothing a breeding wrote is removed: the designer may have edited it).
+        let earlier = std::fs::read_to_string(&table).unwrap_or_default();
+        let joined = if earlier.trim().is_empty() {
+            variants.markdown()
+        } else {
+            format!("{}\n\n{}", earlier.trim_end(), variants.markdown())
+        };
+        write_whole(&table, &joined)?;
     }
     Ok(variants)
+}
+
+/// Writes `text` as a new file `NAME.ludi` in `folder` (`NAME-2.ludi`, `NAME-3.ludi`, … when the
+/// name is taken, by an earlier breeding or by the designer), whole or not at all: it is
+/// written under a temporary name and linked into place, which fails rather than replace a
+/// file that appeared meanwhile. Returns the file's path.
+fn write_new_file(folder: &Path, name: &str, text: &str) -> Result<PathBuf, String> {
+    let temporary = folder.join(format!(".{name}.ludi.partial"));
+    let cleanup = |error: String| {
+        let _ = std::fs::remove_file(&temporary);
+        error
+    };
+    std::fs::write(&temporary, text)
+        .map_err(|error| cleanup(format!("cannot write {}: {error}", temporary.display())))?;
+    for number in 1..=1_000 {
+        let file = match number {
+            1 => folder.join(format!("{name}.ludi")),
+            _ => folder.join(format!("{name}-{number}.ludi")),
+        };
+        match std::fs::hard_link(&temporary, &file) {
+            Ok(()) => {
+                let _ = std::fs::remove_file(&temporary);
+                return Ok(file);
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(error) => {
+                return Err(cleanup(format!("cannot write {}: {error}", file.display())));
+            }
+        }
+    }
+    Err(cleanup(format!(
+        "cannot write {name}.ludi in {}: a thousand names like it are taken",
+        folder.display()
+    )))
+}
+
+/// Replaces `path` with `text` whole or not at all: written beside under a temporary name,
+/// then renamed over it.
+fn write_whole(path: &Path, text: &str) -> Result<(), String> {
+    let file_name = path
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = path.with_file_name(format!(".{file_name}.partial"));
+    std::fs::write(&temporary, text)
+        .and_then(|()| std::fs::rename(&temporary, path))
+        .map_err(|error| {
+            let _ = std::fs::remove_file(&temporary);
+            format!("cannot write {}: {error}", path.display())
+        })
 }
 
 impl Variants {
@@ -250,6 +306,35 @@ mod tests {
     /// Nothing may be written in this folder: a breeding that tried would fail to make it.
     fn unwritable() -> PathBuf {
         PathBuf::from("/nonexistent-folder-of-the-variants-test/tic.ludi")
+    }
+
+    #[test]
+    fn a_child_never_replaces_a_file_and_the_table_keeps_earlier_breedings() {
+        let folder = std::env::temp_dir().join(format!("ludeme-variants-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("Ost.ludi"), "the designer's edit").unwrap();
+        let written = write_new_file(&folder, "Ost", "(game Ost)").unwrap();
+        assert_eq!(written, folder.join("Ost-2.ludi"));
+        assert_eq!(
+            std::fs::read_to_string(folder.join("Ost.ludi")).unwrap(),
+            "the designer's edit"
+        );
+        assert_eq!(std::fs::read_to_string(&written).unwrap(), "(game Ost)");
+        let table = folder.join(VERDICTS_FILE);
+        write_whole(&table, "first").unwrap();
+        write_whole(&table, "second").unwrap();
+        assert_eq!(std::fs::read_to_string(&table).unwrap(), "second");
+        let mut left: Vec<String> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            ["Ost-2.ludi", "Ost.ludi", "verdicts.md"],
+            "no partial file is left"
+        );
+        std::fs::remove_dir_all(&folder).unwrap();
     }
 
     #[test]
