@@ -104,7 +104,8 @@ module.exports = grammar({
   ],
 
   extras: $ => [
-    /\s/,
+    // U+FEFF too: a byte-order mark away from the file's start (as the KIF grammar reads it).
+    /[\s\uFEFF]/,
     $.comment,
     $._scanner_probe,
   ],

@@ -76,7 +76,8 @@
  * where a `)` is missing — and a test checks it on every game of the corpus. Batch checking parses
  * with `gdl_fast` and re-parses with `gdl` only the files that have a syntax error; the editor
  * always uses `gdl`. Regenerate both: `tree-sitter generate` in kif/, and
- * `GDL_KIF_FAST=1 tree-sitter generate ../kif/grammar.js` in kif-fast/.
+ * `GDL_KIF_FAST=1 tree-sitter generate -o src ../kif/grammar.js` in kif-fast/ (without `-o src`,
+ * tree-sitter 0.27 writes over ../kif/src).
  */
 
 const FAST = process.env.GDL_KIF_FAST === '1';
@@ -85,8 +86,11 @@ const FAST = process.env.GDL_KIF_FAST === '1';
 // @ts-check
 
 // Characters that end a symbol: whitespace, parentheses, `;`, the KIF quoting characters and the
-// ASCII control characters. (Kept in one place so constant and variable agree.)
-const NOT_SYMBOL = '\\s();"\'`,\\\\#^\\u0000-\\u001f\\u007f';
+// ASCII control characters. (Kept in one place so constant and variable agree.) U+FEFF, the
+// byte-order mark, is whitespace wherever it stands: at the start of a file it is a BOM (which
+// tree-sitter skips), elsewhere it is what a concatenation of files leaves, and read as a
+// symbol it would name an invisible relation that moves to the file's start on formatting.
+const NOT_SYMBOL = '\\s\\uFEFF();"\'`,\\\\#^\\u0000-\\u001f\\u007f';
 
 /**
  * A parenthesised form. Top-level forms close only with `)`; nested forms may also be closed by the
@@ -125,7 +129,7 @@ module.exports = grammar({
   ],
 
   extras: $ => [
-    /\s/,
+    /[\s\uFEFF]/,
     $.comment,
     ...(FAST ? [] : [$._scanner_probe]),
   ],

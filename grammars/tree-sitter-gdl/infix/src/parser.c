@@ -542,7 +542,8 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
         '~', 7,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(0);
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(0);
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(13);
       if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(11);
       if (('A' <= lookahead && lookahead <= 'Z') ||

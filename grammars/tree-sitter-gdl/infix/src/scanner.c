@@ -70,8 +70,9 @@ void tree_sitter_hrf_external_scanner_deserialize(void *payload, const char *buf
 
 static bool is_newline(int32_t c) { return c == '\n' || c == '\r'; }
 
+// U+FEFF (a byte-order mark away from the file's start) is whitespace, as in the grammar's extras.
 static bool is_space(int32_t c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c == 0xFEFF;
 }
 
 static bool is_lower(int32_t c) { return c >= 'a' && c <= 'z'; }

@@ -252,7 +252,7 @@ static const TSStateId ts_primary_state_ids[STATE_COUNT] = {
 
 static const TSCharacterRange sym_constant_character_set_2[] = {
   {'!', '!'}, {'$', '&'}, {'*', '+'}, {'-', ':'}, {'<', '['}, {']', ']'}, {'_', '_'}, {'a', '~'},
-  {0x80, 0x10ffff},
+  {0x80, 0xfefe}, {0xff00, 0x10ffff},
 };
 
 static bool ts_lex(TSLexer *lexer, TSStateId state) {
@@ -267,9 +267,10 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == '<') ADVANCE(6);
       if (lookahead == '?') ADVANCE(8);
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(0);
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(0);
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(9);
-      if (set_contains(sym_constant_character_set_2, 9, lookahead)) ADVANCE(7);
+      if (set_contains(sym_constant_character_set_2, 10, lookahead)) ADVANCE(7);
       END_STATE();
     case 1:
       if (eof) ADVANCE(2);
@@ -278,9 +279,10 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == ';') ADVANCE(10);
       if (lookahead == '?') ADVANCE(8);
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(1);
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(1);
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(9);
-      if (set_contains(sym_constant_character_set_2, 9, lookahead)) ADVANCE(7);
+      if (set_contains(sym_constant_character_set_2, 10, lookahead)) ADVANCE(7);
       END_STATE();
     case 2:
       ACCEPT_TOKEN(ts_builtin_sym_end);
@@ -290,7 +292,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 4:
       ACCEPT_TOKEN(anon_sym_LT_EQ);
-      if (set_contains(sym_constant_character_set_2, 9, lookahead)) ADVANCE(7);
+      if (set_contains(sym_constant_character_set_2, 10, lookahead)) ADVANCE(7);
       END_STATE();
     case 5:
       ACCEPT_TOKEN(anon_sym_RPAREN);
@@ -298,20 +300,20 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
     case 6:
       ACCEPT_TOKEN(sym_constant);
       if (lookahead == '=') ADVANCE(4);
-      if (set_contains(sym_constant_character_set_2, 9, lookahead)) ADVANCE(7);
+      if (set_contains(sym_constant_character_set_2, 10, lookahead)) ADVANCE(7);
       END_STATE();
     case 7:
       ACCEPT_TOKEN(sym_constant);
-      if (set_contains(sym_constant_character_set_2, 9, lookahead)) ADVANCE(7);
+      if (set_contains(sym_constant_character_set_2, 10, lookahead)) ADVANCE(7);
       END_STATE();
     case 8:
       ACCEPT_TOKEN(sym_variable);
-      if (set_contains(sym_constant_character_set_2, 9, lookahead)) ADVANCE(8);
+      if (set_contains(sym_constant_character_set_2, 10, lookahead)) ADVANCE(8);
       END_STATE();
     case 9:
       ACCEPT_TOKEN(sym_number);
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(9);
-      if (set_contains(sym_constant_character_set_2, 9, lookahead)) ADVANCE(7);
+      if (set_contains(sym_constant_character_set_2, 10, lookahead)) ADVANCE(7);
       END_STATE();
     case 10:
       ACCEPT_TOKEN(sym_comment);
@@ -1038,7 +1040,7 @@ TS_PUBLIC const TSLanguage *tree_sitter_gdl_fast(void) {
     .max_reserved_word_set_size = 0,
     .metadata = {
       .major_version = 0,
-      .minor_version = 0,
+      .minor_version = 1,
       .patch_version = 0,
     },
   };

@@ -309,7 +309,7 @@ static const TSStateId ts_primary_state_ids[STATE_COUNT] = {
 
 static const TSCharacterRange sym_constant_character_set_2[] = {
   {'!', '!'}, {'$', '&'}, {'*', '+'}, {'-', ':'}, {'<', '['}, {']', ']'}, {'_', '_'}, {'a', '~'},
-  {0x80, 0x10ffff},
+  {0x80, 0xfefe}, {0xff00, 0x10ffff},
 };
 
 static bool ts_lex(TSLexer *lexer, TSStateId state) {
@@ -324,15 +324,17 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == '<') ADVANCE(9);
       if (lookahead == '?') ADVANCE(11);
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(0);
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(0);
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(12);
-      if (set_contains(sym_constant_character_set_2, 9, lookahead)) ADVANCE(10);
+      if (set_contains(sym_constant_character_set_2, 10, lookahead)) ADVANCE(10);
       END_STATE();
     case 1:
       if (lookahead == ';') ADVANCE(13);
       if (lookahead == '<') ADVANCE(2);
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(1);
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(1);
       END_STATE();
     case 2:
       if (lookahead == '=') ADVANCE(6);
@@ -344,9 +346,10 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == ';') ADVANCE(13);
       if (lookahead == '?') ADVANCE(11);
       if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(3);
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(3);
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(12);
-      if (set_contains(sym_constant_character_set_2, 9, lookahead)) ADVANCE(10);
+      if (set_contains(sym_constant_character_set_2, 10, lookahead)) ADVANCE(10);
       END_STATE();
     case 4:
       ACCEPT_TOKEN(ts_builtin_sym_end);
@@ -359,7 +362,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 7:
       ACCEPT_TOKEN(anon_sym_LT_EQ);
-      if (set_contains(sym_constant_character_set_2, 9, lookahead)) ADVANCE(10);
+      if (set_contains(sym_constant_character_set_2, 10, lookahead)) ADVANCE(10);
       END_STATE();
     case 8:
       ACCEPT_TOKEN(anon_sym_RPAREN);
@@ -367,20 +370,20 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
     case 9:
       ACCEPT_TOKEN(sym_constant);
       if (lookahead == '=') ADVANCE(7);
-      if (set_contains(sym_constant_character_set_2, 9, lookahead)) ADVANCE(10);
+      if (set_contains(sym_constant_character_set_2, 10, lookahead)) ADVANCE(10);
       END_STATE();
     case 10:
       ACCEPT_TOKEN(sym_constant);
-      if (set_contains(sym_constant_character_set_2, 9, lookahead)) ADVANCE(10);
+      if (set_contains(sym_constant_character_set_2, 10, lookahead)) ADVANCE(10);
       END_STATE();
     case 11:
       ACCEPT_TOKEN(sym_variable);
-      if (set_contains(sym_constant_character_set_2, 9, lookahead)) ADVANCE(11);
+      if (set_contains(sym_constant_character_set_2, 10, lookahead)) ADVANCE(11);
       END_STATE();
     case 12:
       ACCEPT_TOKEN(sym_number);
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(12);
-      if (set_contains(sym_constant_character_set_2, 9, lookahead)) ADVANCE(10);
+      if (set_contains(sym_constant_character_set_2, 10, lookahead)) ADVANCE(10);
       END_STATE();
     case 13:
       ACCEPT_TOKEN(sym_comment);
