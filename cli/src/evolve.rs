@@ -27,6 +27,7 @@ use ludeme_analysis::{Syntax, config::Config};
 use rayon::prelude::*;
 
 use crate::exit;
+use crate::merge::{Line, sorted_once};
 use crate::progress::Progress;
 use crate::project::{open_paths, settings_for};
 
@@ -50,8 +51,8 @@ pub struct EvolveArgs {
     out: PathBuf,
     /// Do only the runs numbered K modulo N (`1/4`, `2/4`, ...: cargo-nextest's convention),
     /// so that N processes share the work.
-    #[arg(long, value_name = "K/N")]
-    partition: Option<String>,
+    #[arg(long, value_name = "K/N", value_parser = Partition::parse)]
+    partition: Option<Partition>,
     /// Self-play games of each child's probe.
     #[arg(long, default_value_t = 10)]
     games: usize,
@@ -209,10 +210,7 @@ pub fn run(args: &EvolveArgs) -> u8 {
         Ok(settings) => settings,
         Err(message) => return fail(message),
     };
-    let partition = match args.partition.as_deref().map(Partition::parse).transpose() {
-        Ok(partition) => partition.unwrap_or(Partition::WHOLE),
-        Err(message) => return fail(format!("--partition {message}")),
-    };
+    let partition = args.partition.unwrap_or(Partition::WHOLE);
     let sources = match source_games(&args.paths) {
         Ok(sources) => sources,
         Err(message) => return fail(message),
@@ -287,7 +285,7 @@ pub fn run(args: &EvolveArgs) -> u8 {
 }
 
 /// How many children each stage culled and kept, and the table of the `best` kept children.
-fn print_outcome(records: &[ChildRecord], best: usize) {
+pub fn print_outcome(records: &[ChildRecord], best: usize) {
     for stage in Stage::ALL {
         let count = records.iter().filter(|r| r.stage == stage).count();
         println!("  {count:>6}  {}", stage.describe());
@@ -332,84 +330,17 @@ fn print_outcome(records: &[ChildRecord], best: usize) {
     }
 }
 
-/// The options of `ludeme merge`.
-#[derive(Args, Debug)]
-pub struct MergeArgs {
-    /// The records to combine: `children.jsonl` files, or folders searched for them (the
-    /// `--out` folders of the partitions).
-    #[arg(required = true)]
-    paths: Vec<PathBuf>,
-    /// The combined records file (JSON Lines), written in run and child order.
-    #[arg(long, short)]
-    out: PathBuf,
-    /// How many of the best children the closing table lists.
-    #[arg(long, default_value_t = 19)]
-    best: usize,
-}
-
-/// The name of the records file of one run.
-const RECORDS_FILE: &str = "children.jsonl";
-
-/// The records files of `path`: itself, or the `children.jsonl` files under a folder, sorted.
-fn records_files(path: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
-    if !path.is_dir() {
-        found.push(path.to_path_buf());
-        return Ok(());
-    }
-    let entries =
-        std::fs::read_dir(path).map_err(|error| format!("{}: {error}", path.display()))?;
-    let mut paths: Vec<PathBuf> = entries
-        .map(|entry| entry.map(|e| e.path()))
-        .collect::<Result<_, _>>()
-        .map_err(|error| format!("{}: {error}", path.display()))?;
-    paths.sort();
-    for inner in paths {
-        if inner.is_dir() {
-            records_files(&inner, found)?;
-        } else if inner.file_name().is_some_and(|name| name == RECORDS_FILE) {
-            found.push(inner);
-        }
-    }
-    Ok(())
-}
-
-/// Every record of `files`, each with where it was read (`file:line`); a line that is not a
-/// child's record is an error at its position.
-fn read_records(files: &[PathBuf]) -> Result<Vec<(ChildRecord, String)>, String> {
-    let mut records = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(file)
-            .map_err(|error| format!("{}: {error}", file.display()))?;
-        for (index, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let at = format!("{}:{}", file.display(), index + 1);
-            let record: ChildRecord = serde_json::from_str(line)
-                .map_err(|error| format!("{at}: not a child's record: {error}"))?;
-            records.push((record, at));
-        }
-    }
-    Ok(records)
-}
-
-/// `records` in run and child order, refusing a child recorded twice and a gap (a run or a
-/// child missing before the last: a partition that did not finish, or was not given).
-fn merged(mut records: Vec<(ChildRecord, String)>) -> Result<Vec<ChildRecord>, String> {
-    records.sort_by_key(|(record, _)| (record.run, record.child));
-    for pair in records.windows(2) {
-        let [(a, at_a), (b, at_b)] = pair else {
-            continue;
-        };
-        if (a.run, a.child) == (b.run, b.child) {
-            return Err(format!(
-                "run {} child {} is recorded twice ({at_a} and {at_b})",
-                a.run, a.child
-            ));
-        }
-    }
+/// The children's records of the partitions in run and child order, refusing a child recorded
+/// twice and a gap (a run or a child missing before the last: a partition that did not finish,
+/// or was not given).
+pub fn merged_children(lines: Vec<Line<ChildRecord>>) -> Result<Vec<Line<ChildRecord>>, String> {
+    let lines = sorted_once(
+        lines,
+        |record| (record.run, record.child),
+        |record| format!("run {} child {}", record.run, record.child),
+    )?;
     let (mut expected_run, mut expected_child) = (1, 1);
-    for (record, at) in &records {
+    for Line { record, at, .. } in &lines {
         let (run, child) = (record.run, record.child);
         // A run after one with children starts at child 1.
         let next_run = if expected_child == 1 {
@@ -437,47 +368,5 @@ fn merged(mut records: Vec<(ChildRecord, String)>) -> Result<Vec<ChildRecord>, S
              partition finish, and is every one given?)"
         ));
     }
-    Ok(records.into_iter().map(|(record, _)| record).collect())
-}
-
-pub fn run_merge(args: &MergeArgs) -> u8 {
-    let fail = |message: String| {
-        eprintln!("ludeme merge: {message}");
-        exit::FAILURE
-    };
-    let mut files = Vec::new();
-    for path in &args.paths {
-        if let Err(message) = records_files(path, &mut files) {
-            return fail(message);
-        }
-    }
-    if files.is_empty() {
-        return fail(format!("no {RECORDS_FILE} under the paths given"));
-    }
-    let records = match read_records(&files).and_then(merged) {
-        Ok(records) => records,
-        Err(message) => return fail(message),
-    };
-    let mut text = String::new();
-    for record in &records {
-        match serde_json::to_string(record) {
-            Ok(line) => {
-                text.push_str(&line);
-                text.push('\n');
-            }
-            Err(error) => return fail(error.to_string()),
-        }
-    }
-    if let Err(error) = std::fs::write(&args.out, text) {
-        return fail(format!("cannot write {}: {error}", args.out.display()));
-    }
-    let runs = records.last().map_or(0, |record| record.run);
-    println!(
-        "{} children of {runs} runs merged from {} records files into {}",
-        records.len(),
-        files.len(),
-        args.out.display()
-    );
-    print_outcome(&records, args.best);
-    exit::CLEAN
+    Ok(lines)
 }

@@ -13,7 +13,9 @@ mod explain;
 mod fixing;
 mod fmt;
 mod game_report;
+mod interrupt;
 mod match_play;
+mod merge;
 mod model;
 mod play;
 mod player;
@@ -116,9 +118,10 @@ enum Command {
     /// mutation of ludeme trees, every child checked, probed and scored; the survivors are
     /// written with their ancestry.
     Evolve(evolve::EvolveArgs),
-    /// Combine the records of `ludeme evolve` partitions (`--partition K/N` on several
-    /// processes or machines) into one, and print the table one process would have printed.
-    Merge(evolve::MergeArgs),
+    /// Combine the records of `ludeme evolve` or `ludeme probe` partitions (`--partition K/N`
+    /// on several processes or machines) into one, and print the report one process would
+    /// have printed.
+    Merge(merge::MergeArgs),
     /// The ludeme-tree distance between two games: duplicate, variant or new game, and the
     /// differences that matter most.
     Distance(distance::DistanceArgs),
@@ -226,7 +229,7 @@ fn main() -> ExitCode {
         Command::Model(args) => model::run(&args),
         Command::Probe(args) => probe::run(&args),
         Command::Evolve(args) => evolve::run(&args),
-        Command::Merge(args) => evolve::run_merge(&args),
+        Command::Merge(args) => merge::run(&args),
         Command::Distance(args) => distance::run_distance(&args),
         Command::Nearest(args) => distance::run_nearest(&args),
         Command::Cluster(args) => distance::run_cluster(&args),

@@ -4,19 +4,34 @@
 //! first-move advantage, length, branching, the quality criteria and the viability verdict.
 //! Ludi games are evaluated by their advisors; GDL and EGGG games are probed with a neutral
 //! evaluation (the analysis chooses: [`ludeme_analysis::play::PlayableGame::probe`]).
+//!
+//! Over a corpus (several files, or folders), every game is probed with the same options, on
+//! every core, and each gives one line of JSON Lines: its report with its place in the corpus's
+//! games sorted by path. `--partition K/N` probes only the games whose place is K modulo N (as
+//! `ludeme evolve` splits its runs), so that N processes together write the lines one process
+//! writes, and `ludeme merge` combines them. The first Ctrl-C starts no new game: the games
+//! under way finish and are written, and the command stops.
 
 use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use clap::Args;
 use ludeme_analysis::aesthetic::{CRITERIA, Criterion, aesthetic_score, criterion_named};
+use ludeme_analysis::evolve::Partition;
+use ludeme_analysis::files::collect_game_files;
 use ludeme_analysis::play::{EngineOptions, ProbeReport, ProbeSettings};
 use ludeme_analysis::probe_plots::{game_lengths_svg, lead_history_svg, outcomes_svg};
 use ludeme_analysis::{Analysis, CpuInstant};
-use serde::Serialize;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::exit;
+use crate::interrupt;
+use crate::merge::{Line, sorted_once};
 use crate::progress::Progress;
 use crate::project::{KnownGames, open_game};
 
@@ -24,8 +39,9 @@ use crate::project::{KnownGames, open_game};
 #[derive(Args, Debug)]
 pub struct ProbeArgs {
     /// A Ludi game (.ludi), a GDL game (.kif, .gdl, .hrf) or an EGGG game (.egg) the EGGG
-    /// engine plays.
-    file: PathBuf,
+    /// engine plays; or a corpus: several games, or folders of games, each probed alike.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
     #[command(flatten)]
     self_play: SelfPlayArgs,
     #[arg(long, value_enum, default_value_t = ProbeFormat::Human)]
@@ -40,6 +56,15 @@ pub struct ProbeArgs {
     /// (`uncertainty,permanence`). The JSON report always holds every criterion.
     #[arg(long, value_name = "all|NAME,...")]
     criteria: Option<String>,
+    /// Over a corpus, probe only the games whose place in path order is K modulo N (`1/4`,
+    /// `2/4`, ...: cargo-nextest's convention), so that N processes share the work; `ludeme
+    /// merge` combines their records.
+    #[arg(long, value_name = "K/N", value_parser = Partition::parse)]
+    partition: Option<Partition>,
+    /// Over a corpus, write one JSON line per game to this file (each line as its game ends),
+    /// and print the summary; without it, `--format json` prints the lines instead.
+    #[arg(long, short, value_name = "FILE")]
+    out: Option<PathBuf>,
 }
 
 /// How the self-play games are played: the options `ludeme probe` and `ludeme report` share.
@@ -151,7 +176,14 @@ fn fail(path: &Path, message: impl std::fmt::Display) -> u8 {
 }
 
 pub fn run(args: &ProbeArgs) -> u8 {
-    let path = &args.file;
+    let corpus = args.paths.len() > 1
+        || args.paths.iter().any(|path| path.is_dir())
+        || args.partition.is_some()
+        || args.out.is_some();
+    if corpus {
+        return run_corpus(args);
+    }
+    let path = &args.paths[0];
     if let Some(problem) = args.self_play.problem() {
         return fail(path, problem);
     }
@@ -159,46 +191,9 @@ pub fn run(args: &ProbeArgs) -> u8 {
         Ok(shown) => shown,
         Err(message) => return fail(path, message),
     };
-    // The time limit counts from here, before the game is read: reading, setting up and
-    // playing share it.
-    let started = Instant::now();
-    // Engines count the same limit in CPU time, so that where a game stops does not depend on
-    // the machine's load.
-    let started_cpu = CpuInstant::now();
-    let reading = Progress::spinner(format!("reading {}", path.display()));
-    let (analysis, file) = match open_game(path, KnownGames::FromSettings) {
-        Ok(opened) => opened,
+    let (report, settings) = match probe_game(path, &args.self_play, true) {
+        Ok(probed) => probed,
         Err(message) => return fail(path, message),
-    };
-    let Some(time_limit) = args.self_play.time_limit(&analysis) else {
-        return fail(path, "cancelled");
-    };
-    // No new game starts once the time limit has passed; a game under way, and a question of
-    // the engine that never ends, stop at twice the limit.
-    let options = EngineOptions {
-        deadline: Some(started_cpu.deadline(time_limit * 2)),
-        interpreter: false,
-    };
-    let game = match analysis.playable(file, &options) {
-        Ok(Ok(game)) => game,
-        Ok(Err(message)) => return fail(path, message),
-        Err(_) => return fail(path, "cancelled"),
-    };
-    drop(reading);
-    let self_play = &args.self_play;
-    let settings = ProbeSettings {
-        games: self_play.games,
-        seed: self_play.seed,
-        random_plies: self_play.random_plies,
-        nodes_per_move: self_play
-            .move_nodes
-            .unwrap_or_else(|| game.default_probe_nodes()),
-        time_limit: Some(time_limit.saturating_sub(started.elapsed())),
-        ..ProbeSettings::default()
-    };
-    let report = {
-        let progress = games_progress(path, self_play.games);
-        game.probe_with_progress(&settings, &mut |done| progress.set_position(done as u64))
     };
     if let Some(folder) = &args.plots
         && let Err(message) = write_plots(folder, &report, &settings)
@@ -206,55 +201,7 @@ pub fn run(args: &ProbeArgs) -> u8 {
         return fail(path, message);
     }
     if args.format == ProbeFormat::Json {
-        let json = Json {
-            game: path.display().to_string(),
-            games: report.games,
-            completion: report.completion,
-            drawishness: report.drawishness,
-            timeouts: report.timeouts,
-            balance: report.balance,
-            first_move_advantage: report.first_move_advantage,
-            avg_length: report.avg_length,
-            viable: report.verdict.viable,
-            reasons: &report.verdict.reasons,
-            tentative: report.verdict.tentative.as_deref(),
-            length_spread: report.length_spread,
-            duration: report.duration,
-            branching_factor: report.branching_factor,
-            drama: report.drama,
-            uncertainty: report.uncertainty,
-            lead_change: report.lead_change,
-            decisiveness: report.decisiveness,
-            wins: report
-                .roles
-                .iter()
-                .map(String::as_str)
-                .zip(report.wins.iter().copied())
-                .collect(),
-            draws: report.draws,
-            seconds: report.seconds,
-            criteria: report
-                .criteria
-                .iter()
-                .map(|criterion| (criterion.name, criterion.value))
-                .collect(),
-            aesthetic_score: aesthetic_score(&report),
-            lead_histories: report
-                .histories
-                .iter()
-                .map(|history| GameJson {
-                    length: history.length,
-                    winner: history
-                        .winner
-                        .and_then(|winner| report.roles.get(winner))
-                        .map(String::as_str),
-                    abandoned: history.abandoned,
-                    first_measured_ply: history.first_measured_ply,
-                    estimates: &history.estimates,
-                })
-                .collect(),
-        };
-        match serde_json::to_string_pretty(&json) {
+        match serde_json::to_string_pretty(&json_report(path, &report)) {
             Ok(text) => println!("{text}"),
             Err(error) => return fail(path, format!("cannot write the report: {error}")),
         }
@@ -265,6 +212,374 @@ pub fn run(args: &ProbeArgs) -> u8 {
         }
     }
     exit::CLEAN
+}
+
+/// The probe of the game at `path` as `self_play` says, and the settings it was played with;
+/// `bars` shows the reading spinner and the games bar.
+fn probe_game(
+    path: &Path,
+    self_play: &SelfPlayArgs,
+    bars: bool,
+) -> Result<(ProbeReport, ProbeSettings), String> {
+    // The time limit counts from here, before the game is read: reading, setting up and
+    // playing share it.
+    let started = Instant::now();
+    // Engines count the same limit in CPU time, so that where a game stops does not depend on
+    // the machine's load.
+    let started_cpu = CpuInstant::now();
+    let reading = bars.then(|| Progress::spinner(format!("reading {}", path.display())));
+    let (analysis, file) = open_game(path, KnownGames::FromSettings)?;
+    let time_limit = self_play
+        .time_limit(&analysis)
+        .ok_or_else(|| "cancelled".to_owned())?;
+    // No new game starts once the time limit has passed; a game under way, and a question of
+    // the engine that never ends, stop at twice the limit.
+    let options = EngineOptions {
+        deadline: Some(started_cpu.deadline(time_limit * 2)),
+        interpreter: false,
+    };
+    let game = match analysis.playable(file, &options) {
+        Ok(Ok(game)) => game,
+        Ok(Err(message)) => return Err(message),
+        Err(_) => return Err("cancelled".to_owned()),
+    };
+    drop(reading);
+    let settings = ProbeSettings {
+        games: self_play.games,
+        seed: self_play.seed,
+        random_plies: self_play.random_plies,
+        nodes_per_move: self_play
+            .move_nodes
+            .unwrap_or_else(|| game.default_probe_nodes()),
+        time_limit: Some(time_limit.saturating_sub(started.elapsed())),
+        ..ProbeSettings::default()
+    };
+    let report = if bars {
+        let progress = games_progress(path, self_play.games);
+        game.probe_with_progress(&settings, &mut |done| progress.set_position(done as u64))
+    } else {
+        game.probe(&settings)
+    };
+    Ok((report, settings))
+}
+
+/// The JSON report of the probe of the game at `path`.
+fn json_report<'a>(path: &Path, report: &'a ProbeReport) -> Json<'a> {
+    Json {
+        game: path.display().to_string(),
+        games: report.games,
+        completion: report.completion,
+        drawishness: report.drawishness,
+        timeouts: report.timeouts,
+        balance: report.balance,
+        first_move_advantage: report.first_move_advantage,
+        avg_length: report.avg_length,
+        viable: report.verdict.viable,
+        reasons: &report.verdict.reasons,
+        tentative: report.verdict.tentative.as_deref(),
+        length_spread: report.length_spread,
+        duration: report.duration,
+        branching_factor: report.branching_factor,
+        drama: report.drama,
+        uncertainty: report.uncertainty,
+        lead_change: report.lead_change,
+        decisiveness: report.decisiveness,
+        wins: report
+            .roles
+            .iter()
+            .map(String::as_str)
+            .zip(report.wins.iter().copied())
+            .collect(),
+        draws: report.draws,
+        seconds: report.seconds,
+        criteria: report
+            .criteria
+            .iter()
+            .map(|criterion| (criterion.name, criterion.value))
+            .collect(),
+        aesthetic_score: aesthetic_score(report),
+        lead_histories: report
+            .histories
+            .iter()
+            .map(|history| GameJson {
+                length: history.length,
+                winner: history
+                    .winner
+                    .and_then(|winner| report.roles.get(winner))
+                    .map(String::as_str),
+                abandoned: history.abandoned,
+                first_measured_ply: history.first_measured_ply,
+                estimates: &history.estimates,
+            })
+            .collect(),
+    }
+}
+
+/// One line of the JSON Lines of a corpus: a game's place among the corpus's games sorted by
+/// path (from 1), their number, and its report or why it could not be probed.
+#[derive(Serialize)]
+struct CorpusRecord<'a> {
+    index: usize,
+    of: usize,
+    #[serde(flatten)]
+    outcome: Outcome<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Outcome<'a> {
+    Probed(Box<Json<'a>>),
+    Failed { game: String, error: String },
+}
+
+/// What the summary of a corpus and `ludeme merge` read of a game's line (the rest of the line
+/// is copied as it is).
+#[derive(Deserialize)]
+pub struct GameLine {
+    index: usize,
+    of: usize,
+    game: String,
+    #[serde(default)]
+    viable: Option<bool>,
+    #[serde(default)]
+    games: Option<usize>,
+    #[serde(default)]
+    aesthetic_score: Option<f64>,
+    #[serde(default)]
+    error: Option<String>,
+}
+
+/// The line of the game at `path`, the `index`th of `of`.
+fn corpus_line(index: usize, of: usize, path: &Path, self_play: &SelfPlayArgs) -> String {
+    let game = path.display().to_string();
+    let line = |outcome| serde_json::to_string(&CorpusRecord { index, of, outcome });
+    let failed = |error: String| {
+        line(Outcome::Failed {
+            game: game.clone(),
+            error,
+        })
+    };
+    let written = match probe_game(path, self_play, false) {
+        Ok((report, _)) => line(Outcome::Probed(Box::new(json_report(path, &report))))
+            .or_else(|error| failed(format!("cannot write the report: {error}"))),
+        Err(error) => failed(error),
+    };
+    // Only a report can fail to serialise, and its failure is then written instead.
+    written.unwrap_or_default()
+}
+
+/// The lines of a corpus's games, written in the corpus's order as they end (a game that ends
+/// before an earlier one waits for it), each flushed, so that what a stopped run leaves is
+/// whole lines.
+struct CorpusLines {
+    writer: Option<Box<dyn Write + Send>>,
+    next: usize,
+    waiting: BTreeMap<usize, String>,
+    written: Vec<String>,
+    error: Option<String>,
+}
+
+impl CorpusLines {
+    /// The line of this process's `slot`th game.
+    fn add(&mut self, slot: usize, line: String) {
+        self.waiting.insert(slot, line);
+        while let Some(line) = self.waiting.remove(&self.next) {
+            self.write(line);
+            self.next += 1;
+        }
+    }
+
+    /// Writes the lines still waiting for an earlier game that was never started (stopped).
+    fn finish(&mut self) {
+        for line in std::mem::take(&mut self.waiting).into_values() {
+            self.write(line);
+        }
+    }
+
+    fn write(&mut self, line: String) {
+        if let Some(writer) = &mut self.writer
+            && self.error.is_none()
+            && let Err(error) = writeln!(writer, "{line}").and_then(|()| writer.flush())
+        {
+            self.error = Some(format!("cannot write the records: {error}"));
+        }
+        self.written.push(line);
+    }
+}
+
+fn run_corpus(args: &ProbeArgs) -> u8 {
+    let fail = |message: String| {
+        eprintln!("ludeme probe: {message}");
+        exit::FAILURE
+    };
+    if let Some(problem) = args.self_play.problem() {
+        return fail(problem.to_owned());
+    }
+    if args.plots.is_some() || args.criteria.is_some() {
+        return fail(
+            "--plots and --criteria show one game: give one game file (over a corpus, each \
+             game's JSON line holds every criterion)"
+                .to_owned(),
+        );
+    }
+    let (games, problems) = collect_game_files(&args.paths);
+    if let Some(problem) = problems.first() {
+        return fail(format!("{}: {}", problem.path.display(), problem.message));
+    }
+    let partition = args.partition.unwrap_or(Partition::WHOLE);
+    let of = games.len();
+    let mine: Vec<(usize, &PathBuf)> = (1..)
+        .zip(&games)
+        .filter(|&(index, _)| partition.has(index))
+        .collect();
+    let records_to_stdout = args.out.is_none() && args.format == ProbeFormat::Json;
+    let writer: Option<Box<dyn Write + Send>> = match &args.out {
+        Some(file) => match File::create(file) {
+            Ok(created) => Some(Box::new(BufWriter::new(created))),
+            Err(error) => return fail(format!("cannot write {}: {error}", file.display())),
+        },
+        None if records_to_stdout => Some(Box::new(std::io::stdout())),
+        None => None,
+    };
+    let lines = Mutex::new(CorpusLines {
+        writer,
+        next: 0,
+        waiting: BTreeMap::new(),
+        written: Vec::new(),
+        error: None,
+    });
+    interrupt::stop_at_first_interrupt();
+    {
+        let progress = Progress::rate_bar("probing", mine.len() as u64, "games");
+        mine.par_iter()
+            .enumerate()
+            .for_each(|(slot, &(index, path))| {
+                if interrupt::interrupted() {
+                    return;
+                }
+                let line = corpus_line(index, of, path, &args.self_play);
+                progress.advance(1);
+                let mut lines = lines.lock().unwrap_or_else(|e| e.into_inner());
+                lines.add(slot, line);
+            });
+    }
+    let mut lines = lines.into_inner().unwrap_or_else(|e| e.into_inner());
+    lines.finish();
+    if let Some(message) = lines.error {
+        return fail(message);
+    }
+    let read: Result<Vec<GameLine>, _> = lines
+        .written
+        .iter()
+        .map(|line| serde_json::from_str(line))
+        .collect();
+    let read = match read {
+        Ok(read) => read,
+        Err(error) => return fail(format!("a record cannot be read back: {error}")),
+    };
+    if !records_to_stdout {
+        let share = if partition == Partition::WHOLE {
+            String::new()
+        } else {
+            format!(" (partition {}/{})", partition.index, partition.count)
+        };
+        let into = args
+            .out
+            .as_ref()
+            .map_or(String::new(), |out| format!(" into {}", out.display()));
+        println!("{} of the {of} games probed{share}{into}", read.len());
+        print_corpus(read.iter());
+    }
+    if read.len() < mine.len() {
+        return fail(format!(
+            "stopped (Ctrl-C) after {} of this run's {} games; the lines written are whole",
+            read.len(),
+            mine.len()
+        ));
+    }
+    exit::CLEAN
+}
+
+/// The summary of a corpus's probe, one line per game in order, and the count of each verdict.
+pub fn print_corpus<'a>(lines: impl Iterator<Item = &'a GameLine>) {
+    let (mut viable, mut not_viable, mut failed) = (0, 0, 0);
+    println!("  {:<10}  {:>6}  {:>5}  game", "verdict", "score", "games");
+    for line in lines {
+        match (&line.error, line.viable) {
+            (Some(error), _) => {
+                failed += 1;
+                println!(
+                    "  {:<10}  {:>6}  {:>5}  {}: {error}",
+                    "not probed", "-", "-", line.game
+                );
+            }
+            (None, viable_game) => {
+                let verdict = if viable_game == Some(true) {
+                    viable += 1;
+                    "viable"
+                } else {
+                    not_viable += 1;
+                    "not viable"
+                };
+                let score = line
+                    .aesthetic_score
+                    .map_or("-".to_owned(), |score| format!("{score:.3}"));
+                let games = line.games.map_or("-".to_owned(), |games| games.to_string());
+                println!("  {verdict:<10}  {score:>6}  {games:>5}  {}", line.game);
+            }
+        }
+    }
+    println!("{viable} viable, {not_viable} not viable, {failed} not probed");
+}
+
+/// The games' lines of the partitions in the corpus's order, refusing a game recorded twice,
+/// a game missing, and lines of different corpora.
+pub fn merged_games(lines: Vec<Line<GameLine>>) -> Result<Vec<Line<GameLine>>, String> {
+    let Some(first) = lines.first() else {
+        return Ok(lines);
+    };
+    let (of, first_at) = (first.record.of, first.at.clone());
+    for Line { record, at, .. } in &lines {
+        if record.of != of {
+            return Err(format!(
+                "{at}: a game of a corpus of {} games, but {first_at} is of {of}: \
+                 records of different probes?",
+                record.of
+            ));
+        }
+        if record.index == 0 || record.index > of {
+            return Err(format!("{at}: game {} of {of} cannot be", record.index));
+        }
+    }
+    let lines = sorted_once(
+        lines,
+        |record| record.index,
+        |record| format!("game {} ({})", record.index, record.game),
+    )?;
+    for pair in lines.windows(2) {
+        if pair[0].record.game >= pair[1].record.game {
+            return Err(format!(
+                "{}: {} is game {} but {} is game {} ({}): records of different probes?",
+                pair[1].at,
+                pair[1].record.game,
+                pair[1].record.index,
+                pair[0].record.game,
+                pair[0].record.index,
+                pair[0].at
+            ));
+        }
+    }
+    if let Some(missing) = (1..=of).find(|&index| {
+        lines
+            .get(index - 1)
+            .is_none_or(|line| line.record.index != index)
+    }) {
+        return Err(format!(
+            "game {missing} of {of} is missing (did every partition finish, and is every one \
+             given?)"
+        ));
+    }
+    Ok(lines)
 }
 
 fn print_human(path: &Path, report: &ProbeReport) {

@@ -1,0 +1,318 @@
+//! `ludeme probe` over a corpus: one JSON line per game, in the corpus's path order; `--partition
+//! K/N` over separate processes probes each game exactly once (game i in partition ((i - 1) mod
+//! N) + 1, as `ludeme evolve` splits its runs), and `ludeme merge` of the partitions' lines gives
+//! the lines and the summary one process gives. The first Ctrl-C stops the run between games.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use support::ludeme;
+
+/// Small games of the corpus, quick to probe in debug, and where the test puts them (one in a
+/// subfolder, to be found by the folder's walk).
+const GAMES: &[(&str, &str)] = &[
+    ("tic-tac-toe.ludi", "tic-tac-toe.ludi"),
+    ("hexapawn.ludi", "hexapawn.ludi"),
+    ("tic-tac-toe-2x2.ludi", "tic-tac-toe-2x2.ludi"),
+    ("three-mens-morris.ludi", "three-mens-morris.ludi"),
+    ("tic-tac-toe-misere.ludi", "more/tic-tac-toe-misere.ludi"),
+    ("hex-7x7.ludi", "hex-7x7.ludi"),
+    ("achi.ludi", "achi.ludi"),
+];
+
+/// The number of partitions of the test.
+const PARTITIONS: usize = 3;
+
+/// A folder holding the games of [`GAMES`] and one game that cannot be read (its line says why).
+fn corpus(root: &Path) -> PathBuf {
+    let folder = root.join("corpus");
+    let source = support::project_root().join("corpus/ludi");
+    for (name, place) in GAMES {
+        let target = folder.join(place);
+        std::fs::create_dir_all(target.parent().expect("a folder")).expect("made");
+        std::fs::copy(source.join(name), target).expect("copied");
+    }
+    std::fs::write(
+        folder.join("broken.ludi"),
+        "(game \"Broken\" (players 2) (board",
+    )
+    .expect("written");
+    folder
+}
+
+/// The options every probe of the test shares: few, small games, a fixed seed.
+const BUDGET: &[&str] = &["--games", "4", "--move-nodes", "40", "--seed", "3"];
+
+fn text(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// `ludeme probe CORPUS ... --out OUT` as a process of its own, not yet waited for.
+fn spawn_probe(corpus: &Path, out: &Path, extra: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_ludeme"))
+        .arg("probe")
+        .arg(corpus)
+        .args(BUDGET)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .current_dir(support::project_root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ludeme runs")
+}
+
+/// The standard output of a finished process that must have succeeded.
+fn succeeded(output: std::process::Output) -> String {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8")
+}
+
+/// The lines of a JSON Lines file, each without its `seconds` (the time a probe took is
+/// measured, not computed: it differs from run to run).
+fn lines_without_time(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .expect("the records")
+        .lines()
+        .map(|line| {
+            let mut value: Value = serde_json::from_str(line).expect("a JSON line");
+            if let Some(object) = value.as_object_mut() {
+                object.remove("seconds");
+            }
+            value
+        })
+        .collect()
+}
+
+fn everything_after_the_first_line(text: &str) -> &str {
+    text.split_once('\n').map_or("", |(_, rest)| rest)
+}
+
+#[test]
+fn partitions_in_separate_processes_merge_into_what_one_process_writes() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let corpus = corpus(temp.path());
+    let whole = temp.path().join("whole.jsonl");
+    let one_process = succeeded(
+        spawn_probe(&corpus, &whole, &[])
+            .wait_with_output()
+            .expect("ran"),
+    );
+    let one = lines_without_time(&whole);
+
+    // One line per game, in path order, each knowing its place; the broken game says why.
+    let mut names: Vec<String> = GAMES
+        .iter()
+        .map(|(_, place)| text(&corpus.join(place)))
+        .chain([text(&corpus.join("broken.ludi"))])
+        .collect();
+    names.sort();
+    let games: Vec<&str> = one
+        .iter()
+        .map(|line| line["game"].as_str().expect("game"))
+        .collect();
+    assert_eq!(games, names);
+    for (place, line) in (1..).zip(&one) {
+        assert_eq!(line["index"], place);
+        assert_eq!(line["of"], names.len());
+        if line["game"]
+            .as_str()
+            .is_some_and(|game| game.ends_with("broken.ludi"))
+        {
+            assert!(line["error"].is_string(), "{line}");
+        } else {
+            assert_eq!(line["games"], 4, "{line}");
+            assert!(
+                line["lead_histories"]
+                    .as_array()
+                    .is_some_and(|h| h.len() == 4)
+            );
+        }
+    }
+    assert!(
+        one_process.starts_with(&format!(
+            "{} of the {} games probed into",
+            names.len(),
+            names.len()
+        )),
+        "{one_process}"
+    );
+    let viable = one.iter().filter(|line| line["viable"] == true).count();
+    let not_viable = names.len() - 1 - viable;
+    assert!(
+        one_process.ends_with(&format!(
+            "{viable} viable, {not_viable} not viable, 1 not probed\n"
+        )),
+        "{one_process}"
+    );
+
+    // The partitions, all at once, as separate processes.
+    let parts: Vec<PathBuf> = (1..=PARTITIONS)
+        .map(|k| temp.path().join(format!("part-{k}.jsonl")))
+        .collect();
+    let running: Vec<_> = (1..=PARTITIONS)
+        .map(|k| {
+            let partition = format!("{k}/{PARTITIONS}");
+            spawn_probe(&corpus, &parts[k - 1], &["--partition", &partition])
+        })
+        .collect();
+    for child in running {
+        succeeded(child.wait_with_output().expect("ran"));
+    }
+    for (k, part) in (1..).zip(&parts) {
+        let places: Vec<u64> = lines_without_time(part)
+            .iter()
+            .map(|line| line["index"].as_u64().expect("index"))
+            .collect();
+        let expected: Vec<u64> = (1..=names.len() as u64)
+            .filter(|i| (i - 1) % PARTITIONS as u64 + 1 == k)
+            .collect();
+        assert_eq!(places, expected, "partition {k}");
+    }
+
+    // Merged (given in another order): the one process's lines and summary.
+    let merged = temp.path().join("merged.jsonl");
+    let mut args = vec!["merge".to_owned()];
+    args.extend(parts.iter().rev().map(|part| text(part)));
+    args.extend(["--out".to_owned(), text(&merged)]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let merge_output = succeeded(ludeme(&args));
+    assert_eq!(lines_without_time(&merged), one);
+    assert!(
+        merge_output.starts_with(&format!(
+            "{} games merged from {PARTITIONS} records files",
+            names.len()
+        )),
+        "{merge_output}"
+    );
+    assert_eq!(
+        everything_after_the_first_line(&merge_output),
+        everything_after_the_first_line(&one_process)
+    );
+
+    // A partition missing, a partition given twice, a line of another probe: refused.
+    let merge = |given: &[&Path]| {
+        let mut args = vec!["merge".to_owned()];
+        args.extend(given.iter().map(|part| text(part)));
+        args.extend(["--out".to_owned(), text(&temp.path().join("refused.jsonl"))]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = ludeme(&args);
+        assert_eq!(output.status.code(), Some(2));
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let stderr = merge(&[&parts[0], &parts[1]]);
+    assert!(
+        stderr.contains(&format!("game 3 of {} is missing", names.len())),
+        "{stderr}"
+    );
+    let stderr = merge(&[&parts[0], &parts[1], &parts[2], &parts[1]]);
+    assert!(stderr.contains("is recorded twice"), "{stderr}");
+    let other = temp.path().join("other.jsonl");
+    std::fs::write(&other, r#"{"index":1,"of":2,"game":"x.ludi","error":"e"}"#).expect("written");
+    let stderr = merge(&[&parts[1], &other]);
+    assert!(stderr.contains("records of different probes?"), "{stderr}");
+}
+
+#[test]
+fn json_lines_go_to_standard_output_without_out() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let corpus = corpus(temp.path());
+    let mut args = vec!["probe".to_owned(), text(&corpus)];
+    args.extend(BUDGET.iter().map(|option| (*option).to_owned()));
+    args.extend([
+        "--partition".to_owned(),
+        "2/3".to_owned(),
+        "--format".to_owned(),
+        "json".to_owned(),
+    ]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let stdout = succeeded(ludeme(&args));
+    let places: Vec<u64> = stdout
+        .lines()
+        .map(|line| {
+            let value: Value = serde_json::from_str(line).expect("a JSON line");
+            value["index"].as_u64().expect("index")
+        })
+        .collect();
+    assert_eq!(places, [2, 5, 8]);
+}
+
+#[test]
+fn options_of_one_game_are_refused_over_a_corpus() {
+    let output = ludeme(&["probe", "corpus/ludi", "--criteria", "all"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("give one game file"));
+    let output = ludeme(&["probe", "corpus/ludi", "--partition", "0/3"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("1 ≤ K ≤ N"));
+}
+
+/// The first Ctrl-C starts no new game: the run ends soon after, with the lines of the games
+/// that ended, each whole, and says it stopped.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_between_games() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let out = temp.path().join("stopped.jsonl");
+    // The whole corpus with larger budgets: far longer than the test waits.
+    let corpus_folder = support::project_root().join("corpus/ludi");
+    let child = Command::new(env!("CARGO_BIN_EXE_ludeme"))
+        .args([
+            "probe",
+            &text(&corpus_folder),
+            "--games",
+            "20",
+            "--move-nodes",
+            "300",
+            "--time-limit",
+            "5",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ludeme runs");
+    let waited = Instant::now();
+    while std::fs::read_to_string(&out).map_or(true, |text| text.lines().next().is_none()) {
+        assert!(waited.elapsed() < Duration::from_secs(120), "no game ended");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let stopped = Instant::now();
+    let output = child.wait_with_output().expect("ran");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("stopped (Ctrl-C)"), "{stderr}");
+    let lines = lines_without_time(&out);
+    let total = std::fs::read_dir(&corpus_folder)
+        .expect("the corpus")
+        .filter(|entry| {
+            entry
+                .as_ref()
+                .is_ok_and(|entry| entry.path().extension().is_some_and(|e| e == "ludi"))
+        })
+        .count();
+    assert!(
+        !lines.is_empty() && lines.len() < total,
+        "{} lines",
+        lines.len()
+    );
+    for line in &lines {
+        assert_eq!(line["of"], total);
+    }
+    assert!(stopped.elapsed() < Duration::from_secs(60));
+}
