@@ -61,8 +61,9 @@ pub struct ProbeArgs {
     /// merge` combines their records.
     #[arg(long, value_name = "K/N", value_parser = Partition::parse)]
     partition: Option<Partition>,
-    /// Over a corpus, write one JSON line per game to this file (each line as its game ends),
-    /// and print the summary; without it, `--format json` prints the lines instead.
+    /// Over a corpus, write one JSON line per game to this file, in path order (a line as soon
+    /// as its game and those before it have ended), and print the summary; without it,
+    /// `--format json` prints the lines instead.
     #[arg(long, short, value_name = "FILE")]
     out: Option<PathBuf>,
 }
@@ -86,9 +87,9 @@ pub struct SelfPlayArgs {
     /// less, so that the search's depth must tell more.
     #[arg(long)]
     pub move_nodes: Option<u64>,
-    /// Start no new game this many seconds after the command starts, reading and setting up
-    /// the game included; a game under way stops by twice this (default: `[probe] seconds` of
-    /// `ludeme.toml`, else 60, as in the editor).
+    /// Start no new game this many seconds after the command starts (over a corpus: after the
+    /// game's probe starts), reading and setting up the game included; a game under way stops
+    /// by twice this (default: `[probe] seconds` of `ludeme.toml`, else 60, as in the editor).
     #[arg(long)]
     pub time_limit: Option<f64>,
 }
@@ -458,6 +459,9 @@ fn run_corpus(args: &ProbeArgs) -> u8 {
                     return;
                 }
                 let line = corpus_line(index, of, path, &args.self_play);
+                if let Some(name) = path.file_name() {
+                    progress.set_message(format!("last: {}", name.to_string_lossy()));
+                }
                 progress.advance(1);
                 let mut lines = lines.lock().unwrap_or_else(|e| e.into_inner());
                 lines.add(slot, line);
