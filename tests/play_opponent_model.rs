@@ -3,38 +3,11 @@
 
 mod support;
 
-use std::path::Path;
-
 use serde_json::Value;
 
-use support::{ludeme, ludeme_json};
+use support::{ludeme_json, ludeme_refused, train_legal_model};
 
 const TIC_TAC_TOE: &str = "corpus/gdl/ticTacToe.kif";
-
-/// Trains a model of the legal player (always its first legal move) as `oplayer` into `path`.
-fn train_legal_model(path: &Path) {
-    let output = ludeme(&[
-        "model",
-        "train",
-        TIC_TAC_TOE,
-        "--player",
-        "legal",
-        "--role",
-        "oplayer",
-        "--matches",
-        "20",
-        "--features",
-        "state+legal",
-        "-o",
-        path.to_str().unwrap(),
-    ]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
 
 fn play_json(args: &[&str]) -> Value {
     ludeme_json("play", args)
@@ -45,11 +18,7 @@ fn play_json(args: &[&str]) -> Value {
 fn play_refused(args: &[&str]) -> String {
     let mut all = vec!["play"];
     all.extend_from_slice(args);
-    let output = ludeme(&all);
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    stderr
+    ludeme_refused(&all)
 }
 
 /// Alpha-beta that knows the legal player's habit wins as `xplayer` against it: at the

@@ -486,6 +486,18 @@ impl PlayableGame {
         }
     }
 
+    /// Whether `role` is one of the game's roles; why not, if not.
+    pub(crate) fn check_role(&self, role: RoleIndex) -> Result<(), String> {
+        if role < self.roles().len() {
+            Ok(())
+        } else {
+            Err(format!(
+                "the game has {} role(s); there is no role {role}",
+                self.roles().len()
+            ))
+        }
+    }
+
     /// The move `player` (one of [`PLAYER_NAMES`]) chooses for `role` in `position` within
     /// `budget`, by name; `seed` makes the random players repeatable. An error says why there
     /// is none: an unknown player, a role without a choice to make, an engine that gave up.
@@ -497,12 +509,7 @@ impl PlayableGame {
         budget: &MoveBudget,
         seed: u64,
     ) -> Result<String, String> {
-        if role >= self.roles().len() {
-            return Err(format!(
-                "the game has {} role(s); there is no role {role}",
-                self.roles().len()
-            ));
-        }
+        self.check_role(role)?;
         match (self, &position.0) {
             (PlayableGame::Gdl(game), EngineState::Gdl(state)) => {
                 choose_named_move(game, state, role, player, budget, seed)
@@ -519,6 +526,14 @@ impl PlayableGame {
 }
 
 const OTHER_GAME: &str = "a position of another game";
+
+/// Why `name` cannot play: it names none of the players, which are listed.
+pub fn unknown_player(name: &str) -> String {
+    format!(
+        "no player is called `{name}`; the players are {}",
+        PLAYER_NAMES.join(", ")
+    )
+}
 
 fn turn_of<G: ludeme_engine::notation::Notation + Depict>(game: &G, state: &G::State) -> Turn {
     use ludeme_engine::notation::named_moves;
@@ -640,10 +655,7 @@ fn choose_named_move<G: ludeme_engine::notation::Notation>(
     seed: u64,
 ) -> Result<String, String> {
     let Some(mut player) = player_by_name::<G>(player, seed) else {
-        return Err(format!(
-            "no player is called `{player}`; the players are {}",
-            PLAYER_NAMES.join(", ")
-        ));
+        return Err(unknown_player(player));
     };
     match_player::choose_named(game, state, role, &mut *player, budget, None)
 }

@@ -3,19 +3,28 @@
 //! prints each match's goals and errors, and writes the records as JSON.
 //!
 //! Seats rotate: in match `m` the `i`-th player plays role `(i + m) mod roles`.
+//!
+//! With `--opponent-model`, the local players search with the models as `ludeme play`'s do;
+//! the models are checked against the game here (a model that does not fit is refused before
+//! any match), and each local player checks them again against the rules its `start` message
+//! brings, as `ludeme player --opponent-model` does.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use clap::Args;
 use ludeme_analysis::Syntax;
-use ludeme_analysis::play::PLAYER_NAMES;
-use ludeme_ggp::executive::PlayerConfig;
+use ludeme_analysis::opponent_model::PruningCounts;
+use ludeme_analysis::play::{PLAYER_NAMES, unknown_player};
+use ludeme_ggp::executive::{ModelsConfig, PlayerConfig};
 use ludeme_ggp::manager::{MAX_STEPS, MatchRecord, MatchSettings, run_series, summary_table};
 use ludeme_ggp::messages::read_terms;
 use ludeme_ggp::server::LocalPlayers;
 use ludeme_ggp::transport::PlayerAddress;
+use serde::Serialize;
 
 use crate::exit;
+use crate::play::{ModelArgs, ModelsReport, PlayFormat};
 use crate::project::{KnownGames, open_game, playable};
 
 /// The options of `ludeme match`.
@@ -50,6 +59,34 @@ pub struct MatchArgs {
     /// long game out).
     #[arg(long, default_value_t = MAX_STEPS)]
     max_steps: usize,
+    /// The models are given to the local players only (`local:NAME`): a player elsewhere
+    /// takes its own (`ludeme player --opponent-model`).
+    #[command(flatten)]
+    models: ModelArgs,
+    /// `json` writes one JSON report on standard output: the match records and the models'
+    /// use, instead of the lines for people.
+    #[arg(long, value_enum, default_value_t = PlayFormat::Human)]
+    format: PlayFormat,
+}
+
+/// `ludeme match --format json`'s report.
+#[derive(Serialize)]
+struct Report<'a> {
+    game: String,
+    /// The records, as `--record` writes them.
+    matches: &'a [MatchRecord],
+    /// The models the local players searched with, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opponent_models: Option<MatchModelsReport>,
+}
+
+#[derive(Serialize)]
+struct MatchModelsReport {
+    #[serde(flatten)]
+    models: ModelsReport,
+    /// The local searching players' matches played with the models (one per such player and
+    /// match).
+    guided_matches: u64,
 }
 
 pub fn run(args: &MatchArgs) -> u8 {
@@ -58,23 +95,66 @@ pub fn run(args: &MatchArgs) -> u8 {
         eprintln!("ludeme match: {}: {message}", path.display());
         exit::FAILURE
     };
-    // Local players are served by this process on loopback ports, for as long as it runs.
-    let mut local_configs = Vec::new();
-    for (seat, player) in args.players.iter().enumerate() {
-        if let Some(name) = player.strip_prefix("local:") {
-            if !PLAYER_NAMES.contains(&name) {
-                return fail(format!(
-                    "no player is called `{name}`; the players are {}",
-                    PLAYER_NAMES.join(", ")
-                ));
-            }
-            local_configs.push(PlayerConfig {
-                name: format!("{name}{}", seat + 1),
-                player: name.to_owned(),
-                seed: args.seed ^ (seat as u64 + 1),
-            });
-        }
+    let json = args.format == PlayFormat::Json;
+    if let Some(unknown) = args
+        .players
+        .iter()
+        .filter_map(|player| player.strip_prefix("local:"))
+        .find(|name| !PLAYER_NAMES.contains(name))
+    {
+        return fail(unknown_player(unknown));
     }
+    let saved_models = match args.models.read() {
+        Ok(saved) => saved,
+        Err(message) => return fail(message),
+    };
+    let (analysis, file) = match open_game(path, KnownGames::FromSettings) {
+        Ok(opened) => opened,
+        Err(message) => return fail(message),
+    };
+    if analysis.syntax(file) != Syntax::GdlKif {
+        return fail("the protocol sends rules in prefix KIF: give a .kif game".to_owned());
+    }
+    let rules = match analysis.text(file).map(|text| read_terms(&text)) {
+        Ok(Ok(rules)) => rules,
+        Ok(Err(error)) => return fail(format!("the rules cannot be sent: {error}")),
+        Err(_) => return fail("cancelled".to_owned()),
+    };
+    let game = match playable(&analysis, file) {
+        Ok(game) => game,
+        Err(message) => return fail(message),
+    };
+    let roles = game.roles().len();
+    if args.players.len() != roles {
+        return fail(format!(
+            "{} player(s) given; the game has {roles} role(s): {}",
+            args.players.len(),
+            game.roles().join(", ")
+        ));
+    }
+    // Checked here so that a model that does not fit is refused before any match; each local
+    // player makes its own from the rules its `start` message brings.
+    let models = match args.models.for_game(&game, &saved_models) {
+        Ok(models) => models,
+        Err(message) => return fail(message),
+    };
+    let models_config = models.is_some().then(|| ModelsConfig {
+        models: Arc::from(saved_models),
+        confidence: args.models.model_confidence,
+    });
+    // Local players are served by this process on loopback ports, for as long as it runs.
+    let local_configs = args
+        .players
+        .iter()
+        .enumerate()
+        .filter_map(|(seat, player)| Some((seat, player.strip_prefix("local:")?)))
+        .map(|(seat, name)| PlayerConfig {
+            name: format!("{name}{}", seat + 1),
+            player: name.to_owned(),
+            seed: args.seed ^ (seat as u64 + 1),
+            opponent_models: models_config.clone(),
+        })
+        .collect();
     let local = match LocalPlayers::start(local_configs) {
         Ok(local) => local,
         Err(error) => return fail(format!("the local players could not start: {error}")),
@@ -96,36 +176,12 @@ pub fn run(args: &MatchArgs) -> u8 {
         Err(error) => return fail(error.to_string()),
     };
     for (player, address) in args.players.iter().zip(&addresses) {
-        if player.starts_with("local:") {
+        if player.starts_with("local:") && !json {
             println!(
                 "{player} is http://{}:{}{}",
                 address.host, address.port, address.path
             );
         }
-    }
-    let (analysis, file) = match open_game(path, KnownGames::FromSettings) {
-        Ok(opened) => opened,
-        Err(message) => return fail(message),
-    };
-    if analysis.syntax(file) != Syntax::GdlKif {
-        return fail("the protocol sends rules in prefix KIF: give a .kif game".to_owned());
-    }
-    let rules = match analysis.text(file).map(|text| read_terms(&text)) {
-        Ok(Ok(rules)) => rules,
-        Ok(Err(error)) => return fail(format!("the rules cannot be sent: {error}")),
-        Err(_) => return fail("cancelled".to_owned()),
-    };
-    let game = match playable(&analysis, file) {
-        Ok(game) => game,
-        Err(message) => return fail(message),
-    };
-    let roles = game.roles().len();
-    if addresses.len() != roles {
-        return fail(format!(
-            "{} player(s) given; the game has {roles} role(s): {}",
-            addresses.len(),
-            game.roles().join(", ")
-        ));
     }
     let settings = MatchSettings {
         id: format!("ludeme.{}", std::process::id()),
@@ -136,10 +192,47 @@ pub fn run(args: &MatchArgs) -> u8 {
         game: path.display().to_string(),
     };
     let count = args.matches as usize;
-    let records = run_series(&game, &rules, &addresses, &settings, count, print_record);
+    let print = if json {
+        |_: &MatchRecord| {}
+    } else {
+        print_record
+    };
+    let records = run_series(&game, &rules, &addresses, &settings, count, print);
+    let models_report = models.map(|models| {
+        let mut pruning = PruningCounts::default();
+        let mut guided_matches = 0;
+        for executive in local.executives() {
+            let used = executive.model_use();
+            guided_matches += used.matches;
+            pruning += used.pruning;
+        }
+        MatchModelsReport {
+            models: ModelsReport::new(&game, &models, args.models.model_confidence, pruning),
+            guided_matches,
+        }
+    });
     drop(local);
-    if records.len() > 1 {
-        print!("{}", summary_table(&records));
+    if json {
+        let report = Report {
+            game: path.display().to_string(),
+            matches: &records,
+            opponent_models: models_report,
+        };
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).expect("reports serialise")
+        );
+    } else {
+        if records.len() > 1 {
+            print!("{}", summary_table(&records));
+        }
+        if let Some(models) = &models_report {
+            println!(
+                "{} ({} local match(es) with the model)",
+                models.models.line(),
+                models.guided_matches
+            );
+        }
     }
     if let Some(dir) = &args.record_dir {
         for record in &records {

@@ -10,10 +10,11 @@ use std::time::Duration;
 
 use clap::Args;
 use ludeme_analysis::opponent_model::{
-    DEFAULT_MODEL_CONFIDENCE, OpponentModels, SavedModel, read_model_file,
+    DEFAULT_MODEL_CONFIDENCE, OpponentModels, PruningCounts, SavedModel, read_model_file,
 };
 use ludeme_analysis::play::{
     MatchResult, MatchSettings, MoveBudget, PLAYER_NAMES, PlayableGame, Reward, RoleIndex,
+    unknown_player,
 };
 use serde::Serialize;
 
@@ -45,13 +46,24 @@ pub struct PlayArgs {
     /// The random seed of the random and MCTS players.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    #[command(flatten)]
+    models: ModelArgs,
+    #[arg(long, value_enum, default_value_t = PlayFormat::Human)]
+    format: PlayFormat,
+}
+
+/// The opponent-model options of the commands that play matches (`ludeme play`, `ludeme
+/// match`).
+#[derive(Args, Debug)]
+pub(crate) struct ModelArgs {
     /// A model of how a role is played, as `ludeme model train -o` writes it; once per modelled
     /// role. The searching players (mcts, alphabeta, iterative, minimax, bounded, maximizer)
     /// try that role's moves most probable first and search only the fewest whose
     /// probabilities reach --model-confidence; a player in the modelled role searches its own
-    /// moves as usual. A model of another game is refused.
+    /// moves as usual. A model of another game is refused (`ludeme player` plays that match
+    /// without it).
     #[arg(long = "opponent-model", value_name = "FILE")]
-    opponent_models: Vec<PathBuf>,
+    pub(crate) opponent_models: Vec<PathBuf>,
     /// With --opponent-model: the probability of the modelled role's moves a search keeps at
     /// its turns (above 0, at most 1; 1 orders the moves without dropping any).
     #[arg(
@@ -60,9 +72,34 @@ pub struct PlayArgs {
         default_value_t = DEFAULT_MODEL_CONFIDENCE,
         requires = "opponent_models"
     )]
-    model_confidence: f64,
-    #[arg(long, value_enum, default_value_t = PlayFormat::Human)]
-    format: PlayFormat,
+    pub(crate) model_confidence: f64,
+}
+
+impl ModelArgs {
+    /// The model files read through the analysis, or why one cannot be used (its path first).
+    pub(crate) fn read(&self) -> Result<Vec<SavedModel>, String> {
+        self.opponent_models
+            .iter()
+            .map(|path| {
+                read_model_file(path).map_err(|message| format!("{}: {message}", path.display()))
+            })
+            .collect()
+    }
+
+    /// The models made for `game` from `saved` (what [`ModelArgs::read`] read), `None` when
+    /// none were given, or why they do not fit the game.
+    pub(crate) fn for_game(
+        &self,
+        game: &PlayableGame,
+        saved: &[SavedModel],
+    ) -> Result<Option<OpponentModels>, String> {
+        if saved.is_empty() {
+            return Ok(None);
+        }
+        game.opponent_models(saved, self.model_confidence)
+            .map(Some)
+            .map_err(|message| format!("--opponent-model: {message}"))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -119,8 +156,9 @@ struct Standing {
     searched_moves: usize,
 }
 
+/// The opponent models a command's searching players used (`ludeme play`, `ludeme match`).
 #[derive(Serialize)]
-struct ModelsReport {
+pub(crate) struct ModelsReport {
     /// The modelled roles, by name.
     roles: Vec<String>,
     confidence: f64,
@@ -129,6 +167,48 @@ struct ModelsReport {
     pruned_nodes: u64,
     legal_moves: u64,
     kept_moves: u64,
+}
+
+impl ModelsReport {
+    /// The report of `models`, made for `game` at `confidence`, whose searches pruned as
+    /// `pruning` counts.
+    pub(crate) fn new(
+        game: &PlayableGame,
+        models: &OpponentModels,
+        confidence: f64,
+        pruning: PruningCounts,
+    ) -> Self {
+        ModelsReport {
+            roles: models
+                .roles()
+                .iter()
+                .map(|&role| game.roles()[role].clone())
+                .collect(),
+            confidence,
+            pruned_nodes: pruning.nodes,
+            legal_moves: pruning.legal,
+            kept_moves: pruning.kept,
+        }
+    }
+
+    /// The report as a line of the human format: the roles, the confidence and how many
+    /// moves the searches kept on average.
+    pub(crate) fn line(&self) -> String {
+        let kept = if self.pruned_nodes > 0 {
+            format!(
+                "; at their turns the searches kept {:.2} of {:.2} moves on average",
+                self.kept_moves as f64 / self.pruned_nodes as f64,
+                self.legal_moves as f64 / self.pruned_nodes as f64
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "  opponent model of {} at confidence {}{kept}",
+            self.roles.join(", "),
+            self.confidence
+        )
+    }
 }
 
 #[derive(Serialize)]
@@ -162,29 +242,19 @@ pub fn run(args: &PlayArgs) -> u8 {
         .iter()
         .find(|name| !PLAYER_NAMES.contains(&name.as_str()))
     {
-        return fail(format!(
-            "no player is called `{unknown}`; the players are {}",
-            PLAYER_NAMES.join(", ")
-        ));
+        return fail(unknown_player(unknown));
     }
-    let mut saved_models: Vec<SavedModel> = Vec::new();
-    for model in &args.opponent_models {
-        match read_model_file(model) {
-            Ok(saved) => saved_models.push(saved),
-            Err(message) => return fail(format!("{}: {message}", model.display())),
-        }
-    }
+    let saved_models = match args.models.read() {
+        Ok(saved) => saved,
+        Err(message) => return fail(message),
+    };
     let game = match open_playable(path, KnownGames::FromSettings) {
         Ok(game) => game,
         Err(message) => return fail(message),
     };
-    let models = if saved_models.is_empty() {
-        None
-    } else {
-        match game.opponent_models(&saved_models, args.model_confidence) {
-            Ok(models) => Some(models),
-            Err(message) => return fail(format!("--opponent-model: {message}")),
-        }
+    let models = match args.models.for_game(&game, &saved_models) {
+        Ok(models) => models,
+        Err(message) => return fail(message),
     };
     let seats: Vec<RoleIndex> = (0..game.roles().len())
         .filter(|&role| !game.is_random(role))
@@ -274,9 +344,14 @@ pub fn run(args: &PlayArgs) -> u8 {
         move_seconds: args.move_seconds,
         move_nodes: args.move_nodes,
         players: standings,
-        opponent_models: models
-            .as_ref()
-            .map(|models| models_report(&game, models, args)),
+        opponent_models: models.as_ref().map(|models| {
+            ModelsReport::new(
+                &game,
+                models,
+                args.models.model_confidence,
+                models.pruning(),
+            )
+        }),
         matches,
     };
     if json {
@@ -292,21 +367,6 @@ pub fn run(args: &PlayArgs) -> u8 {
         exit::PROBLEMS_FOUND
     } else {
         exit::CLEAN
-    }
-}
-
-fn models_report(game: &PlayableGame, models: &OpponentModels, args: &PlayArgs) -> ModelsReport {
-    let pruning = models.pruning();
-    ModelsReport {
-        roles: models
-            .roles()
-            .iter()
-            .map(|&role| game.roles()[role].clone())
-            .collect(),
-        confidence: args.model_confidence,
-        pruned_nodes: pruning.nodes,
-        legal_moves: pruning.legal,
-        kept_moves: pruning.kept,
     }
 }
 
@@ -380,20 +440,7 @@ fn print_summary(report: &Report) {
         report.engine
     ));
     if let Some(models) = &report.opponent_models {
-        let kept = if models.pruned_nodes > 0 {
-            format!(
-                "; at their turns the searches kept {:.2} of {:.2} moves on average",
-                models.kept_moves as f64 / models.pruned_nodes as f64,
-                models.legal_moves as f64 / models.pruned_nodes as f64
-            )
-        } else {
-            String::new()
-        };
-        say(&format!(
-            "  opponent model of {} at confidence {}{kept}",
-            models.roles.join(", "),
-            models.confidence
-        ));
+        say(&models.line());
     }
     for standing in &report.players {
         let unfinished = if standing.unfinished > 0 {

@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use ludeme_analysis::opponent_model::{OpponentModels, PruningCounts, SavedModel};
 use ludeme_analysis::play::{
     EngineOptions, MatchPlayer, MoveBudget, PlayableGame, Position, RoleIndex, Turn,
 };
@@ -42,6 +43,30 @@ pub struct PlayerConfig {
     pub player: String,
     /// The seed of the random and MCTS players.
     pub seed: u64,
+    /// Models of how some roles play, for the searching players (see
+    /// [`OpponentModels`]); each match's game is checked against them, and a match whose game
+    /// they do not fit is played without them (the reason goes to standard error).
+    pub opponent_models: Option<ModelsConfig>,
+}
+
+/// Saved opponent models, and the confidence the searches keep of a modelled role's moves.
+#[derive(Clone, Debug)]
+pub struct ModelsConfig {
+    /// Shared, not copied, by the matches.
+    pub models: Arc<[SavedModel]>,
+    pub confidence: f64,
+}
+
+/// What the opponent models of a player's configuration did in its matches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ModelUse {
+    /// Matches played with the models (by a player that searches).
+    pub matches: u64,
+    /// Matches whose game the models did not fit, played without them.
+    pub refused: u64,
+    /// What the searches pruned in the matches played with them (counted at their modelled
+    /// roles' nodes with a choice).
+    pub pruning: PruningCounts,
 }
 
 /// The game of a match and the player playing it: the engines keep scratch space per game,
@@ -55,6 +80,8 @@ struct Seat {
 struct Session {
     seat: Arc<Mutex<Seat>>,
     role: RoleIndex,
+    /// The opponent models the match's player searches with, if any (their pruning counts).
+    models: Option<OpponentModels>,
     /// The number of roles, kept so that checking a joint move never waits for the game,
     /// which a search may hold.
     roles: usize,
@@ -102,6 +129,8 @@ pub struct Executive {
     config: PlayerConfig,
     matches: Mutex<HashMap<String, Session>>,
     margin: SafetyMargin,
+    /// The opponent models' use in the matches that have ended; locked after `matches`.
+    ended_model_use: Mutex<ModelUse>,
 }
 
 impl Executive {
@@ -110,6 +139,7 @@ impl Executive {
             config,
             matches: Mutex::new(HashMap::new()),
             margin: SafetyMargin::new(),
+            ended_model_use: Mutex::new(ModelUse::default()),
         })
     }
 
@@ -131,6 +161,20 @@ impl Executive {
     /// kept from the search before (0 for a fresh tree, or a player that keeps none).
     pub fn reused_visits(&self, id: &str) -> Option<u32> {
         self.lock().get(id).map(|session| session.reused_visits)
+    }
+
+    /// What the configuration's opponent models did in the matches so far, those still
+    /// running included.
+    pub fn model_use(&self) -> ModelUse {
+        let matches = self.lock();
+        let mut used = *lock_model_use(&self.ended_model_use);
+        for models in matches
+            .values()
+            .filter_map(|session| session.models.as_ref())
+        {
+            used.pruning += models.pruning();
+        }
+        used
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Session>> {
@@ -213,8 +257,12 @@ impl Executive {
 
     /// `stop` and `abort`: the match is forgotten (the reply is optional; `done` says so).
     fn end(&self, id: &str) -> Reply {
-        if let Some(session) = self.lock().remove(id) {
+        let mut matches = self.lock();
+        if let Some(session) = matches.remove(id) {
             session.stop_search.store(true, Ordering::Relaxed);
+            if let Some(models) = &session.models {
+                lock_model_use(&self.ended_model_use).pruning += models.pruning();
+            }
         }
         Ok("done".to_owned())
     }
@@ -268,7 +316,19 @@ impl Executive {
                 game.roles().join(", ")
             ));
         };
-        let player = game.match_player(&self.config.player, self.config.seed)?;
+        let models = self.opponent_models(&id, &game);
+        let player = match &models {
+            Some(models) => {
+                game.match_player_with_models(&self.config.player, self.config.seed, models)?
+            }
+            None => game.match_player(&self.config.player, self.config.seed)?,
+        };
+        // Kept (and counted) only for a player they guide: the legal and random players
+        // play as without them.
+        let models = models.filter(|_| player.is_guided());
+        if models.is_some() {
+            lock_model_use(&self.ended_model_use).matches += 1;
+        }
         let stop_search = Arc::new(AtomicBool::new(false));
         let seat = Arc::new(Mutex::new(Seat { game, player }));
         let roles = lock_seat(&seat).game.roles().len();
@@ -278,6 +338,7 @@ impl Executive {
                 roles,
                 seat: seat.clone(),
                 role,
+                models,
                 plies: Vec::new(),
                 reached: None,
                 first_ready: None,
@@ -306,6 +367,25 @@ impl Executive {
         // Ready either way: without a move kept ready, the first `play` looks for one itself.
         let _ = tokio::time::timeout_at(answer_deadline, prepared).await;
         Ok("ready".to_owned())
+    }
+
+    /// The configuration's opponent models made for match `id`'s `game`, or `None`: when
+    /// there are none, or when they do not fit the game (a model of another game, of a role
+    /// it lacks), which is no reason to refuse the match: it is played without them, the
+    /// reason written to standard error and counted in [`Executive::model_use`].
+    fn opponent_models(&self, id: &str, game: &PlayableGame) -> Option<OpponentModels> {
+        let config = self.config.opponent_models.as_ref()?;
+        match game.opponent_models(&config.models, config.confidence) {
+            Ok(models) => Some(models),
+            Err(why) => {
+                lock_model_use(&self.ended_model_use).refused += 1;
+                eprintln!(
+                    "ludeme player {}: match `{id}` is played without the opponent model: {why}",
+                    self.config.name
+                );
+                None
+            }
+        }
     }
 
     /// What the player does with the start clock left once the game is built: the first
@@ -500,6 +580,12 @@ fn ready_answer(
     })
 }
 
+fn lock_model_use(used: &Mutex<ModelUse>) -> std::sync::MutexGuard<'_, ModelUse> {
+    // Counts only: a panic elsewhere leaves them whole.
+    used.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn lock_seat(seat: &Mutex<Seat>) -> std::sync::MutexGuard<'_, Seat> {
     // A panic in an engine leaves no half-made change behind: the game is only read, and a
     // search tree half grown is still a tree.
@@ -599,6 +685,7 @@ mod tests {
             name: "kept".to_owned(),
             player: "mcts".to_owned(),
             seed: 3,
+            opponent_models: None,
         });
         let start = format!("(start m1 xplayer ({TIC_TAC_TOE}) 2 1)");
         assert_eq!(send(&executive, &start).await, Ok("ready".to_owned()));
@@ -625,5 +712,70 @@ mod tests {
         assert!(measured >= crate::clocks::MEASURED_FLOOR);
         assert!(measured < prior_margin(one_minute), "margin {measured:?}");
         assert_eq!(send(&executive, "(abort m1)").await, Ok("done".to_owned()));
+    }
+
+    /// A model of the legal player (always its first legal move) as tic-tac-toe's `oplayer`.
+    fn legal_oplayer_model() -> SavedModel {
+        use ludeme_analysis::opponent_model::{
+            DecisionSource, FeatureSet, SimulationSettings, TrainingSource,
+        };
+        let rules = RulesSource {
+            syntax: Syntax::GdlKif,
+            text: TIC_TAC_TOE.to_owned(),
+        };
+        let game = build_game(&rules, Duration::from_secs(30), false).expect("the game");
+        let matches = 20;
+        let training = DecisionSource::Simulated {
+            settings: SimulationSettings::new("legal", 1),
+            matches: 0..matches,
+        };
+        let source = TrainingSource::Simulated {
+            player: "legal".to_owned(),
+            matches,
+            seed: 0,
+            move_nodes: None,
+            max_plies: 1_000,
+        };
+        game.model_train(
+            "ticTacToe.kif",
+            1,
+            &training,
+            source,
+            FeatureSet::StateAndLegal,
+            None,
+        )
+        .expect("a model")
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_model_guides_the_matches_of_its_game_and_is_left_out_of_another_games() {
+        let executive = Executive::new(PlayerConfig {
+            name: "guided".to_owned(),
+            player: "alphabeta".to_owned(),
+            seed: 1,
+            opponent_models: Some(ModelsConfig {
+                models: Arc::from(vec![legal_oplayer_model()]),
+                confidence: 0.95,
+            }),
+        });
+        let start = format!("(start m1 xplayer ({TIC_TAC_TOE}) 2 1)");
+        assert_eq!(send(&executive, &start).await, Ok("ready".to_owned()));
+        send(&executive, "(play m1 nil)").await.expect("a move");
+        let used = executive.model_use();
+        assert_eq!((used.matches, used.refused), (1, 0));
+        assert!(used.pruning.nodes > 0, "{used:?}");
+        assert!(used.pruning.kept < used.pruning.legal, "{used:?}");
+        // The counts outlive the match (a search still running could only add to them).
+        assert_eq!(send(&executive, "(abort m1)").await, Ok("done".to_owned()));
+        assert!(executive.model_use().pruning.nodes >= used.pruning.nodes);
+
+        // The same roles, another initial state: the match is played, without the model.
+        let other = TIC_TAC_TOE.replacen("(init (cell 2 2 b))", "(init (cell 2 2 x))", 1);
+        assert_ne!(other, TIC_TAC_TOE);
+        let start = format!("(start m2 xplayer ({other}) 2 1)");
+        assert_eq!(send(&executive, &start).await, Ok("ready".to_owned()));
+        send(&executive, "(play m2 nil)").await.expect("a move");
+        let later = executive.model_use();
+        assert_eq!((later.matches, later.refused), (1, 1));
     }
 }

@@ -486,6 +486,7 @@ mod tests {
             name: format!("random{seed}"),
             player: "random".to_owned(),
             seed,
+            opponent_models: None,
         }
     }
 

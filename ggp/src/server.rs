@@ -120,6 +120,7 @@ pub fn serve(
 /// when this is dropped.
 pub struct LocalPlayers {
     addresses: Vec<PlayerAddress>,
+    executives: Vec<Arc<Executive>>,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     server: Option<std::thread::JoinHandle<()>>,
 }
@@ -148,11 +149,13 @@ impl LocalPlayers {
                 })
             })
             .collect::<std::io::Result<Vec<_>>>()?;
+        let executives: Vec<Arc<Executive>> = configs.into_iter().map(Executive::new).collect();
+        let served = executives.clone();
         let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
         let server = std::thread::spawn(move || {
             runtime.block_on(async move {
-                for (listener, config) in listeners.into_iter().zip(configs) {
-                    let app = router(Executive::new(config));
+                for (listener, executive) in listeners.into_iter().zip(served) {
+                    let app = router(executive);
                     tokio::spawn(async move { axum::serve(listener, app).await });
                 }
                 let _ = stopped.await;
@@ -162,6 +165,7 @@ impl LocalPlayers {
         });
         Ok(LocalPlayers {
             addresses,
+            executives,
             shutdown: Some(shutdown),
             server: Some(server),
         })
@@ -170,6 +174,12 @@ impl LocalPlayers {
     /// The players' addresses, in the order of their configurations.
     pub fn addresses(&self) -> &[PlayerAddress] {
         &self.addresses
+    }
+
+    /// The players' executives, in the order of their configurations (what their matches
+    /// did, such as [`Executive::model_use`]).
+    pub fn executives(&self) -> &[Arc<Executive>] {
+        &self.executives
     }
 }
 
@@ -201,6 +211,7 @@ pub fn play_local_matches(
             name: format!("{player}{}", seat + 1),
             player: player.clone(),
             seed: settings.seed ^ (seat as u64 + 1),
+            opponent_models: None,
         })
         .collect();
     let local = LocalPlayers::start(configs)

@@ -33,6 +33,42 @@ pub fn ludeme_json(subcommand: &str, args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("JSON output ({error}): {stdout}"))
 }
 
+/// Runs `ludeme ARGS...`, which must be refused with exit status 2 (and no panic); its
+/// standard error.
+pub fn ludeme_refused(args: &[&str]) -> String {
+    let output = ludeme(args);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+/// Trains a model of the legal player (always its first legal move) as tic-tac-toe's
+/// `oplayer` into `path`, with `ludeme model train`.
+pub fn train_legal_model(path: &Path) {
+    let output = ludeme(&[
+        "model",
+        "train",
+        "corpus/gdl/ticTacToe.kif",
+        "--player",
+        "legal",
+        "--role",
+        "oplayer",
+        "--matches",
+        "20",
+        "--features",
+        "state+legal",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// Where the binary under test keeps `check`'s results cache: in cargo's folder for test files,
 /// not at the project root, so that tests leave nothing in the checkout (or a fresh clone).
 pub const CACHE_DIR_VARIABLE: &str = "LUDEME_CACHE_DIR";

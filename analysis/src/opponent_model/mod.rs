@@ -6,14 +6,16 @@ mod plot;
 
 use std::io::Read;
 use std::path::Path;
-use std::rc::Rc;
+use std::sync::Arc;
 
+use ludeme_engine::egg::EggEngine;
 use ludeme_engine::egg::heuristics::{EggEvaluator, egg_player_by_name};
+use ludeme_engine::opponent_model::Observe;
 use ludeme_engine::opponent_model::{
     GameIdentity, ModelGuidance, compare_search_with_model, evaluate_saved, experiment,
     initial_ranking, player_with_model, player_with_model_and_evaluator,
 };
-use ludeme_engine::players::player_by_name;
+use ludeme_engine::players::{Player, player_by_name};
 
 use crate::files::{FileKind, FileSystem, OsFileSystem};
 use crate::play::{MatchResult, MatchSettings, PlayableGame, run_match};
@@ -156,13 +158,26 @@ pub(crate) fn read_limited(path: &Path, limit: u64) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| "not JSON: it is not UTF-8 text".to_owned())
 }
 
+/// Whether `confidence` is one a search can keep of a modelled role's moves: above 0 and at
+/// most 1 (1 only orders the moves); why not, if not.
+pub fn check_model_confidence(confidence: f64) -> Result<(), String> {
+    if confidence > 0.0 && confidence <= 1.0 {
+        Ok(())
+    } else {
+        Err(format!(
+            "the model confidence must be above 0 and at most 1, not {confidence}"
+        ))
+    }
+}
+
 /// Models of some roles of one game, checked against it, for the players of a match: a
 /// searching player (MCTS, alpha-beta and its family) orders the modelled roles' moves by the
 /// model and searches only the fewest most probable whose probabilities reach the confidence.
-/// A player in a modelled role searches its own moves all the same.
+/// A player in a modelled role searches its own moves all the same. Cloning shares the models
+/// and the pruning counts; the models may be used from any thread (a GGP player's match).
 #[derive(Clone, Debug)]
 pub struct OpponentModels {
-    guidance: Rc<ModelGuidance>,
+    guidance: Arc<ModelGuidance>,
     /// The modelled roles, by index.
     roles: Vec<usize>,
 }
@@ -177,6 +192,30 @@ impl OpponentModels {
     pub fn pruning(&self) -> PruningCounts {
         self.guidance.counts()
     }
+
+    /// The guidance the players search with.
+    pub(crate) fn guidance(&self) -> &Arc<ModelGuidance> {
+        &self.guidance
+    }
+
+    /// The player `name` names, guided by the models when it searches (its name then ends in
+    /// `+model`); the players that do not search play as without them.
+    pub(crate) fn player<G: Observe>(&self, name: &str, seed: u64) -> Option<Box<dyn Player<G>>> {
+        player_with_model(name, seed, &self.guidance).or_else(|| player_by_name(name, seed))
+    }
+
+    /// [`OpponentModels::player`] on an EGGG game: the searches with a model value cut-off
+    /// states with the game's evaluator, as without one (the model says how a role plays, not
+    /// who is ahead).
+    pub(crate) fn egg_player(
+        &self,
+        name: &str,
+        seed: u64,
+        game: &EggEngine,
+    ) -> Option<Box<dyn Player<EggEngine>>> {
+        player_with_model_and_evaluator(name, seed, &self.guidance, || EggEvaluator::new(game))
+            .or_else(|| egg_player_by_name(name, seed, game))
+    }
 }
 
 impl PlayableGame {
@@ -188,11 +227,7 @@ impl PlayableGame {
         models: &[SavedModel],
         confidence: f64,
     ) -> Result<OpponentModels, String> {
-        if !(confidence > 0.0 && confidence <= 1.0) {
-            return Err(format!(
-                "the model confidence must be above 0 and at most 1, not {confidence}"
-            ));
-        }
+        check_model_confidence(confidence)?;
         let mut by_role = vec![None; self.roles().len()];
         let mut roles = Vec::new();
         for saved in models {
@@ -205,7 +240,7 @@ impl PlayableGame {
         }
         roles.sort_unstable();
         Ok(OpponentModels {
-            guidance: Rc::new(ModelGuidance::new(by_role, confidence)),
+            guidance: Arc::new(ModelGuidance::new(by_role, confidence)),
             roles,
         })
     }
@@ -220,20 +255,16 @@ impl PlayableGame {
         settings: &MatchSettings,
         models: &OpponentModels,
     ) -> (MatchResult, Vec<&'static str>) {
-        let guidance = &models.guidance;
         match self {
-            // EGGG's searches with a model value cut-off states with the game's evaluator, as
-            // without one (the model says how a role plays, not who is ahead).
             PlayableGame::Egg(game) => run_match(&**game, players, seed, settings, |name, seed| {
-                player_with_model_and_evaluator(name, seed, guidance, || EggEvaluator::new(game))
-                    .or_else(|| egg_player_by_name(name, seed, game))
+                models.egg_player(name, seed, game)
             }),
             PlayableGame::Gdl(game) => run_match(game, players, seed, settings, |name, seed| {
-                player_with_model(name, seed, guidance).or_else(|| player_by_name(name, seed))
+                models.player(name, seed)
             }),
             PlayableGame::Ludi(game) => {
                 run_match(&**game, players, seed, settings, |name, seed| {
-                    player_with_model(name, seed, guidance).or_else(|| player_by_name(name, seed))
+                    models.player(name, seed)
                 })
             }
         }

@@ -6,10 +6,11 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use ludeme_engine::notation::{Notation, named_moves};
-use ludeme_engine::opponent_model::Observe;
+use ludeme_engine::opponent_model::{Observe, model_guides};
 use ludeme_engine::players::{Clock, KeptTreeMcts, Player};
 
-use super::{EngineState, OTHER_GAME, PLAYER_NAMES, PlayableGame, Position};
+use super::{EngineState, OTHER_GAME, PLAYER_NAMES, PlayableGame, Position, unknown_player};
+use crate::opponent_model::OpponentModels;
 use crate::play::MoveBudget;
 use ludeme_engine::RoleIndex;
 
@@ -17,7 +18,8 @@ use ludeme_engine::RoleIndex;
 /// [`PlayableGame::match_player`]). MCTS keeps its search tree from move to move: each decision
 /// starts from the subtree of the position the match reached, with its visits. The other
 /// players remember nothing and are made afresh for each move, as [`PlayableGame::choose_move`]
-/// makes them.
+/// makes them. With [`OpponentModels`], the searching players order and prune the modelled
+/// roles' moves as in [`PlayableGame::play_match_with_models`].
 pub struct MatchPlayer {
     name: String,
     seed: u64,
@@ -25,6 +27,9 @@ pub struct MatchPlayer {
     /// with it, or a random player would make the same draw at every move.
     decisions: u64,
     kept: Option<KeptTree>,
+    /// The models the searches are guided by: the same for every decision of the match, as the
+    /// kept tree's nodes were pruned by them.
+    models: Option<OpponentModels>,
 }
 
 /// An MCTS player with its tree, on the engine of the match's game.
@@ -38,11 +43,29 @@ impl PlayableGame {
     /// A player (one of [`PLAYER_NAMES`]) for one role through one match of this game; `seed`
     /// makes the random players repeatable.
     pub fn match_player(&self, player: &str, seed: u64) -> Result<MatchPlayer, String> {
+        self.match_player_guided(player, seed, None)
+    }
+
+    /// [`PlayableGame::match_player`] whose searches are guided by `models` (made for this
+    /// game by [`PlayableGame::opponent_models`]); the legal and random players play as without
+    /// them.
+    pub fn match_player_with_models(
+        &self,
+        player: &str,
+        seed: u64,
+        models: &OpponentModels,
+    ) -> Result<MatchPlayer, String> {
+        self.match_player_guided(player, seed, Some(models.clone()))
+    }
+
+    fn match_player_guided(
+        &self,
+        player: &str,
+        seed: u64,
+        models: Option<OpponentModels>,
+    ) -> Result<MatchPlayer, String> {
         if !PLAYER_NAMES.contains(&player) {
-            return Err(format!(
-                "no player is called `{player}`; the players are {}",
-                PLAYER_NAMES.join(", ")
-            ));
+            return Err(unknown_player(player));
         }
         let kept = (player == "mcts").then(|| match self {
             PlayableGame::Gdl(_) => KeptTree::Gdl(KeptTreeMcts::new(seed)),
@@ -54,6 +77,8 @@ impl PlayableGame {
             seed,
             decisions: 0,
             kept,
+            // A player that does not search plays as without them.
+            models: models.filter(|_| model_guides(player)),
         })
     }
 
@@ -84,26 +109,33 @@ impl MatchPlayer {
         let Some(kept) = &mut self.kept else {
             let seed = self.seed ^ self.decisions;
             self.decisions += 1;
-            return game.choose_move(position, role, &self.name, budget, seed);
+            return match &self.models {
+                Some(models) => {
+                    game.choose_move_with_models(position, role, &self.name, budget, seed, models)
+                }
+                None => game.choose_move(position, role, &self.name, budget, seed),
+            };
         };
-        if role >= game.roles().len() {
-            return Err(format!(
-                "the game has {} role(s); there is no role {role}",
-                game.roles().len()
-            ));
-        }
+        game.check_role(role)?;
+        let models = self.models.as_ref();
         match (game, &position.0, kept) {
             (PlayableGame::Gdl(game), EngineState::Gdl(state), KeptTree::Gdl(player)) => {
-                choose_named(game, state, role, player, budget, stop)
+                choose_kept(game, state, role, player, models, budget, stop)
             }
             (PlayableGame::Ludi(game), EngineState::Ludi(state), KeptTree::Ludi(player)) => {
-                choose_named(&**game, state, role, player, budget, stop)
+                choose_kept(&**game, state, role, player, models, budget, stop)
             }
             (PlayableGame::Egg(game), EngineState::Egg(state), KeptTree::Egg(player)) => {
-                choose_named(&**game, state, role, player, budget, stop)
+                choose_kept(&**game, state, role, player, models, budget, stop)
             }
             _ => Err(OTHER_GAME.to_owned()),
         }
+    }
+
+    /// Whether opponent models guide this player's searches (they were given, and it is a
+    /// player that searches).
+    pub fn is_guided(&self) -> bool {
+        self.models.is_some()
     }
 
     /// The visits the root of the last decision already had when the search began: those of
@@ -130,6 +162,56 @@ impl MatchPlayer {
     }
 }
 
+impl PlayableGame {
+    /// [`PlayableGame::choose_move`] with the searching players guided by `models`, made for
+    /// this game by [`PlayableGame::opponent_models`].
+    pub fn choose_move_with_models(
+        &self,
+        position: &Position,
+        role: RoleIndex,
+        player: &str,
+        budget: &MoveBudget,
+        seed: u64,
+        models: &OpponentModels,
+    ) -> Result<String, String> {
+        self.check_role(role)?;
+        let unknown = || unknown_player(player);
+        match (self, &position.0) {
+            (PlayableGame::Gdl(game), EngineState::Gdl(state)) => {
+                let mut chosen = models.player(player, seed).ok_or_else(unknown)?;
+                choose_named(game, state, role, &mut *chosen, budget, None)
+            }
+            (PlayableGame::Ludi(game), EngineState::Ludi(state)) => {
+                let mut chosen = models.player(player, seed).ok_or_else(unknown)?;
+                choose_named(&**game, state, role, &mut *chosen, budget, None)
+            }
+            (PlayableGame::Egg(game), EngineState::Egg(state)) => {
+                let mut chosen = models.egg_player(player, seed, game).ok_or_else(unknown)?;
+                choose_named(&**game, state, role, &mut *chosen, budget, None)
+            }
+            _ => Err(OTHER_GAME.to_owned()),
+        }
+    }
+}
+
+/// The kept-tree MCTS's move for `role` in `state`, guided by `models` when there are some.
+fn choose_kept<G: Notation + Observe>(
+    game: &G,
+    state: &G::State,
+    role: RoleIndex,
+    player: &mut KeptTreeMcts<G>,
+    models: Option<&OpponentModels>,
+    budget: &MoveBudget,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<String, String> {
+    let Some(models) = models else {
+        return choose_named(game, state, role, player, budget, stop);
+    };
+    choose_named_by(game, state, role, budget, stop, |clock| {
+        player.choose_move_with_model(game, state, role, clock, models.guidance())
+    })
+}
+
 /// `player`'s move for `role` in `state`, by the name the engines give it.
 pub(super) fn choose_named<G: Notation>(
     game: &G,
@@ -139,6 +221,21 @@ pub(super) fn choose_named<G: Notation>(
     budget: &MoveBudget,
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<String, String> {
+    choose_named_by(game, state, role, budget, stop, |clock| {
+        player.choose_move(game, state, role, clock)
+    })
+}
+
+/// The move `choose` makes for `role` in `state` on a clock of `budget` (stopped early when
+/// `stop` is set), by the name the engines give it.
+fn choose_named_by<G: Notation>(
+    game: &G,
+    state: &G::State,
+    role: RoleIndex,
+    budget: &MoveBudget,
+    stop: Option<Arc<AtomicBool>>,
+    choose: impl FnOnce(&mut Clock) -> Option<G::Move>,
+) -> Result<String, String> {
     if game.is_terminal(state) {
         return Err("the game is over".to_owned());
     }
@@ -146,7 +243,7 @@ pub(super) fn choose_named<G: Notation>(
     if let Some(stop) = stop {
         clock = clock.with_cancel(stop);
     }
-    let chosen = player.choose_move(game, state, role, &mut clock);
+    let chosen = choose(&mut clock);
     if let Some(failure) = game.failure() {
         return Err(failure);
     }

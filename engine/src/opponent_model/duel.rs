@@ -9,6 +9,7 @@
 
 use std::cell::Cell;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::guided::{
@@ -143,7 +144,7 @@ pub fn compare_search_with_model<G: Observe + 'static>(
         });
     }
     let training_cpu = started.elapsed();
-    let guidance = Rc::new(ModelGuidance::new(models, settings.confidence));
+    let guidance = Arc::new(ModelGuidance::new(models, settings.confidence));
     let mut with_model = Tally::default();
     let mut without_model = Tally::default();
     let predictions = Rc::new(Cell::new((0, 0)));
@@ -196,7 +197,7 @@ fn play_one<G: Observe + 'static>(
     number: u64,
     ours: RoleIndex,
     player: Box<dyn Player<G>>,
-    check: Option<(Rc<ModelGuidance>, Predictions)>,
+    check: Option<(Arc<ModelGuidance>, Predictions)>,
     tally: &mut Tally,
 ) -> Result<(), String> {
     let seed = settings.opponent.seed.wrapping_add(number);
@@ -275,7 +276,7 @@ struct Seat<G: Observe> {
     random: RandomPlayer,
     budget: Option<MoveBudget>,
     cpu: Option<Rc<Cell<Duration>>>,
-    check: Option<(Rc<ModelGuidance>, Predictions)>,
+    check: Option<(Arc<ModelGuidance>, Predictions)>,
 }
 
 /// Decisions seen, and how many of them the guidance would have kept.

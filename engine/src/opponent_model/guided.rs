@@ -7,13 +7,22 @@
 //! so the search itself is the players' one ([`SearchPlayer`]); for MCTS it is a [`MovePrior`]
 //! that prunes the same way and biases the moves it keeps. A player searching with it sees
 //! it through [`GuidanceFor`], which never prunes the searching role's own moves.
+//!
+//! The guidance is shared with [`Arc`] and counts with atomics, so that it is `Send` and
+//! `Sync`: a GGP player keeps the player of a match (and, for MCTS, its tree, whose nodes
+//! were pruned by this very guidance) behind a mutex across the threads that answer the
+//! match's messages, and reports the counts from another thread. Building the guidance
+//! afresh in each message's thread would convert the model at every move and lose the
+//! counts; the atomic adds cost nothing beside ranking a state's moves by the model.
 
-use std::cell::Cell;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::evaluate::moves_reaching;
 use super::{FeatureSet, MoveModel, Observe};
-use crate::players::{Clock, Heuristic, Mcts, MovePrior, NEUTRAL, Player, SearchPlayer};
+use crate::players::{
+    Clock, Heuristic, KeptTreeMcts, Mcts, MovePrior, NEUTRAL, Player, SearchPlayer,
+};
 use crate::probe::NoAdvice;
 use crate::{Reward, RoleIndex};
 
@@ -35,6 +44,15 @@ pub struct PruningCounts {
     pub kept: u64,
 }
 
+impl std::ops::AddAssign for PruningCounts {
+    /// Counts of more searches (another match's, another player's).
+    fn add_assign(&mut self, more: PruningCounts) {
+        self.nodes += more.nodes;
+        self.legal += more.legal;
+        self.kept += more.kept;
+    }
+}
+
 /// The [`Heuristic`] of a search that knows how some roles play: per role, a model or none.
 #[derive(Debug)]
 pub struct ModelGuidance {
@@ -42,7 +60,15 @@ pub struct ModelGuidance {
     /// order.
     models: Vec<Option<PlayerModel>>,
     confidence: f64,
-    counts: Cell<PruningCounts>,
+    counts: PruningTally,
+}
+
+/// [`PruningCounts`] kept by atomic adds, from whichever thread searches.
+#[derive(Debug, Default)]
+struct PruningTally {
+    nodes: AtomicU64,
+    legal: AtomicU64,
+    kept: AtomicU64,
 }
 
 impl ModelGuidance {
@@ -54,13 +80,27 @@ impl ModelGuidance {
         ModelGuidance {
             models,
             confidence: confidence.clamp(0.0, 1.0),
-            counts: Cell::new(PruningCounts::default()),
+            counts: PruningTally::default(),
         }
     }
 
     /// What the guidance pruned since it was made.
     pub fn counts(&self) -> PruningCounts {
-        self.counts.get()
+        PruningCounts {
+            nodes: self.counts.nodes.load(Ordering::Relaxed),
+            legal: self.counts.legal.load(Ordering::Relaxed),
+            kept: self.counts.kept.load(Ordering::Relaxed),
+        }
+    }
+
+    /// The guidance as the player of `searcher` sees it: the searcher's own moves never
+    /// pruned, cut-off states even (see [`GuidanceFor`]).
+    pub fn for_searcher(&self, searcher: RoleIndex) -> GuidanceFor<'_> {
+        GuidanceFor {
+            guidance: self,
+            searcher,
+            evaluator: &NoAdvice,
+        }
     }
 
     /// Whether `role`'s moves are modelled.
@@ -112,11 +152,15 @@ impl ModelGuidance {
             .map(|action| game.move_text(state, role, action))
             .collect();
         let kept = self.kept_with_probabilities(role, &game.atoms(state), &names)?;
-        let mut counts = self.counts.get();
-        counts.nodes += 1;
-        counts.legal += moves.len() as u64;
-        counts.kept += kept.len() as u64;
-        self.counts.set(counts);
+        // Each count is exact; a reader on another thread may see one node's three adds
+        // half done, which a report of totals can bear.
+        self.counts.nodes.fetch_add(1, Ordering::Relaxed);
+        self.counts
+            .legal
+            .fetch_add(moves.len() as u64, Ordering::Relaxed);
+        self.counts
+            .kept
+            .fetch_add(kept.len() as u64, Ordering::Relaxed);
         Some(kept)
     }
 }
@@ -214,6 +258,12 @@ impl<G: Observe, V> MovePrior<G> for GuidanceFor<'_, V> {
     }
 }
 
+/// Whether the player `name` names searches, so that a model can guide it (MCTS and the
+/// alpha-beta family); the legal and random players do not.
+pub fn model_guides(name: &str) -> bool {
+    name == "mcts" || SearchPlayer::named(name).is_some()
+}
+
 /// The player `name` names (see [`crate::players::PLAYER_NAMES`]) searching with `guidance`
 /// when it is a searching one (MCTS or one of the alpha-beta family); `None` for the players
 /// that do not search (legal, random), which a model cannot change. Cut-off states are even, as
@@ -221,7 +271,7 @@ impl<G: Observe, V> MovePrior<G> for GuidanceFor<'_, V> {
 pub fn player_with_model<G: Observe>(
     name: &str,
     seed: u64,
-    guidance: &Rc<ModelGuidance>,
+    guidance: &Arc<ModelGuidance>,
 ) -> Option<Box<dyn Player<G>>> {
     player_with_model_and_evaluator(name, seed, guidance, || NoAdvice)
 }
@@ -232,7 +282,7 @@ pub fn player_with_model<G: Observe>(
 pub fn player_with_model_and_evaluator<G: Observe, V: Heuristic<G> + 'static>(
     name: &str,
     seed: u64,
-    guidance: &Rc<ModelGuidance>,
+    guidance: &Arc<ModelGuidance>,
     evaluator: impl FnOnce() -> V,
 ) -> Option<Box<dyn Player<G>>> {
     if name == "mcts" {
@@ -251,14 +301,14 @@ pub fn player_with_model_and_evaluator<G: Observe, V: Heuristic<G> + 'static>(
 #[derive(Clone, Debug)]
 pub struct ModelledMctsPlayer {
     search: Mcts,
-    guidance: Rc<ModelGuidance>,
+    guidance: Arc<ModelGuidance>,
 }
 
 impl ModelledMctsPlayer {
     pub const NAME: &'static str = "mcts+model";
 
     /// With `seed`, the same as [`Mcts::new`]'s.
-    pub fn new(guidance: Rc<ModelGuidance>, seed: u64) -> Self {
+    pub fn new(guidance: Arc<ModelGuidance>, seed: u64) -> Self {
         ModelledMctsPlayer {
             search: Mcts::new(seed),
             guidance,
@@ -278,13 +328,25 @@ impl<G: Observe> Player<G> for ModelledMctsPlayer {
         role: RoleIndex,
         clock: &mut Clock,
     ) -> Option<G::Move> {
-        let guidance = GuidanceFor {
-            guidance: &self.guidance,
-            searcher: role,
-            evaluator: &NoAdvice,
-        };
         self.search
-            .choose_move_with(game, state, role, clock, &guidance)
+            .choose_move_with(game, state, role, clock, &self.guidance.for_searcher(role))
+    }
+}
+
+impl<G: Observe> KeptTreeMcts<G> {
+    /// [`Player::choose_move`] of the MCTS that keeps its tree through a match, with the
+    /// roles other than `role` guided by `guidance` as [`ModelledMctsPlayer`] guides them.
+    /// The kept tree's nodes were pruned by the guidance they were built with: give every
+    /// decision of one match the same guidance.
+    pub fn choose_move_with_model(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        role: RoleIndex,
+        clock: &mut Clock,
+        guidance: &ModelGuidance,
+    ) -> Option<G::Move> {
+        self.choose_move_with(game, state, role, clock, &guidance.for_searcher(role))
     }
 }
 
@@ -293,25 +355,29 @@ impl<G: Observe> Player<G> for ModelledMctsPlayer {
 #[derive(Clone, Debug)]
 pub struct ModelledSearchPlayer<V = NoAdvice> {
     search: SearchPlayer,
-    guidance: Rc<ModelGuidance>,
+    guidance: Arc<ModelGuidance>,
     evaluator: V,
 }
 
 impl ModelledSearchPlayer {
     /// Iterative deepening; shares `guidance` (and its counts) with whoever else holds it.
-    pub fn new(guidance: Rc<ModelGuidance>) -> Self {
+    pub fn new(guidance: Arc<ModelGuidance>) -> Self {
         Self::with_search(SearchPlayer::iterative_deepening(), guidance)
     }
 
     /// `search` (any of the alpha-beta family) guided by `guidance`, cut-off states even.
-    pub fn with_search(search: SearchPlayer, guidance: Rc<ModelGuidance>) -> Self {
+    pub fn with_search(search: SearchPlayer, guidance: Arc<ModelGuidance>) -> Self {
         Self::with_evaluator(search, guidance, NoAdvice)
     }
 }
 
 impl<V> ModelledSearchPlayer<V> {
     /// `search` guided by `guidance`, valuing cut-off states with `evaluator`.
-    pub fn with_evaluator(search: SearchPlayer, guidance: Rc<ModelGuidance>, evaluator: V) -> Self {
+    pub fn with_evaluator(
+        search: SearchPlayer,
+        guidance: Arc<ModelGuidance>,
+        evaluator: V,
+    ) -> Self {
         ModelledSearchPlayer {
             search,
             guidance,

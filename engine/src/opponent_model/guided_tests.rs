@@ -4,7 +4,7 @@
 //! other restores a multiple of 4), so the plain search must call it lost, while a search that
 //! knows its opponent always takes 1 stone (the legal player: its first legal move) finds a win.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::{
     DuelSettings, FeatureSet, GuidanceFor, ModelGuidance, ModelledSearchPlayer, MoveModel, Observe,
@@ -210,7 +210,7 @@ fn a_move_training_never_saw_is_kept_only_at_full_confidence() {
 }
 
 /// A model of the legal player as `second`, trained on `matches` simulated matches.
-fn legal_player_guidance(game: &Nim, matches: u64, confidence: f64) -> Rc<ModelGuidance> {
+fn legal_player_guidance(game: &Nim, matches: u64, confidence: f64) -> Arc<ModelGuidance> {
     let settings = SimulationSettings::new("legal", 1);
     let decisions = simulate(game, &settings, 0..matches).expect("simulates");
     let features = FeatureSet::StateAndLegal;
@@ -219,7 +219,7 @@ fn legal_player_guidance(game: &Nim, matches: u64, confidence: f64) -> Rc<ModelG
         .map(|d| (features.features(&d.atoms, &d.legal), d.chosen.clone()))
         .collect();
     let model = MoveModel::train(&rows, None);
-    Rc::new(ModelGuidance::new(
+    Arc::new(ModelGuidance::new(
         vec![None, Some(PlayerModel { features, model })],
         confidence,
     ))

@@ -36,7 +36,7 @@ pub use evaluate::{
 };
 pub use guided::{
     GuidanceFor, ModelGuidance, ModelledMctsPlayer, ModelledSearchPlayer, PlayerModel,
-    PruningCounts, moves_to_keep, player_with_model, player_with_model_and_evaluator,
+    PruningCounts, model_guides, moves_to_keep, player_with_model, player_with_model_and_evaluator,
 };
 pub use model_file::{
     DecisionSource, GameIdentity, MODEL_FORMAT, MODEL_VERSION, SavedModel, TrainingSource,

@@ -251,6 +251,26 @@ impl<G: Game> KeptTreeMcts<G> {
     }
 }
 
+impl<G: Game> KeptTreeMcts<G> {
+    /// [`Player::choose_move`] with the tree's selection biased by `prior`. The kept tree's
+    /// nodes hold the moves the prior left when they were made, so one match's decisions
+    /// should all have the same prior.
+    pub fn choose_move_with(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        role: RoleIndex,
+        clock: &mut Clock,
+        prior: &dyn MovePrior<G>,
+    ) -> Option<G::Move> {
+        let subtree = self.kept.take().and_then(|tree| tree.subtree_of(state));
+        self.reused_visits = subtree.as_ref().map_or(0, |tree| tree.nodes[0].visits);
+        let (chosen, tree) = self.search.decide(game, state, role, clock, subtree, prior);
+        self.kept = tree;
+        chosen
+    }
+}
+
 impl<G: Game> Player<G> for KeptTreeMcts<G> {
     fn name(&self) -> &'static str {
         "mcts"
@@ -263,13 +283,7 @@ impl<G: Game> Player<G> for KeptTreeMcts<G> {
         role: RoleIndex,
         clock: &mut Clock,
     ) -> Option<G::Move> {
-        let subtree = self.kept.take().and_then(|tree| tree.subtree_of(state));
-        self.reused_visits = subtree.as_ref().map_or(0, |tree| tree.nodes[0].visits);
-        let (chosen, tree) = self
-            .search
-            .decide(game, state, role, clock, subtree, &NoPrior);
-        self.kept = tree;
-        chosen
+        self.choose_move_with(game, state, role, clock, &NoPrior)
     }
 }
 
