@@ -9,8 +9,10 @@
 //! every core, and each gives one line of JSON Lines: its report with its place in the corpus's
 //! games sorted by path. `--partition K/N` probes only the games whose place is K modulo N (as
 //! `ludeme evolve` splits its runs), so that N processes together write the lines one process
-//! writes, and `ludeme merge` combines them. The first Ctrl-C starts no new game: the games
-//! under way finish and are written, and the command stops.
+//! writes, and `ludeme merge` combines them. The first Ctrl-C starts no new game and stops the
+//! games under way at once, unwritten (part of a probe is not its report): the lines written
+//! are whole, and the command stops. On one game, the first Ctrl-C stops the probe and the
+//! games finished by then are reported.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -192,6 +194,8 @@ pub fn run(args: &ProbeArgs) -> u8 {
         Ok(shown) => shown,
         Err(message) => return fail(path, message),
     };
+    // The first Ctrl-C stops the probe at once; the games finished by then are reported.
+    interrupt::stop_at_first_interrupt();
     let (report, settings) = match probe_game(path, &args.self_play, true) {
         Ok(probed) => probed,
         Err(message) => return fail(path, message),
@@ -211,6 +215,15 @@ pub fn run(args: &ProbeArgs) -> u8 {
         if let Some(shown) = shown_criteria {
             print_criteria(&report, &shown);
         }
+    }
+    if interrupt::interrupted() {
+        return fail(
+            path,
+            format!(
+                "stopped (Ctrl-C) after {} of {} games; the report covers those",
+                report.games, settings.games
+            ),
+        );
     }
     exit::CLEAN
 }
@@ -253,6 +266,7 @@ fn probe_game(
             .move_nodes
             .unwrap_or_else(|| game.default_probe_nodes()),
         time_limit: Some(time_limit.saturating_sub(started.elapsed())),
+        stop: Some(interrupt::stop_flag()),
         ..ProbeSettings::default()
     };
     let report = if bars {
@@ -351,7 +365,8 @@ pub struct GameLine {
 }
 
 /// The line of the game at `path`, the `index`th of `of`.
-fn corpus_line(index: usize, of: usize, path: &Path, self_play: &SelfPlayArgs) -> String {
+/// `None` when Ctrl-C stopped the game's probe part-way: a partial report is not written.
+fn corpus_line(index: usize, of: usize, path: &Path, self_play: &SelfPlayArgs) -> Option<String> {
     let game = path.display().to_string();
     let line = |outcome| serde_json::to_string(&CorpusRecord { index, of, outcome });
     let failed = |error: String| {
@@ -365,8 +380,11 @@ fn corpus_line(index: usize, of: usize, path: &Path, self_play: &SelfPlayArgs) -
             .or_else(|error| failed(format!("cannot write the report: {error}"))),
         Err(error) => failed(error),
     };
+    if interrupt::interrupted() {
+        return None;
+    }
     // Only a report can fail to serialise, and its failure is then written instead.
-    written.unwrap_or_default()
+    Some(written.unwrap_or_default())
 }
 
 /// The lines of a corpus's games, written in the corpus's order as they end (a game that ends
@@ -458,7 +476,9 @@ fn run_corpus(args: &ProbeArgs) -> u8 {
                 if interrupt::interrupted() {
                     return;
                 }
-                let line = corpus_line(index, of, path, &args.self_play);
+                let Some(line) = corpus_line(index, of, path, &args.self_play) else {
+                    return;
+                };
                 if let Some(name) = path.file_name() {
                     progress.set_message(format!("last: {}", name.to_string_lossy()));
                 }

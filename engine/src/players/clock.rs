@@ -1,8 +1,12 @@
-//! The budget of one decision: wall-clock time, units of work, and an outside cancel flag.
+//! The budget of one decision: wall-clock time (a match's play clock), units of work, a CPU
+//! deadline (for measurements that must not depend on the machine's load) and an outside cancel
+//! flag.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+use crate::cpu_time::CpuDeadline;
 
 /// What one move may cost. `nodes` counts a player's units of work: states expanded by the tree
 /// searches, iterations by MCTS. A budget with neither limit lets a search run to its end.
@@ -43,6 +47,7 @@ pub struct Clock {
     deadline: Option<Instant>,
     max_nodes: Option<u64>,
     nodes: u64,
+    cpu_deadline: Option<CpuDeadline>,
     cancel: Option<Arc<AtomicBool>>,
     stopped: bool,
 }
@@ -57,6 +62,7 @@ impl Clock {
             deadline: budget.time.and_then(|time| started.checked_add(time)),
             max_nodes: budget.nodes,
             nodes: 0,
+            cpu_deadline: None,
             cancel: None,
             stopped: false,
         }
@@ -64,6 +70,13 @@ impl Clock {
 
     pub fn unlimited() -> Clock {
         Clock::start(&MoveBudget::unlimited())
+    }
+
+    /// Also stops once the calling thread has spent the CPU time of `deadline`: a guard that
+    /// gives the same answer on a loaded machine as on an idle one (a wall-clock `time` does not).
+    pub fn with_cpu_deadline(mut self, deadline: CpuDeadline) -> Clock {
+        self.cpu_deadline = Some(deadline);
+        self
     }
 
     /// Also stops when `flag` is set (by another thread, a Ctrl-C handler, an editor request).
@@ -100,6 +113,7 @@ impl Clock {
     pub fn out_of_time(&self) -> bool {
         self.deadline
             .is_some_and(|deadline| Instant::now() >= deadline)
+            || self.cpu_deadline.is_some_and(|deadline| deadline.is_past())
             || self
                 .cancel
                 .as_ref()
@@ -109,13 +123,13 @@ impl Clock {
     /// Whether a deadline or a cancel flag can stop the clock while work is under way (a node
     /// budget alone stops it only between units of work).
     pub fn can_interrupt(&self) -> bool {
-        self.deadline.is_some() || self.cancel.is_some()
+        self.deadline.is_some() || self.cpu_deadline.is_some() || self.cancel.is_some()
     }
 
     /// Whether nothing but the cancel flag can stop the clock: players that never finish on
     /// their own (MCTS) then set themselves a limit.
     pub fn is_unlimited(&self) -> bool {
-        self.deadline.is_none() && self.max_nodes.is_none()
+        self.deadline.is_none() && self.cpu_deadline.is_none() && self.max_nodes.is_none()
     }
 
     /// Units of work counted so far.
@@ -125,5 +139,27 @@ impl Clock {
 
     pub fn elapsed(&self) -> Duration {
         self.started.elapsed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spent_cpu_deadline_stops_the_clock_whatever_its_node_budget() {
+        let mut clock = Clock::start(&MoveBudget::nodes(1_000))
+            .with_cpu_deadline(CpuDeadline::after(Duration::ZERO));
+        assert!(clock.can_interrupt());
+        assert!(!clock.tick());
+        assert!(clock.is_stopped());
+    }
+
+    #[test]
+    fn a_cpu_deadline_not_yet_spent_leaves_the_node_budget_in_charge() {
+        let mut clock = Clock::start(&MoveBudget::nodes(3))
+            .with_cpu_deadline(CpuDeadline::after(Duration::from_secs(3600)));
+        assert!(!clock.is_unlimited());
+        assert_eq!((0..5).filter(|_| clock.tick()).count(), 3);
     }
 }

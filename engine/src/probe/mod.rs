@@ -8,19 +8,22 @@
 //! [`Heuristic`] (the Ludi engine's advisors, EGGG's static evaluator, the generic GDL evaluator
 //! of [`gdl_evaluator`], or [`NoAdvice`]). The players are the shared iterative-deepening
 //! alpha-beta search of [`crate::players`], under a budget of states per move (repeatable) and
-//! of time (a guard).
+//! of CPU time (a guard that does not depend on the machine's load). A stop flag ends a probe
+//! at once, with the games finished by then measured.
 
 pub mod criteria;
 pub mod gdl_evaluator;
 mod metrics;
 
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::cpu_time::CpuInstant;
+use crate::cpu_time::{CpuDeadline, CpuInstant};
 use crate::picture::Depict;
 use crate::players::{Clock, Heuristic, MoveBudget, SearchPlayer};
 use crate::{Game, Reward, RoleIndex};
@@ -42,12 +45,16 @@ pub struct ProbeSettings {
     pub random_plies: usize,
     /// States each search may visit per move.
     pub nodes_per_move: u64,
-    /// A guard on each move's time, whatever the node budget.
+    /// A guard on each move's CPU time, whatever the node budget.
     pub time_per_move: Duration,
     /// When the whole probe must stop, in CPU time (games not played by then are not counted).
     pub time_limit: Option<Duration>,
     /// Plies after which a game is abandoned as a draw (a timeout).
     pub max_length: usize,
+    /// Set by another thread (a Ctrl-C handler, an editor's request) to stop the probe: the
+    /// move being searched ends at once, the game under way is dropped, and the games finished
+    /// by then are measured.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for ProbeSettings {
@@ -60,6 +67,7 @@ impl Default for ProbeSettings {
             time_per_move: Duration::from_secs(1),
             time_limit: None,
             max_length: 2 * PREFERRED_LENGTH,
+            stop: None,
         }
     }
 }
@@ -139,16 +147,22 @@ pub fn probe_with_progress<G: Depict>(
     let started = CpuInstant::now();
     let roles = game.roles().len();
     let player = SearchPlayer::iterative_deepening();
-    let budget = MoveBudget {
-        time: Some(settings.time_per_move),
-        nodes: Some(settings.nodes_per_move.max(1)),
+    // The node budget decides each move; the CPU guard (per move, below) only stops a search
+    // whose states are unusually costly.
+    let budget = MoveBudget::nodes(settings.nodes_per_move.max(1));
+    let stopped = || {
+        settings
+            .stop
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
     };
     let mut records = Vec::new();
     let mut rng = SmallRng::seed_from_u64(settings.seed);
-    for _ in 0..settings.games {
-        if settings
-            .time_limit
-            .is_some_and(|limit| started.elapsed() >= limit)
+    'games: for _ in 0..settings.games {
+        if stopped()
+            || settings
+                .time_limit
+                .is_some_and(|limit| started.elapsed() >= limit)
         {
             break;
         }
@@ -183,7 +197,11 @@ pub fn probe_with_progress<G: Depict>(
                         moves.get(rng.random_range(0..n)).cloned()
                     }
                     _ => {
-                        let mut clock = Clock::start(&budget);
+                        let mut clock = Clock::start(&budget)
+                            .with_cpu_deadline(CpuDeadline::after(settings.time_per_move));
+                        if let Some(flag) = &settings.stop {
+                            clock = clock.with_cancel(Arc::clone(flag));
+                        }
                         player
                             .analyse_with(game, &state, role, &mut clock, heuristic)
                             .best_move
@@ -194,6 +212,9 @@ pub fn probe_with_progress<G: Depict>(
                     Some(m) => joint.push(m),
                     None => break,
                 }
+            }
+            if stopped() {
+                break 'games; // a search cut short chose its move badly: drop the game
             }
             if joint.len() < roles {
                 record.timed_out = true; // a role without moves: the game cannot go on
