@@ -118,7 +118,9 @@ impl EvolveArgs {
             },
             min_distance: self.min_distance,
             weights,
-            stop: None,
+            // The first Ctrl-C stops every run before its next child, and the child being
+            // judged (unrecorded); `run` installs the handler.
+            stop: Some(crate::interrupt::stop_flag()),
             run_budget: None,
         })
     }
@@ -206,6 +208,7 @@ impl Sink {
 }
 
 pub fn run(args: &EvolveArgs) -> u8 {
+    crate::interrupt::stop_at_first_interrupt();
     let settings = match args.settings() {
         Ok(settings) => settings,
         Err(message) => return fail(message),
@@ -232,6 +235,9 @@ pub fn run(args: &EvolveArgs) -> u8 {
             Ok(member) => members.push(member),
             Err(why) => eprintln!("ludeme evolve: left out of the population: {why}"),
         }
+    }
+    if crate::interrupt::interrupted() {
+        return fail("stopped (Ctrl-C) while judging the initial games; nothing was bred");
     }
     if members.is_empty() {
         return fail("no game could start the population");
@@ -281,6 +287,11 @@ pub fn run(args: &EvolveArgs) -> u8 {
         args.out.display()
     );
     print_outcome(&records, args.best);
+    if crate::interrupt::interrupted() {
+        return fail(
+            "stopped (Ctrl-C): the children recorded are whole, the child being judged was left out",
+        );
+    }
     exit::CLEAN
 }
 

@@ -390,6 +390,8 @@ impl<'s> Judge<'s> {
         };
         let probe = ProbeSettings {
             time_limit: Some(deadline.remaining()),
+            // The stop flag ends the probe inside a move's search too.
+            stop: self.settings.stop.clone(),
             ..probe.clone()
         };
         let report = ludeme_engine::probe::probe(&*game, &*advisors, &probe);

@@ -1,0 +1,111 @@
+//! Ctrl-C during the long commands: `ludeme probe` of one game stops at once (its search reads
+//! the stop flag at every state) and reports the games finished by then; `ludeme evolve` stops
+//! every run before its next child and leaves only whole records. Both exit 2 saying so.
+#![cfg(target_os = "linux")]
+
+mod support;
+
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Whether the process has a handler for SIGINT (the `SigCgt` mask of `/proc/PID/status`): a
+/// signal sent before would end it the default way, and test nothing of the command.
+fn catches_interrupt(pid: u32) -> bool {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        // SIGINT is signal 2 on every Linux architecture; bit n-1 stands for signal n.
+        .is_some_and(|mask| mask & (1 << (2 - 1)) != 0)
+}
+
+/// Waits until `child` handles Ctrl-C and `ready` holds, sends SIGINT, and returns its output
+/// and how long it took to end after the signal.
+fn interrupt_when(child: Child, ready: impl Fn() -> bool) -> (Output, Duration) {
+    let waited = Instant::now();
+    while !(catches_interrupt(child.id()) && ready()) {
+        assert!(
+            waited.elapsed() < Duration::from_secs(120),
+            "the command never got ready to be interrupted"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let sent = Instant::now();
+    let output = child.wait_with_output().expect("ran");
+    (output, sent.elapsed())
+}
+
+#[test]
+fn ctrl_c_stops_a_probe_at_once_and_reports_the_games_finished() {
+    let game = support::project_root().join("corpus/ludi/yavalath.ludi");
+    // A probe of many minutes: far longer than the test waits.
+    let child = Command::new(env!("CARGO_BIN_EXE_ludeme"))
+        .arg("probe")
+        .arg(&game)
+        .args(["--games", "500", "--move-nodes", "3000", "--format", "json"])
+        .args(["--time-limit", "600"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ludeme runs");
+    // Into the games: reading and setting up the game come first.
+    let handler_seen = std::cell::Cell::new(None::<Instant>);
+    let (output, stop_took) = interrupt_when(child, || {
+        let since = handler_seen.get().unwrap_or_else(Instant::now);
+        handler_seen.set(Some(since));
+        since.elapsed() > Duration::from_millis(1500)
+    });
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
+    let games = report["games"].as_u64().expect("a number of games");
+    assert!(games < 500, "{games} games");
+    assert!(
+        stderr.contains(&format!("stopped (Ctrl-C) after {games} of 500 games")),
+        "{stderr}"
+    );
+    // At once: a search of 3,000 states per move stops at its next state, not at the end of
+    // its game (generous for a loaded debug build).
+    assert!(stop_took < Duration::from_secs(10), "took {stop_took:?}");
+}
+
+#[test]
+fn ctrl_c_stops_an_evolution_leaving_whole_records() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let out = temp.path().join("evolved");
+    // One run: its folder is `run-01`.
+    let records = out.join("run-01/children.jsonl");
+    let corpus = support::project_root().join("corpus/ludi");
+    // Thousands of children: far longer than the test waits.
+    let child = Command::new(env!("CARGO_BIN_EXE_ludeme"))
+        .arg("evolve")
+        .arg(corpus.join("tic-tac-toe.ludi"))
+        .arg(corpus.join("hex.ludi"))
+        .arg(corpus.join("gomoku.ludi"))
+        .args(["--children", "5000", "--games", "4", "--seed", "3", "--out"])
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ludeme runs");
+    let (output, stop_took) = interrupt_when(child, || {
+        std::fs::read_to_string(&records).is_ok_and(|text| text.lines().count() >= 2)
+    });
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("stopped (Ctrl-C)"), "{stderr}");
+    let text = std::fs::read_to_string(&records).expect("the records");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!((2..5000).contains(&lines.len()), "{} records", lines.len());
+    for line in lines {
+        serde_json::from_str::<serde_json::Value>(line).expect("a whole record");
+    }
+    assert!(text.ends_with('\n'), "the last record is whole");
+    assert!(stop_took < Duration::from_secs(30), "took {stop_took:?}");
+}
