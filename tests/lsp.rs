@@ -3,6 +3,8 @@
 
 mod support;
 
+use std::time::{Duration, Instant};
+
 use serde_json::{Value, json};
 use support::lsp_client::LspClient;
 
@@ -597,6 +599,49 @@ async fn the_probe_lens_follows_the_budgets_set() {
         .await;
     let again = lens_title(&client.request("codeLens/resolve", probe).await);
     assert!(again.contains(" · 20 games · "), "{again}");
+    client.shutdown().await;
+}
+
+/// An edit stops the probe of the text before it: the run under way ends at its next state
+/// (not after its budget of minutes), so the lens of the new text can be worked out at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_stops_the_probe_of_the_text_before_it() {
+    let uri = "file:///workspace/yavalath.ludi";
+    let text = std::fs::read_to_string(support::project_root().join("corpus/ludi/yavalath.ludi"))
+        .expect("the corpus game");
+    let mut client = LspClient::start();
+    // A probe of many minutes: far longer than the test waits.
+    client
+        .initialize_with_options(json!({"probe": {"enabled": true, "games": 500, "seconds": 600}}))
+        .await;
+    open(&mut client, uri, "ludi", &text).await;
+    client.diagnostics_for(uri, 1).await;
+    let probe = lens_of_kind(&mut client, uri, "probe").await;
+    let (_, first) = client
+        .start_request("codeLens/resolve", probe.clone())
+        .await;
+    // Into the games: building the game comes first.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2},
+                   "contentChanges": [{"text": format!("{text}\n")}]}),
+        )
+        .await;
+    // Resolving the lens of the new text finds the old run and tells it to stop.
+    let second = lens_title(&client.request("codeLens/resolve", probe).await);
+    assert!(second.ends_with('…'), "{second}");
+    let stopped = Instant::now();
+    let first = tokio::time::timeout(Duration::from_secs(20), first)
+        .await
+        .expect("the old probe stopped within seconds, not after its budget")
+        .expect("the reader task is alive");
+    assert!(
+        lens_title(&first).contains("the document changed meanwhile"),
+        "{first}"
+    );
+    assert!(stopped.elapsed() < Duration::from_secs(20));
     client.shutdown().await;
 }
 

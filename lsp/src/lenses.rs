@@ -10,6 +10,7 @@
 //! older version of the document, or among other known games or settings, is done again.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -163,7 +164,12 @@ impl Resolved {
 }
 
 enum Job {
-    Running,
+    Running {
+        version: i32,
+        /// Raised when the document moves past `version`: the probe stops at its next state,
+        /// so the run for the new text starts at once instead of after the old one's budget.
+        stop: Arc<AtomicBool>,
+    },
     Done {
         version: i32,
         /// A result worked out under other budgets is stale for the same version.
@@ -211,6 +217,7 @@ impl LensJobs {
         let version = snapshot.document.version;
         let budget = snapshot.settings.probe();
         let key = (uri, kind);
+        let stop = Arc::new(AtomicBool::new(false));
         {
             let mut jobs = self.jobs();
             match jobs.get(&key) {
@@ -221,13 +228,26 @@ impl LensJobs {
                 }) if *done == version && *done_under == budget => {
                     return resolved.clone();
                 }
-                // One run per lens at a time: a run for an older version ends within its
-                // budget, and the refresh it triggers asks again.
-                Some(Job::Running) => {
+                // One run per lens at a time: a run for an older version is told to stop (a
+                // probe then ends at once, other work within its budget), and the refresh it
+                // triggers asks again.
+                Some(Job::Running {
+                    version: running,
+                    stop,
+                }) => {
+                    if *running != version {
+                        stop.store(true, Ordering::Relaxed);
+                    }
                     return Resolved::label(format!("{}…", kind.activity()));
                 }
                 _ => {
-                    jobs.insert(key.clone(), Job::Running);
+                    jobs.insert(
+                        key.clone(),
+                        Job::Running {
+                            version,
+                            stop: Arc::clone(&stop),
+                        },
+                    );
                 }
             }
         }
@@ -238,7 +258,7 @@ impl LensJobs {
         // The blocking thread owns the snapshot from now on: a task not yet run holding it
         // would hold back the next edit's write, which waits (on a runtime thread) for every
         // snapshot to be dropped.
-        let work = crate::scheduler::spawn_background(move || compute(kind, snapshot));
+        let work = crate::scheduler::spawn_background(move || compute(kind, snapshot, Some(stop)));
         let task = tokio::spawn(async move {
             let context = task_context;
             let outcome = crate::progress::with_progress(
@@ -295,7 +315,7 @@ impl LensJobs {
 /// less than [`QUICK_RESOLVE`]), else with a provisional title, the client asked to resolve
 /// again when the work is done.
 async fn resolve_memoised(context: &JobContext, kind: LensKind, snapshot: Snapshot) -> Resolved {
-    let mut work = crate::scheduler::spawn_background(move || compute(kind, snapshot));
+    let mut work = crate::scheduler::spawn_background(move || compute(kind, snapshot, None));
     let waited = if context.refresh {
         tokio::time::timeout(QUICK_RESOLVE, &mut work).await
     } else {
@@ -318,8 +338,9 @@ async fn resolve_memoised(context: &JobContext, kind: LensKind, snapshot: Snapsh
     }
 }
 
-/// Does the work of one lens on a blocking thread. `None` when an edit cancelled it.
-fn compute(kind: LensKind, snapshot: Snapshot) -> Option<Resolved> {
+/// Does the work of one lens on a blocking thread. `None` when an edit cancelled it. `stop`
+/// ends a probe part-way (its result is then stale, and dropped).
+fn compute(kind: LensKind, snapshot: Snapshot, stop: Option<Arc<AtomicBool>>) -> Option<Resolved> {
     if !crate::findings::background_work_allowed(&snapshot) {
         return Some(Resolved::label(format!(
             "{}: the file is too large for work in the background",
@@ -328,7 +349,7 @@ fn compute(kind: LensKind, snapshot: Snapshot) -> Option<Resolved> {
     }
     let budget = snapshot.settings.probe();
     match kind {
-        LensKind::Probe => probe_lens(snapshot, budget),
+        LensKind::Probe => probe_lens(snapshot, budget, stop),
         LensKind::Bench => bench_lens(snapshot, budget),
         LensKind::Nearest => nearest_lens(&snapshot),
         LensKind::Simulation => {
@@ -381,7 +402,11 @@ fn build_and_play<T>(
     Some(built.map(|game| play(&game)))
 }
 
-fn probe_lens(snapshot: Snapshot, budget: ProbeBudget) -> Option<Resolved> {
+fn probe_lens(
+    snapshot: Snapshot,
+    budget: ProbeBudget,
+    stop: Option<Arc<AtomicBool>>,
+) -> Option<Resolved> {
     let uri = snapshot.document_uri();
     let resolved = match with_game(snapshot, budget, |game| {
         game.probe(&ProbeSettings {
@@ -389,6 +414,7 @@ fn probe_lens(snapshot: Snapshot, budget: ProbeBudget) -> Option<Resolved> {
             seed: SEED,
             nodes_per_move: game.default_probe_nodes(),
             time_limit: Some(Duration::from_secs_f64(budget.seconds)),
+            stop,
             ..ProbeSettings::default()
         })
     })? {
