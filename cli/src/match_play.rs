@@ -85,7 +85,7 @@ struct MatchModelsReport {
     #[serde(flatten)]
     models: ModelsReport,
     /// The local searching players' matches played with the models (one per such player and
-    /// match).
+    /// match; a player in the only modelled role plays as without them and is not counted).
     guided_matches: u64,
 }
 

@@ -316,15 +316,19 @@ impl Executive {
                 game.roles().join(", ")
             ));
         };
-        let models = self.opponent_models(&id, &game);
+        // A player whose own role is the only one modelled plays as without the models (a
+        // model of its seat describes another player, not the moves it should make).
+        let models = self
+            .opponent_models(&id, &game)
+            .filter(|models| models.roles().iter().any(|&modelled| modelled != role));
         let player = match &models {
             Some(models) => {
                 game.match_player_with_models(&self.config.player, self.config.seed, models)?
             }
             None => game.match_player(&self.config.player, self.config.seed)?,
         };
-        // Kept (and counted) only for a player they guide: the legal and random players
-        // play as without them.
+        // Kept (and counted) only for a player they guide: the legal and random players play
+        // as without them.
         let models = models.filter(|_| player.is_guided());
         if models.is_some() {
             lock_model_use(&self.ended_model_use).matches += 1;
