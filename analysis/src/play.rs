@@ -509,19 +509,7 @@ impl PlayableGame {
         budget: &MoveBudget,
         seed: u64,
     ) -> Result<String, String> {
-        self.check_role(role)?;
-        match (self, &position.0) {
-            (PlayableGame::Gdl(game), EngineState::Gdl(state)) => {
-                choose_named_move(game, state, role, player, budget, seed)
-            }
-            (PlayableGame::Ludi(game), EngineState::Ludi(state)) => {
-                choose_named_move(&**game, state, role, player, budget, seed)
-            }
-            (PlayableGame::Egg(game), EngineState::Egg(state)) => {
-                choose_named_move(&**game, state, role, player, budget, seed)
-            }
-            _ => Err(OTHER_GAME.to_owned()),
-        }
+        self.choose_move_guided(position, role, player, budget, seed, None, None)
     }
 }
 
@@ -644,20 +632,6 @@ fn pieces_of(cell: &CellContent<'_>, role: RoleIndex) -> usize {
         .filter(|(owner, ..)| *owner == Some(role))
         .map(|&(_, _, count)| count)
         .sum()
-}
-
-fn choose_named_move<G: ludeme_engine::notation::Notation>(
-    game: &G,
-    state: &G::State,
-    role: RoleIndex,
-    player: &str,
-    budget: &MoveBudget,
-    seed: u64,
-) -> Result<String, String> {
-    let Some(mut player) = player_by_name::<G>(player, seed) else {
-        return Err(unknown_player(player));
-    };
-    match_player::choose_named(game, state, role, &mut *player, budget, None)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use ludeme_engine::notation::{Notation, named_moves};
 use ludeme_engine::opponent_model::{Observe, model_guides};
-use ludeme_engine::players::{Clock, KeptTreeMcts, Player};
+use ludeme_engine::players::{Clock, KeptTreeMcts, Player, player_by_name};
 
 use super::{EngineState, OTHER_GAME, PLAYER_NAMES, PlayableGame, Position, unknown_player};
 use crate::opponent_model::OpponentModels;
@@ -109,12 +109,11 @@ impl MatchPlayer {
         let Some(kept) = &mut self.kept else {
             let seed = self.seed ^ self.decisions;
             self.decisions += 1;
-            return match &self.models {
-                Some(models) => {
-                    game.choose_move_with_models(position, role, &self.name, budget, seed, models)
-                }
-                None => game.choose_move(position, role, &self.name, budget, seed),
-            };
+            // The stop flag matters to these players too: the start clock's search, or one that
+            // outlived its answer, holds the match's seat until it ends, and the next message
+            // waits for the seat before it can even find a legal move.
+            let models = self.models.as_ref();
+            return game.choose_move_guided(position, role, &self.name, budget, seed, models, stop);
         };
         game.check_role(role)?;
         let models = self.models.as_ref();
@@ -163,34 +162,53 @@ impl MatchPlayer {
 }
 
 impl PlayableGame {
-    /// [`PlayableGame::choose_move`] with the searching players guided by `models`, made for
-    /// this game by [`PlayableGame::opponent_models`].
-    pub fn choose_move_with_models(
+    /// [`PlayableGame::choose_move`] with the searching players guided by `models` (made for
+    /// this game by [`PlayableGame::opponent_models`]) when there are some, stopped early
+    /// when `stop` is set.
+    #[allow(clippy::too_many_arguments)] // each is one of the move's conditions
+    pub(crate) fn choose_move_guided(
         &self,
         position: &Position,
         role: RoleIndex,
         player: &str,
         budget: &MoveBudget,
         seed: u64,
-        models: &OpponentModels,
+        models: Option<&OpponentModels>,
+        stop: Option<Arc<AtomicBool>>,
     ) -> Result<String, String> {
         self.check_role(role)?;
         let unknown = || unknown_player(player);
         match (self, &position.0) {
             (PlayableGame::Gdl(game), EngineState::Gdl(state)) => {
-                let mut chosen = models.player(player, seed).ok_or_else(unknown)?;
-                choose_named(game, state, role, &mut *chosen, budget, None)
+                let mut chosen = fresh_player(models, player, seed).ok_or_else(unknown)?;
+                choose_named(game, state, role, &mut *chosen, budget, stop)
             }
             (PlayableGame::Ludi(game), EngineState::Ludi(state)) => {
-                let mut chosen = models.player(player, seed).ok_or_else(unknown)?;
-                choose_named(&**game, state, role, &mut *chosen, budget, None)
+                let mut chosen = fresh_player(models, player, seed).ok_or_else(unknown)?;
+                choose_named(&**game, state, role, &mut *chosen, budget, stop)
             }
             (PlayableGame::Egg(game), EngineState::Egg(state)) => {
-                let mut chosen = models.egg_player(player, seed, game).ok_or_else(unknown)?;
-                choose_named(&**game, state, role, &mut *chosen, budget, None)
+                let mut chosen = match models {
+                    Some(models) => models.egg_player(player, seed, game),
+                    None => player_by_name(player, seed),
+                }
+                .ok_or_else(unknown)?;
+                choose_named(&**game, state, role, &mut *chosen, budget, stop)
             }
             _ => Err(OTHER_GAME.to_owned()),
         }
+    }
+}
+
+/// The player `name` names, made for one move, guided by `models` when there are some.
+fn fresh_player<G: Observe>(
+    models: Option<&OpponentModels>,
+    name: &str,
+    seed: u64,
+) -> Option<Box<dyn Player<G>>> {
+    match models {
+        Some(models) => models.player(name, seed),
+        None => player_by_name(name, seed),
     }
 }
 
