@@ -711,3 +711,92 @@ fn a_home_placement_for_one_player_is_mirrored_for_a_player_given_nothing() {
     };
     assert_eq!(start(vec![reflected], false, false), (white, black));
 }
+
+/// The search players' beam (`advisors::BEAM_WIDTH`, the seed's "beam width reduction"): of
+/// Yavalath's 61 opening placements a search looks at the width's worth, those next to most
+/// pieces; a pass stays whenever it is legal; a board with fewer moves keeps them all.
+#[test]
+fn the_search_looks_at_a_beam_of_the_best_ordered_moves() {
+    use crate::players::Heuristic;
+    use advisors::{Advisors, BEAM_WIDTH};
+    let game = yavalath();
+    let advisors = Advisors::for_game(&game, 1);
+    let state = game
+        .replay(&placements(&game, &["E5", "E6", "F5"]))
+        .expect("legal");
+    let mut moves = game.legal_moves(&state, 1);
+    assert_eq!(moves.len(), 58);
+    advisors.select(&game, &state, 1, &mut moves);
+    assert_eq!(moves.len(), BEAM_WIDTH);
+    let occupied_neighbours = |m: &LudiMove| {
+        game.board
+            .neighbours(m.to)
+            .iter()
+            .filter(|&&n| !state.piece(n).is_empty())
+            .count()
+    };
+    let fewest_kept = moves.iter().map(occupied_neighbours).min();
+    let most_dropped = game
+        .legal_moves(&state, 1)
+        .iter()
+        .filter(|m| !moves.contains(m))
+        .map(occupied_neighbours)
+        .max();
+    assert!(
+        fewest_kept >= most_dropped,
+        "{fewest_kept:?} {most_dropped:?}"
+    );
+
+    let mut passing = Description::placement_game(
+        "Yavalath with passes",
+        &["White", "Black"],
+        game.description.board.clone(),
+        game.description.end.clone(),
+    );
+    passing.can_pass = true;
+    let passing = LudiGame::new(passing).expect("playable");
+    let mut moves = passing.legal_moves(&passing.initial_state(), 0);
+    advisors.select(&passing, &passing.initial_state(), 0, &mut moves);
+    assert_eq!(moves.len(), BEAM_WIDTH + 1);
+    assert!(moves.contains(&LudiMove::PASS));
+
+    let small = tic_tac_toe();
+    let mut moves = small.legal_moves(&small.initial_state(), 0);
+    Advisors::for_game(&small, 1).select(&small, &small.initial_state(), 0, &mut moves);
+    assert_eq!(moves.len(), 9);
+}
+
+/// With the beam, the probe's search of 150 states per move sees the reply to its move on a
+/// large board (Ndengrod's 70 cells): it finishes two plies or more. Without it, it finished
+/// only one, and a player never looked at what its opponent would do next.
+#[test]
+fn a_probe_search_sees_the_reply_on_a_large_board() {
+    use crate::players::{Clock, MoveBudget, SearchPlayer};
+    use crate::probe::ProbeSettings;
+    let ndengrod = LudiGame::new(Description::placement_game(
+        "Ndengrod without captures",
+        &["White", "Black"],
+        BoardSpec {
+            tiling: Tiling::Hex,
+            shape: Shape::Trapezium,
+            size: vec![7, 7],
+            diagonal_adjacency: false,
+        },
+        vec![clause(GameResult::Win, in_a_row(5))],
+    ))
+    .expect("playable");
+    let advisors = advisors::Advisors::for_game(&ndengrod, 0);
+    let state = ndengrod
+        .replay(&placements(&ndengrod, &["D3", "D4", "E3"]))
+        .expect("legal");
+    assert!(ndengrod.legal_moves(&state, 1).len() > 60);
+    let budget = MoveBudget::nodes(ProbeSettings::default().nodes_per_move);
+    let outcome = SearchPlayer::iterative_deepening().analyse_with(
+        &ndengrod,
+        &state,
+        1,
+        &mut Clock::start(&budget),
+        &advisors,
+    );
+    assert!(outcome.depth >= 2, "{outcome:?}");
+}
