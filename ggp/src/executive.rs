@@ -718,6 +718,53 @@ mod tests {
         assert_eq!(send(&executive, "(abort m1)").await, Ok("done".to_owned()));
     }
 
+    /// A game no search finishes within a clock: 20 turns of 6 moves, won by white when the
+    /// last pick is a 6 (so the values differ and no window cuts the search short), every
+    /// pick remembered (so no two orders of picks meet in one state).
+    const ENDLESS_SEARCH: &str = "
+        (role white) (role black)
+        (init (control white)) (init (step 0))
+        (<= (legal ?r (pick ?n)) (true (control ?r)) (num ?n))
+        (<= (next (last ?n)) (does ?r (pick ?n)))
+        (<= (next (picked ?s ?n)) (true (step ?s)) (does ?r (pick ?n)))
+        (<= (next (picked ?s ?n)) (true (picked ?s ?n)))
+        (<= (legal white noop) (true (control black)))
+        (<= (legal black noop) (true (control white)))
+        (<= (next (control black)) (true (control white)))
+        (<= (next (control white)) (true (control black)))
+        (<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+        (num 1) (num 2) (num 3) (num 4) (num 5) (num 6)
+        (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7)
+        (succ 7 8) (succ 8 9) (succ 9 10) (succ 10 11) (succ 11 12) (succ 12 13)
+        (succ 13 14) (succ 14 15) (succ 15 16) (succ 16 17) (succ 17 18) (succ 18 19)
+        (succ 19 20)
+        (<= terminal (true (step 20)))
+        (<= (goal white 100) (true (last 6)))
+        (<= (goal white 0) (not (true (last 6))))
+        (<= (goal black 0) (true (last 6)))
+        (<= (goal black 100) (not (true (last 6))))";
+
+    /// The start clock's search of an alpha-beta player stops when the first message comes,
+    /// as MCTS's does: it held the match's seat until the start clock ran out, and the
+    /// messages behind it found no legal move within their play clock.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_message_stops_the_start_clocks_search_of_any_player() {
+        let executive = Executive::new(PlayerConfig {
+            name: "whole-tree".to_owned(),
+            player: "minimax".to_owned(),
+            seed: 1,
+            opponent_models: None,
+        });
+        let start = format!("(start m1 white ({ENDLESS_SEARCH}) 6 1)");
+        assert_eq!(send(&executive, &start).await, Ok("ready".to_owned()));
+        let first = send(&executive, "(play m1 nil)").await.expect("a move");
+        // Without the stop, the start clock's search still holds the seat here.
+        let second = send(&executive, &format!("(play m1 ({first} noop))")).await;
+        assert_eq!(second, Ok("noop".to_owned()));
+        let third = send(&executive, "(play m1 (noop (pick 1)))").await;
+        assert!(third.is_ok_and(|chosen| chosen.starts_with("(pick")));
+    }
+
     /// A model of the legal player (always its first legal move) as tic-tac-toe's `oplayer`.
     fn legal_oplayer_model() -> SavedModel {
         use ludeme_analysis::opponent_model::{
