@@ -51,6 +51,16 @@ pub use syntax::{
     EditedTree, Parse, TextEdit, kif_forms, kif_forms_read, parse, parse_text, syntax_diagnostics,
 };
 
+/// The message a panic carried (`panic!` with a literal or with formatting), for the report
+/// of a front end that keeps going after a bug: the server's handler, a corpus's probe.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|message| (*message).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_owned())
+}
+
 /// Every diagnostic the analyses report for `file`, sorted by position.
 ///
 /// This is the one entry point the CLI and the language server share; later layers (lowering,

@@ -375,7 +375,17 @@ fn corpus_line(index: usize, of: usize, path: &Path, self_play: &SelfPlayArgs) -
             error,
         })
     };
-    let written = match probe_game(path, self_play, false) {
+    // A panic (a bug in an engine) costs this game's line, not the rest of the corpus.
+    let probed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        probe_game(path, self_play, false)
+    }))
+    .unwrap_or_else(|panic| {
+        Err(format!(
+            "the probe panicked ({}): this is a bug in ludeme, please report it",
+            ludeme_analysis::panic_message(&*panic)
+        ))
+    });
+    let written = match probed {
         Ok((report, _)) => line(Outcome::Probed(Box::new(json_report(path, &report))))
             .or_else(|error| failed(format!("cannot write the report: {error}"))),
         Err(error) => failed(error),

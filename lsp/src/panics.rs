@@ -4,7 +4,6 @@
 //! with an internal error (a notification has nothing to answer), tells the user through
 //! `window/showMessage`, and lets the session go on.
 
-use std::any::Any;
 use std::panic::AssertUnwindSafe;
 use std::task::{Context, Poll};
 
@@ -55,7 +54,7 @@ where
                 },
                 Err(payload) => payload,
             };
-            let what = panic_message(payload.as_ref());
+            let what = ludeme_analysis::panic_message(payload.as_ref());
             client
                 .show_message(
                     MessageType::ERROR,
@@ -73,12 +72,4 @@ where
         }
         .boxed()
     }
-}
-
-fn panic_message(payload: &(dyn Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|message| (*message).to_owned())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".to_owned())
 }
