@@ -19,7 +19,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Args;
 use ludeme_analysis::aesthetic::{CRITERIA, Criterion, aesthetic_score, criterion_named};
@@ -236,10 +236,8 @@ fn probe_game(
     bars: bool,
 ) -> Result<(ProbeReport, ProbeSettings), String> {
     // The time limit counts from here, before the game is read: reading, setting up and
-    // playing share it.
-    let started = Instant::now();
-    // Engines count the same limit in CPU time, so that where a game stops does not depend on
-    // the machine's load.
+    // playing share it. It is CPU time, as the engines count it, so that where a game stops
+    // does not depend on the machine's load (over a corpus every core is busy).
     let started_cpu = CpuInstant::now();
     let reading = bars.then(|| Progress::spinner(format!("reading {}", path.display())));
     let (analysis, file) = open_game(path, KnownGames::FromSettings)?;
@@ -265,7 +263,7 @@ fn probe_game(
         nodes_per_move: self_play
             .move_nodes
             .unwrap_or_else(|| game.default_probe_nodes()),
-        time_limit: Some(time_limit.saturating_sub(started.elapsed())),
+        time_limit: Some(time_limit.saturating_sub(started_cpu.elapsed())),
         stop: Some(interrupt::stop_flag()),
         ..ProbeSettings::default()
     };
@@ -364,8 +362,8 @@ pub struct GameLine {
     error: Option<String>,
 }
 
-/// The line of the game at `path`, the `index`th of `of`.
-/// `None` when Ctrl-C stopped the game's probe part-way: a partial report is not written.
+/// The line of the game at `path`, the `index`th of `of`. `None` when Ctrl-C stopped the
+/// game's probe part-way (fewer games than asked): a partial report is not written.
 fn corpus_line(index: usize, of: usize, path: &Path, self_play: &SelfPlayArgs) -> Option<String> {
     let game = path.display().to_string();
     let line = |outcome| serde_json::to_string(&CorpusRecord { index, of, outcome });
@@ -385,14 +383,17 @@ fn corpus_line(index: usize, of: usize, path: &Path, self_play: &SelfPlayArgs) -
             ludeme_analysis::panic_message(&*panic)
         ))
     });
+    if let Ok((report, settings)) = &probed
+        && report.games < settings.games
+        && interrupt::interrupted()
+    {
+        return None;
+    }
     let written = match probed {
         Ok((report, _)) => line(Outcome::Probed(Box::new(json_report(path, &report))))
             .or_else(|error| failed(format!("cannot write the report: {error}"))),
         Err(error) => failed(error),
     };
-    if interrupt::interrupted() {
-        return None;
-    }
     // Only a report can fail to serialise, and its failure is then written instead.
     Some(written.unwrap_or_default())
 }
@@ -531,6 +532,16 @@ fn run_corpus(args: &ProbeArgs) -> u8 {
             mine.len()
         ));
     }
+    // As `check` exits 1 on errors: every line is written, but a job depending on the run's
+    // success (SLURM's `afterok`) should know that some games were not probed.
+    let not_probed = read.iter().filter(|line| line.error.is_some()).count();
+    if not_probed > 0 {
+        eprintln!(
+            "ludeme probe: {not_probed} of the {} games could not be probed (their lines say why)",
+            read.len()
+        );
+        return exit::PROBLEMS_FOUND;
+    }
     exit::CLEAN
 }
 
@@ -591,7 +602,9 @@ pub fn merged_games(lines: Vec<Line<GameLine>>) -> Result<Vec<Line<GameLine>>, S
         |record| format!("game {} ({})", record.index, record.game),
     )?;
     for pair in lines.windows(2) {
-        if pair[0].record.game >= pair[1].record.game {
+        // Compared as paths, as the corpus was sorted (folder by folder: `hex/` before
+        // `hex-7x7.ludi`, which a comparison of the texts puts the other way round).
+        if Path::new(&pair[0].record.game) >= Path::new(&pair[1].record.game) {
             return Err(format!(
                 "{}: {} is game {} but {} is game {} ({}): records of different probes?",
                 pair[1].at,

@@ -235,7 +235,9 @@ impl LensJobs {
                     version: running,
                     stop,
                 }) => {
-                    if *running != version {
+                    // Only a newer text stops it: a resolve that carries an older snapshot
+                    // (it reached the lock late) must not stop the run of the current text.
+                    if *running < version {
                         stop.store(true, Ordering::Relaxed);
                     }
                     return Resolved::label(format!("{}…", kind.activity()));
@@ -408,7 +410,8 @@ fn probe_lens(
     stop: Option<Arc<AtomicBool>>,
 ) -> Option<Resolved> {
     let uri = snapshot.document_uri();
-    let resolved = match with_game(snapshot, budget, |game| {
+    let stopped = stop.clone();
+    let probed = with_game(snapshot, budget, |game| {
         game.probe(&ProbeSettings {
             games: budget.games,
             seed: SEED,
@@ -417,7 +420,12 @@ fn probe_lens(
             stop,
             ..ProbeSettings::default()
         })
-    })? {
+    })?;
+    // A run stopped part-way has a few games: never a verdict to keep.
+    if stopped.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+        return None;
+    }
+    let resolved = match probed {
         Err(why) => Resolved::label(format!("probe: {why}")),
         Ok(report) => Resolved {
             title: probe_title(&report),

@@ -3,6 +3,8 @@
 #![allow(dead_code)] // each test binary uses a different part
 
 mod games;
+#[cfg(target_os = "linux")]
+pub mod interrupt;
 pub mod large_gdl;
 pub mod lsp_client;
 pub mod stdio_client;

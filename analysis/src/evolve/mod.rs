@@ -424,18 +424,18 @@ pub fn judge_source(source: &SourceGame, settings: &EvolveSettings) -> Result<Me
     let gene = Gene::read_game(&source.text)
         .ok_or_else(|| fail("not a Ludi game that reads without errors".to_owned()))?;
     let name = gene.game_name().unwrap_or("Game").to_owned();
-    // The probe inside cannot be interrupted (its games are bounded by the CPU budget), so the
-    // stop flag is read on each side of it.
+    // The stop flag is read on each side of the probe (which it also stops part-way, leaving
+    // fewer games than asked: a source judged so is not a member).
     let stopped = || fail("stopped".to_owned());
     if settings.stopped() {
         return Err(stopped());
     }
-    let judged = Judge::new(&name, settings)
-        .judge(&gene, &[])
-        .map_err(|culled| fail(format!("{}: {}", culled.stage.describe(), culled.reason)))?;
+    let judged = Judge::new(&name, settings).judge(&gene, &[]);
     if settings.stopped() {
         return Err(stopped());
     }
+    let judged =
+        judged.map_err(|culled| fail(format!("{}: {}", culled.stage.describe(), culled.reason)))?;
     Ok(member(name, gene, judged, 0))
 }
 
