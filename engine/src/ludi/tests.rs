@@ -43,6 +43,17 @@ fn square(size: &[u32], diagonal: bool) -> BoardSpec {
     }
 }
 
+/// The seed's default placement game on `board`, won by a line of `length`.
+fn line_game(name: &str, board: BoardSpec, length: i64) -> LudiGame {
+    LudiGame::new(Description::placement_game(
+        name,
+        &["White", "Black"],
+        board,
+        vec![clause(GameResult::Win, in_a_row(length))],
+    ))
+    .expect("playable")
+}
+
 fn tic_tac_toe() -> LudiGame {
     LudiGame::new(Description::placement_game(
         "Tic-Tac-Toe",
@@ -353,13 +364,7 @@ fn direct_neighbour_captures_take_only_enemies_next_to_the_destination() {
 #[test]
 fn a_line_longer_than_the_board_never_wins_and_the_game_ends_at_the_length_limit() {
     // 19 × 19 with a line of 20: nobody can win; the board is far from full at 120 moves.
-    let game = LudiGame::new(Description::placement_game(
-        "Endless",
-        &["White", "Black"],
-        square(&[19, 19], false),
-        vec![clause(GameResult::Win, in_a_row(20))],
-    ))
-    .expect("playable");
+    let game = line_game("Endless", square(&[19, 19], false), 20);
     let mut rng = SmallRng::seed_from_u64(7);
     for _ in 0..20 {
         let playout = random_playout(&game, &game.initial_state(), &mut rng, 10_000);
@@ -773,18 +778,16 @@ fn the_search_looks_at_a_beam_of_the_best_ordered_moves() {
 fn a_probe_search_sees_the_reply_on_a_large_board() {
     use crate::players::{Clock, MoveBudget, SearchPlayer};
     use crate::probe::ProbeSettings;
-    let ndengrod = LudiGame::new(Description::placement_game(
+    let ndengrod = line_game(
         "Ndengrod without captures",
-        &["White", "Black"],
         BoardSpec {
             tiling: Tiling::Hex,
             shape: Shape::Trapezium,
             size: vec![7, 7],
             diagonal_adjacency: false,
         },
-        vec![clause(GameResult::Win, in_a_row(5))],
-    ))
-    .expect("playable");
+        5,
+    );
     let advisors = advisors::Advisors::for_game(&ndengrod, 0);
     let state = ndengrod
         .replay(&placements(&ndengrod, &["D3", "D4", "E3"]))
@@ -799,4 +802,49 @@ fn a_probe_search_sees_the_reply_on_a_large_board() {
         &advisors,
     );
     assert!(outcome.depth >= 2, "{outcome:?}");
+}
+
+/// A move that wins at once is looked at even when the order leaves it out of the beam: here
+/// White's fifth stone on the first row touches one piece, while 17 cells between Black's
+/// stones touch two.
+#[test]
+fn a_winning_move_joins_the_beam() {
+    use crate::players::Heuristic;
+    use advisors::{Advisors, BEAM_WIDTH};
+    let game = line_game("Five in a row", square(&[9, 9], false), 5);
+    let at = |x: u32, y: u32| {
+        game.board
+            .cell_at(x, y, Tiling::Square)
+            .expect("on the board")
+    };
+    let stone = |owner: u8| Piece {
+        owner,
+        ..Piece::EMPTY
+    };
+    let mut state = game.initial_state();
+    for x in 0..4 {
+        state.push(at(x, 0), stone(0));
+    }
+    for x in [1, 3, 5, 7] {
+        for y in [3, 5, 7] {
+            state.push(at(x, y), stone(1));
+        }
+    }
+    let winning = LudiMove {
+        kind: MoveKind::Place,
+        piece: 0,
+        rule: 0,
+        from: board::NO_CELL,
+        to: at(4, 0),
+    };
+    let advisors = Advisors::for_game(&game, 1);
+    let mut ordered = game.legal_moves(&state, 0);
+    advisors.order(&game, &state, 0, &mut ordered);
+    let rank = ordered.iter().position(|&m| m == winning);
+    assert!(rank.is_some_and(|rank| rank >= BEAM_WIDTH), "{rank:?}");
+    let mut selected = game.legal_moves(&state, 0);
+    advisors.select(&game, &state, 0, &mut selected);
+    assert_eq!(selected.len(), BEAM_WIDTH);
+    assert_eq!(selected[0], winning);
+    assert!(game.next_state(&state, &[winning, LudiMove::NOOP]).result() == Some(&[100, 0][..]));
 }
