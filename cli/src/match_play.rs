@@ -13,7 +13,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
-use ludeme_analysis::Syntax;
 use ludeme_analysis::opponent_model::PruningCounts;
 use ludeme_analysis::play::{PLAYER_NAMES, unknown_player};
 use ludeme_ggp::executive::{ModelsConfig, PlayerConfig};
@@ -112,13 +111,16 @@ pub fn run(args: &MatchArgs) -> u8 {
         Ok(opened) => opened,
         Err(message) => return fail(message),
     };
-    if analysis.syntax(file) != Syntax::GdlKif {
-        return fail("the protocol sends rules in prefix KIF: give a .kif game".to_owned());
-    }
-    let rules = match analysis.text(file).map(|text| read_terms(&text)) {
-        Ok(Ok(rules)) => rules,
-        Ok(Err(error)) => return fail(format!("the rules cannot be sent: {error}")),
+    // The analysis says which rules a match can send (the protocol carries prefix KIF only),
+    // as for the editor's matches.
+    let text = match analysis.match_rules(file) {
+        Ok(Ok(text)) => text,
+        Ok(Err(message)) => return fail(message),
         Err(_) => return fail("cancelled".to_owned()),
+    };
+    let rules = match read_terms(&text) {
+        Ok(rules) => rules,
+        Err(error) => return fail(format!("the rules cannot be sent: {error}")),
     };
     let game = match playable(&analysis, file) {
         Ok(game) => game,
