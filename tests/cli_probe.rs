@@ -88,7 +88,7 @@ fn the_random_opening_is_every_players_first_move() {
 /// White only; with `home` read for each player (docs/ludi.md, *Home*) Black's stand on its own
 /// home row, and White wins 72 %. Ndengrod's White won 76 % in 14 plies while the search had no
 /// beam and never saw a reply on its 70 cells; with the seed's beam width reduction
-/// (`advisors::BEAM_WIDTH`) White wins 64 % in 31 plies. Left out, and why (BENCHMARKS.md,
+/// (`advisors::beam_width`) White wins 64 % in 31 plies. Left out, and why (BENCHMARKS.md,
 /// issue 23): Gorodruir's second player wins 85-92 % over seeds 0-5. As its rules read, White
 /// must place first, and every stone placed gives the opponent up to three moves.
 #[test]

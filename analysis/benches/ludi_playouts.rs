@@ -39,11 +39,11 @@ fn playouts(c: &mut Criterion) {
 
 fn probes(c: &mut Criterion) {
     let game = load("yavalath");
-    let advisors = Advisors::for_game(&game, 0);
     let settings = ProbeSettings {
         games: 10,
         ..ProbeSettings::default()
     };
+    let advisors = Advisors::for_game(&game, 0, settings.nodes_per_move);
     let mut group = c.benchmark_group("ludi probe");
     group.sample_size(10);
     group.bench_function("yavalath, 10 games", |b| {

@@ -225,7 +225,7 @@ impl PlayableGame {
         match self {
             PlayableGame::Gdl(reasoner) => probe(reasoner, &GdlEvaluator::new(reasoner), settings),
             PlayableGame::Ludi(game) => {
-                let advisors = Advisors::for_game(game, settings.seed);
+                let advisors = Advisors::for_game(game, settings.seed, settings.nodes_per_move);
                 probe(&**game, &advisors, settings)
             }
             PlayableGame::Egg(game) => probe(&**game, &EggEvaluator::new(game), settings),
@@ -245,7 +245,7 @@ impl PlayableGame {
                 probe_with_progress(reasoner, &evaluator, settings, games_done)
             }
             PlayableGame::Ludi(game) => {
-                let advisors = Advisors::for_game(game, settings.seed);
+                let advisors = Advisors::for_game(game, settings.seed, settings.nodes_per_move);
                 probe_with_progress(&**game, &advisors, settings, games_done)
             }
             PlayableGame::Egg(game) => {

@@ -337,7 +337,7 @@ impl<'s> Judge<'s> {
             .map_or(child_deadline, |run| child_deadline.earlier(run));
         let (game, tree) = self.build(&self.key.clone(), &gene.to_text())?;
         let probe = &self.settings.probe;
-        let own = Advisors::for_game(&game, probe.seed);
+        let own = Advisors::for_game(&game, probe.seed, probe.nodes_per_move);
         let (advisors, policy) = if parents.is_empty() {
             (Rc::new(own), None)
         } else {
@@ -350,7 +350,7 @@ impl<'s> Judge<'s> {
                 match self.build(&self.hybrid_key.clone(), &candidate.rules.to_text()) {
                     Ok((hybrid, _)) => contenders.push(Contender {
                         name: candidate.name,
-                        advisors: Advisors::for_game(&hybrid, probe.seed),
+                        advisors: Advisors::for_game(&hybrid, probe.seed, probe.nodes_per_move),
                     }),
                     Err(culled) => left_out.push(format!("{}: {}", candidate.name, culled.reason)),
                 }

@@ -47,12 +47,15 @@ pub struct Advisors {
     windows: Vec<(usize, Vec<CellIndex>, Vec<u128>)>,
     /// Tie-breaking noise for move ordering, so that games from one opening differ.
     noise: Cell<u64>,
+    /// Board moves the search looks at in each position ([`beam_width`] of the node budget).
+    beam_width: usize,
 }
 
 impl Advisors {
     /// The default policy derived from the game's end conditions; `seed` varies the order of
-    /// equally promising moves.
-    pub fn for_game(game: &LudiGame, seed: u64) -> Advisors {
+    /// equally promising moves, and the search's `nodes_per_move` sets the beam's width
+    /// ([`beam_width`]).
+    pub fn for_game(game: &LudiGame, seed: u64, nodes_per_move: u64) -> Advisors {
         let mut policy: Vec<(Advisor, f64)> = Vec::new();
         for clause in &game.description.end {
             let sign = match clause.result {
@@ -118,6 +121,7 @@ impl Advisors {
             policy,
             windows,
             noise: Cell::new(seed | 1),
+            beam_width: beam_width(nodes_per_move),
         }
     }
 
@@ -268,17 +272,28 @@ impl Advisors {
     }
 }
 
-/// The board moves a search looks at in each position, the first in [`Advisors`]' order: the
-/// seed's players plan "using standard alpha beta adversarial search with move ordering, beam
-/// width reduction, and iterative deepening" (Browne & Maire 2010, §III.B), and its speed test
-/// times them at 1, 2, 3 and 4 plies (§V.B.2). Without a beam, a search of the probe's 150
-/// states per move never finished its second ply where a player has more than about a dozen
-/// moves: on Ndengrod's 70 cells each player only ever looked at its own next placement, never
-/// at the reply, and Black never blocked a line of five in the making (White won 76 % of the
-/// games in 14 plies). The seed gives no width: 11 is the widest with which the probe's default
-/// budget finishes a two-ply search (11 + 11 × 11 = 132 states). Ndengrod's verdict does not
-/// hang on it: with 6, 11 or 20, White wins 57-59 % of 100 games.
-pub const BEAM_WIDTH: usize = 11;
+/// The narrowest beam: the board moves a search looks at in each position, the first in
+/// [`Advisors`]' order. The seed's players plan "using standard alpha beta adversarial search
+/// with move ordering, beam width reduction, and iterative deepening" (Browne & Maire 2010,
+/// §III.B), and its speed test times them at 1, 2, 3 and 4 plies (§V.B.2). Without a beam, a
+/// search of the probe's 150 states per move never finished its second ply where a player has
+/// more than about a dozen moves: on Ndengrod's 70 cells each player only ever looked at its
+/// own next placement, never at the reply, and Black never blocked a line of five in the making
+/// (White won 76 % of the games in 14 plies). The seed gives no width: 11 is the widest with
+/// which the probe's default budget finishes a two-ply search (11 + 11 × 11 = 132 states).
+/// Ndengrod's verdict does not hang on it: with 6, 11 or 20, White wins 57-59 % of 100 games.
+pub const MIN_BEAM_WIDTH: usize = 11;
+
+/// The beam's width for a search of `nodes_per_move` states: the widest `w` with which it
+/// finishes two plies (`w + w²` states), so that a larger budget looks at more moves rather
+/// than only deeper along the same few; never narrower than [`MIN_BEAM_WIDTH`], so that smaller
+/// budgets (evolve's 60) keep the width their verdicts were measured with.
+pub fn beam_width(nodes_per_move: u64) -> usize {
+    // w + w² ≤ n  ⇔  (2w + 1)² ≤ 4n + 1.
+    let root = nodes_per_move.saturating_mul(4).saturating_add(1).isqrt();
+    let widest = usize::try_from(root.saturating_sub(1) / 2).unwrap_or(usize::MAX);
+    widest.max(MIN_BEAM_WIDTH)
+}
 
 impl Heuristic<LudiGame> for Advisors {
     fn value(&self, game: &LudiGame, state: &LudiState, role: RoleIndex) -> Reward {
@@ -287,7 +302,7 @@ impl Heuristic<LudiGame> for Advisors {
             .clamp(0.0, 100.0) as Reward
     }
 
-    /// The first [`BEAM_WIDTH`] moves on the board in [`Self::order`]'s order, and a pass or the
+    /// The first [`beam_width`] moves on the board in [`Self::order`]'s order, and a pass or the
     /// pie rule's swap whenever it is legal: they are one move each, of another kind than the
     /// many placements and steps the beam chooses among, and the order cannot rank them. A move
     /// beyond the beam that wins at once takes the beam's first place: the order only counts
@@ -306,7 +321,7 @@ impl Heuristic<LudiGame> for Advisors {
         let mut counted = 0;
         let beyond = moves.iter().position(|m| {
             counted += usize::from(on_board(m));
-            counted > BEAM_WIDTH
+            counted > self.beam_width
         });
         let Some(beyond) = beyond else {
             return;
@@ -325,7 +340,7 @@ impl Heuristic<LudiGame> for Advisors {
         let mut kept = 0;
         moves.retain(|m| {
             kept += usize::from(on_board(m));
-            !on_board(m) || kept <= BEAM_WIDTH
+            !on_board(m) || kept <= self.beam_width
         });
     }
 

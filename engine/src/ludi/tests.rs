@@ -717,22 +717,24 @@ fn a_home_placement_for_one_player_is_mirrored_for_a_player_given_nothing() {
     assert_eq!(start(vec![reflected], false, false), (white, black));
 }
 
-/// The search players' beam (`advisors::BEAM_WIDTH`, the seed's "beam width reduction"): of
-/// Yavalath's 61 opening placements a search looks at the width's worth, those next to most
-/// pieces; a pass stays whenever it is legal; a board with fewer moves keeps them all.
+/// The search players' beam (`advisors::beam_width`, the seed's "beam width reduction"): of
+/// Yavalath's 61 opening placements a search of the probe's budget looks at the width's worth,
+/// those next to most pieces; a pass stays whenever it is legal; a board with fewer moves keeps
+/// them all.
 #[test]
 fn the_search_looks_at_a_beam_of_the_best_ordered_moves() {
     use crate::players::Heuristic;
-    use advisors::{Advisors, BEAM_WIDTH};
+    use crate::probe::ProbeSettings;
+    use advisors::{Advisors, MIN_BEAM_WIDTH};
     let game = yavalath();
-    let advisors = Advisors::for_game(&game, 1);
+    let advisors = Advisors::for_game(&game, 1, ProbeSettings::default().nodes_per_move);
     let state = game
         .replay(&placements(&game, &["E5", "E6", "F5"]))
         .expect("legal");
     let mut moves = game.legal_moves(&state, 1);
     assert_eq!(moves.len(), 58);
     advisors.select(&game, &state, 1, &mut moves);
-    assert_eq!(moves.len(), BEAM_WIDTH);
+    assert_eq!(moves.len(), MIN_BEAM_WIDTH);
     let occupied_neighbours = |m: &LudiMove| {
         game.board
             .neighbours(m.to)
@@ -762,13 +764,41 @@ fn the_search_looks_at_a_beam_of_the_best_ordered_moves() {
     let passing = LudiGame::new(passing).expect("playable");
     let mut moves = passing.legal_moves(&passing.initial_state(), 0);
     advisors.select(&passing, &passing.initial_state(), 0, &mut moves);
-    assert_eq!(moves.len(), BEAM_WIDTH + 1);
+    assert_eq!(moves.len(), MIN_BEAM_WIDTH + 1);
     assert!(moves.contains(&LudiMove::PASS));
 
     let small = tic_tac_toe();
     let mut moves = small.legal_moves(&small.initial_state(), 0);
-    Advisors::for_game(&small, 1).select(&small, &small.initial_state(), 0, &mut moves);
+    Advisors::for_game(&small, 1, 150).select(&small, &small.initial_state(), 0, &mut moves);
     assert_eq!(moves.len(), 9);
+}
+
+/// The beam follows the node budget: the widest with which a search finishes two plies
+/// (`w + w²` states), never narrower than the width of the probe's default 150 states (11:
+/// 11 + 121 = 132 ≤ 150 < 12 + 144). With `--move-nodes 1000`, 31 moves (31 + 961 = 992 ≤
+/// 1000 < 32 + 1024): of Yavalath's 58 replies, the search looks at 31.
+#[test]
+fn the_beam_widens_with_the_node_budget() {
+    use crate::players::Heuristic;
+    use advisors::{Advisors, MIN_BEAM_WIDTH, beam_width};
+    assert_eq!(MIN_BEAM_WIDTH, 11);
+    assert_eq!(beam_width(150), 11);
+    assert_eq!(beam_width(155), 11);
+    assert_eq!(beam_width(156), 12);
+    assert_eq!(beam_width(60), 11);
+    assert_eq!(beam_width(0), 11);
+    assert_eq!(beam_width(1000), 31);
+    assert_eq!(beam_width(1056), 32);
+    assert_eq!(beam_width(5000), 70); // 70 + 4900 = 4970; 71 + 5041 = 5112
+    assert!(beam_width(u64::MAX) > 2_000_000_000); // no overflow at any budget
+    let game = yavalath();
+    let state = game
+        .replay(&placements(&game, &["E5", "E6", "F5"]))
+        .expect("legal");
+    let mut moves = game.legal_moves(&state, 1);
+    assert_eq!(moves.len(), 58);
+    Advisors::for_game(&game, 1, 1000).select(&game, &state, 1, &mut moves);
+    assert_eq!(moves.len(), 31);
 }
 
 /// With the beam, the probe's search of 150 states per move sees the reply to its move on a
@@ -788,12 +818,13 @@ fn a_probe_search_sees_the_reply_on_a_large_board() {
         },
         5,
     );
-    let advisors = advisors::Advisors::for_game(&ndengrod, 0);
+    let nodes = ProbeSettings::default().nodes_per_move;
+    let advisors = advisors::Advisors::for_game(&ndengrod, 0, nodes);
     let state = ndengrod
         .replay(&placements(&ndengrod, &["D3", "D4", "E3"]))
         .expect("legal");
     assert!(ndengrod.legal_moves(&state, 1).len() > 60);
-    let budget = MoveBudget::nodes(ProbeSettings::default().nodes_per_move);
+    let budget = MoveBudget::nodes(nodes);
     let outcome = SearchPlayer::iterative_deepening().analyse_with(
         &ndengrod,
         &state,
@@ -810,7 +841,7 @@ fn a_probe_search_sees_the_reply_on_a_large_board() {
 #[test]
 fn a_winning_move_joins_the_beam() {
     use crate::players::Heuristic;
-    use advisors::{Advisors, BEAM_WIDTH};
+    use advisors::{Advisors, MIN_BEAM_WIDTH};
     let game = line_game("Five in a row", square(&[9, 9], false), 5);
     let at = |x: u32, y: u32| {
         game.board
@@ -837,14 +868,14 @@ fn a_winning_move_joins_the_beam() {
         from: board::NO_CELL,
         to: at(4, 0),
     };
-    let advisors = Advisors::for_game(&game, 1);
+    let advisors = Advisors::for_game(&game, 1, 150);
     let mut ordered = game.legal_moves(&state, 0);
     advisors.order(&game, &state, 0, &mut ordered);
     let rank = ordered.iter().position(|&m| m == winning);
-    assert!(rank.is_some_and(|rank| rank >= BEAM_WIDTH), "{rank:?}");
+    assert!(rank.is_some_and(|rank| rank >= MIN_BEAM_WIDTH), "{rank:?}");
     let mut selected = game.legal_moves(&state, 0);
     advisors.select(&game, &state, 0, &mut selected);
-    assert_eq!(selected.len(), BEAM_WIDTH);
+    assert_eq!(selected.len(), MIN_BEAM_WIDTH);
     assert_eq!(selected[0], winning);
     assert!(game.next_state(&state, &[winning, LudiMove::NOOP]).result() == Some(&[100, 0][..]));
 }
