@@ -16,12 +16,14 @@ use std::cell::Cell;
 
 use serde::Serialize;
 
-use crate::egg::words::plural;
+use ludeme_engine::ludi::Description;
+
+use crate::egg::words::{join_and, plural};
 use crate::ludi::bind::{Node, Value};
 use crate::ludi::lower::ludi_tree;
 use crate::ludi::model::{Board, Shape, Tiling};
 use crate::ludi::schema::{self, Kind, Ludeme, Namespace};
-use crate::ludi::{ludi_game, model};
+use crate::ludi::{engine, ludi_game, model};
 use crate::rulebook::{self, Line, Part, Rulebook};
 use crate::{Db, SourceFile, TextRange};
 
@@ -275,6 +277,10 @@ pub fn explain(tree: &Node, game: &model::Game, source: &str) -> LudiExplanation
             }
         }
     }
+    // The engine's reading of the start, for what a clause leaves unsaid.
+    let description = tree
+        .child("start")
+        .and_then(|_| engine::description_of(game).ok());
     for (part, name) in [(Part::Setup, "start"), (Part::Turns, "play")] {
         for clause in tree
             .child(name)
@@ -282,7 +288,11 @@ pub fn explain(tree: &Node, game: &model::Game, source: &str) -> LudiExplanation
             .flat_map(|node| node.args.iter())
             .filter_map(|arg| arg.value.node())
         {
-            say(Some(part), renderer.render(clause), clause.range);
+            let mut text = renderer.render(clause);
+            if let Some(description) = &description {
+                text.push_str(&mirrored_home_rows(game, description, clause.range));
+            }
+            say(Some(part), text, clause.range);
         }
     }
     if let Some(end) = tree.child("end") {
@@ -299,6 +309,34 @@ pub fn explain(tree: &Node, game: &model::Game, source: &str) -> LudiExplanation
         }
     }
     sheet
+}
+
+/// What the engine adds to the `place` clause at `clause` (the engine's start reads it so):
+/// the same pieces for each player the start otherwise gives nothing, on their own home row
+/// (`Description::mirrored_home_owners`); empty when it adds nothing.
+fn mirrored_home_rows(game: &model::Game, description: &Description, clause: TextRange) -> String {
+    let Some(placement) = game
+        .start
+        .placements
+        .iter()
+        .position(|placement| placement.range == clause)
+        .and_then(|index| description.placements.get(index))
+    else {
+        return String::new();
+    };
+    let players: Vec<String> = description
+        .mirrored_home_owners(placement)
+        .into_iter()
+        .filter_map(|player| description.players.get(player))
+        .map(|name| format!("{name}'s"))
+        .collect();
+    if players.is_empty() {
+        return String::new();
+    }
+    format!(
+        ", and {} likewise on their own home row",
+        join_and(&players)
+    )
 }
 
 /// A piece type's name as a word of a sentence: `Stone` → "stone"; the default type `Piece`
@@ -718,5 +756,78 @@ impl LudiExplanation {
             crate::wrap::wrap_into(&mut out, &item.text, "  - ", "    ", width);
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use ludeme_engine::Game;
+    use ludeme_engine::picture::Depict;
+
+    use crate::ludi::engine::ludi_engine_for;
+    use crate::ludi::ludi_explanation;
+    use crate::{RootDatabase, SourceFile, Syntax};
+
+    /// Teiglith's rules (corpus/ludi/teiglith.ludi) with `start` as its start.
+    fn teiglith_starting(start: &str) -> String {
+        format!(
+            "(game Teiglith (players White Black) (board (tiling square) (size 7 7))
+               (pieces (Stone All (moves (move (pre (connected)) (action (pop) (push))))))
+               (start {start})
+               (end (All win (no-move))))"
+        )
+    }
+
+    /// The sheet's start sentences, and the stones each player has on the engine's first
+    /// position.
+    fn setup_and_stones(text: &str) -> (Vec<String>, [usize; 2]) {
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, "t.ludi".into(), Syntax::Ludi, Arc::from(text), None);
+        let setup = ludi_explanation(&db, file)
+            .sentences
+            .iter()
+            .filter(|s| s.part == Some(crate::rulebook::Part::Setup))
+            .map(|s| s.text.clone())
+            .collect();
+        let game = ludi_engine_for(&db, file).expect("playable");
+        let mut stones = [0; 2];
+        for piece in game.picture(&game.initial_state()).pieces {
+            stones[piece.owner.expect("a player's stone")] += piece.count;
+        }
+        (setup, stones)
+    }
+
+    /// `home` is read for each player (docs/ludi.md, *Home*): the English says Black's stones
+    /// start on Black's home row exactly when the engine puts them there.
+    #[test]
+    fn the_start_in_english_says_where_the_engine_puts_every_players_pieces() {
+        // Teiglith as the paper prints it: White's stones only; the engine gives Black the same.
+        let (setup, stones) = setup_and_stones(&teiglith_starting("(place (Stone White) home)"));
+        assert_eq!(stones, [7, 7]);
+        assert_eq!(
+            setup,
+            ["White's stones start on their home row, and Black's likewise on their own home row."]
+        );
+        // Black given stones in hand keeps exactly those: nothing more is said.
+        let (setup, stones) = setup_and_stones(&teiglith_starting(
+            "(place (Stone White) home) (in-hand (Stone Black) 3)",
+        ));
+        assert_eq!(stones, [7, 0]);
+        assert_eq!(
+            setup,
+            [
+                "White's stones start on their home row.",
+                "Black's stones in hand at the start: 3.",
+            ]
+        );
+        // A symmetry written says where Black's go, and the sentence says it.
+        let (setup, stones) = setup_and_stones(&teiglith_starting(
+            "(place (Stone White) home (symmetric half-turn Black))",
+        ));
+        assert_eq!(stones, [7, 7]);
+        assert_eq!(setup.len(), 1);
+        assert!(!setup[0].contains("likewise"), "{setup:?}");
     }
 }

@@ -221,6 +221,8 @@ pub struct Placement {
     pub phase: Option<i64>,
     /// `(symmetric SYMMETRY PLAYER)`: the same pieces for that player on the image cells.
     pub symmetric: Option<(Symmetry, PlayerRef)>,
+    /// The `place` clause (the English finds the placement a clause made by it).
+    pub range: TextRange,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -428,6 +430,7 @@ pub fn build(game: &Node) -> Game {
                                 symmetric.value("player").and_then(player_ref)?,
                             ))
                         }),
+                        range: clause.range,
                     }),
                     "in-hand" => model.start.in_hand.push(InHand {
                         piece,

@@ -628,6 +628,54 @@ pub struct Description {
 }
 
 impl Description {
+    /// The side of the board a player's home row is on: the side opposite their direction;
+    /// without one, the first row (south) for the first player and the last (north) for the
+    /// second; `None` for a third player without a direction (docs/ludi.md, *Home*).
+    pub fn home_side(&self, player: usize) -> Option<Compass> {
+        match self.directions.get(player).copied().flatten() {
+            Some(direction) => Some(direction.opposite()),
+            None => match player {
+                0 => Some(Compass::S),
+                1 => Some(Compass::N),
+                _ => None,
+            },
+        }
+    }
+
+    /// The players a `home` placement of one player's pieces is also made for, each on their
+    /// own home row: the seed's placements are "relative to each player's home row", so a game
+    /// that places one player's pieces of a type every player has on `home` (and names no
+    /// symmetry) gives the same to each player its start otherwise gives nothing — no
+    /// placement names them and they have nothing in hand — and who has a home row.
+    /// (Teiglith, as the paper prints it, places only White's stones; its rank among the
+    /// viable games needs Black's.) A player the start names keeps exactly what it names
+    /// (docs/ludi.md, *Home*). The engine's start and the rules in English both read it here.
+    pub fn mirrored_home_owners(&self, placement: &PlacementSpec) -> Vec<usize> {
+        let Some(owner) = placement.owner else {
+            return Vec::new();
+        };
+        let every_players_type = self
+            .pieces
+            .get(placement.piece)
+            .is_some_and(|spec| spec.owner.is_none());
+        let on_home = placement.locations.contains(&Location::Home);
+        if !every_players_type || !on_home || placement.symmetric.is_some() {
+            return Vec::new();
+        }
+        let given = |player: usize| {
+            self.placements.iter().any(|other| {
+                other.owner.is_none_or(|o| o == player)
+                    || other.symmetric.is_some_and(|(_, o)| o == player)
+            }) || self
+                .in_hand
+                .iter()
+                .any(|hand| hand.owner.is_none_or(|o| o == player) && hand.count > 0)
+        };
+        (0..self.players.len())
+            .filter(|&player| player != owner && !given(player) && self.home_side(player).is_some())
+            .collect()
+    }
+
     /// The seed's default game on `board` for `players`: place a piece on an empty cell, with
     /// the given end clauses.
     pub fn placement_game(

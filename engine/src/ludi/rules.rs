@@ -281,7 +281,7 @@ impl LudiGame {
                     super::Location::Home => {
                         let owners: Vec<usize> = match placement.owner {
                             Some(owner) => std::iter::once(owner)
-                                .chain(self.mirrored_home_owners(placement, owner))
+                                .chain(d.mirrored_home_owners(placement))
                                 .collect(),
                             None => (0..players).collect(),
                         };
@@ -362,51 +362,12 @@ impl LudiGame {
         Ok(state)
     }
 
-    /// The players a `home` placement of `owner`'s pieces is also made for, each on their own
-    /// home row: the seed's placements are "relative to each player's home row", so a game that
-    /// places one player's pieces of a type every player has on `home` (and names no symmetry)
-    /// gives the same to each player its start otherwise gives nothing — no placement names
-    /// them and they have nothing in hand — and who has a home row. (Teiglith, as the paper
-    /// prints it, places only White's stones; its rank among the viable games needs Black's.)
-    /// A player the start names keeps exactly what it names (docs/ludi.md, *Home*).
-    fn mirrored_home_owners(&self, placement: &super::PlacementSpec, owner: usize) -> Vec<usize> {
-        let d = &self.description;
-        let every_players_type = d
-            .pieces
-            .get(placement.piece)
-            .is_some_and(|spec| spec.owner.is_none());
-        if !every_players_type || placement.symmetric.is_some() {
-            return Vec::new();
-        }
-        let given = |player: usize| {
-            d.placements.iter().any(|other| {
-                other.owner.is_none_or(|o| o == player)
-                    || other.symmetric.is_some_and(|(_, o)| o == player)
-            }) || d
-                .in_hand
-                .iter()
-                .any(|hand| hand.owner.is_none_or(|o| o == player) && hand.count > 0)
-        };
-        (0..d.players.len())
-            .filter(|&player| player != owner && !given(player) && self.home(player).is_ok())
-            .collect()
-    }
-
-    /// A player's home row: the side opposite their direction; without one, the first row for
-    /// the first player and the last row for the second (docs/ludi.md).
+    /// A player's home row (the side [`Description::home_side`] names).
     fn home(&self, player: usize) -> Result<&[CellIndex], LudiError> {
-        let side = match self.description.directions.get(player).copied().flatten() {
-            Some(direction) => direction.opposite(),
-            None => match player {
-                0 => Compass::S,
-                1 => Compass::N,
-                _ => {
-                    return Err(LudiError::new(
-                        "home rows for a third player without a direction",
-                    ));
-                }
-            },
-        };
+        let side = self
+            .description
+            .home_side(player)
+            .ok_or_else(|| LudiError::new("home rows for a third player without a direction"))?;
         Ok(self.board.side(side))
     }
 
