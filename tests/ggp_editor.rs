@@ -1,8 +1,10 @@
 //! "Play a match" in the editor: `ludeme/playMatch` runs matches of the open game's live text
 //! between players of the server's process over the GGP protocol, and answers the summary and
-//! the records.
+//! the records; a cancelled request stops its matches.
 
 mod support;
+
+use std::time::Duration;
 
 use serde_json::json;
 use support::lsp_client::LspClient;
@@ -69,5 +71,45 @@ async fn play_a_match_runs_local_players_on_the_live_text_and_summarises() {
             .is_some_and(|m| m.contains("prefix KIF")),
         "{refused}"
     );
+
+    // A cancelled series stops: MCTS players would otherwise spend every play clock of sixty
+    // matches on both cores. (In this test, after the others: the process's CPU time is the
+    // measure, and nothing else of it runs now.)
+    let (id, response) = client
+        .start_request(
+            "ludeme/playMatch",
+            json!({"textDocument": {"uri": uri}, "players": ["mcts", "mcts"], "matches": 60,
+                   "startClock": 1, "playClock": 1}),
+        )
+        .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    client.notify("$/cancelRequest", json!({"id": id})).await;
+    let response = tokio::time::timeout(Duration::from_secs(20), response)
+        .await
+        .expect("an answer to the cancelled request")
+        .expect("the reader task is alive");
+    assert_eq!(response["error"]["code"], -32800, "{response}");
+    // The step under way ends within its clock and the manager's grace, then `abort` ends the
+    // players' searches.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let before = process_cpu_time();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let spent = process_cpu_time() - before;
+    assert!(
+        spent < Duration::from_millis(1000),
+        "{spent:?} of CPU in 3 s after the cancel: the matches went on"
+    );
     client.shutdown().await;
+}
+
+/// The CPU time of this process (every thread), user and system.
+fn process_cpu_time() -> Duration {
+    // SAFETY: `getrusage` writes only into the struct it is given.
+    let usage = unsafe {
+        let mut usage = std::mem::zeroed::<libc::rusage>();
+        assert_eq!(libc::getrusage(libc::RUSAGE_SELF, &mut usage), 0);
+        usage
+    };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    time(usage.ru_utime) + time(usage.ru_stime)
 }

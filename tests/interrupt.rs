@@ -1,6 +1,7 @@
 //! Ctrl-C during the long commands: `ludeme probe` of one game stops at once (its search reads
 //! the stop flag at every state) and reports the games finished by then; `ludeme evolve` stops
-//! every run before its next child and leaves only whole records. Both exit 2 saying so.
+//! every run before its next child and leaves only whole records; `ludeme match` aborts the
+//! match under way and writes the ones played. Each exits 2 saying so.
 #![cfg(target_os = "linux")]
 
 mod support;
@@ -77,4 +78,53 @@ fn ctrl_c_stops_an_evolution_leaving_whole_records() {
     }
     assert!(text.ends_with('\n'), "the last record is whole");
     assert!(stop_took < Duration::from_secs(30), "took {stop_took:?}");
+}
+
+#[test]
+fn ctrl_c_stops_a_series_of_matches_and_writes_the_ones_played() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let record = temp.path().join("records.json");
+    let game = support::project_root().join("corpus/gdl/ticTacToe.kif");
+    // Thousands of matches: far longer than the test waits.
+    let child = Command::new(env!("CARGO_BIN_EXE_ludeme"))
+        .arg("match")
+        .arg(&game)
+        .args(["--player", "local:random", "--player", "local:random"])
+        .args(["--matches", "5000"])
+        .args(["--playclock", "1", "--record"])
+        .arg(&record)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ludeme runs");
+    let handler_seen = std::cell::Cell::new(None::<Instant>);
+    let (output, stop_took) = interrupt_when(child, || {
+        let since = handler_seen.get().unwrap_or_else(Instant::now);
+        handler_seen.set(Some(since));
+        since.elapsed() > Duration::from_millis(1500)
+    });
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let records: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(&record).expect("the records written"))
+            .expect("a JSON list of records");
+    assert!((1..5000).contains(&records.len()), "{} records", records.len());
+    assert!(
+        stderr.contains(&format!(
+            "stopped (Ctrl-C) after {} of 5000 match(es)",
+            records.len()
+        )),
+        "{stderr}"
+    );
+    // Every match before the last ended; the last ended or was aborted by the stop.
+    let (last, before) = records.split_last().expect("one record at least");
+    for record in before {
+        assert_eq!(record["isCompleted"], true, "{record}");
+    }
+    assert!(
+        last["isCompleted"] == true || last["abortReason"] == "stopped before the end",
+        "{last}"
+    );
+    // Within one step's clock (1 s) and the manager's grace, on a loaded debug build.
+    assert!(stop_took < Duration::from_secs(15), "took {stop_took:?}");
 }

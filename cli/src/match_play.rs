@@ -23,6 +23,7 @@ use ludeme_ggp::transport::PlayerAddress;
 use serde::Serialize;
 
 use crate::exit;
+use crate::interrupt;
 use crate::play::{ModelArgs, ModelsReport, PlayFormat};
 use crate::project::{KnownGames, open_game, playable};
 
@@ -192,6 +193,7 @@ pub fn run(args: &MatchArgs) -> u8 {
         seed: args.seed,
         max_steps: args.max_steps,
         game: path.display().to_string(),
+        stop: Some(interrupt::stop_flag()),
     };
     let count = args.matches as usize;
     let print = if json {
@@ -199,6 +201,9 @@ pub fn run(args: &MatchArgs) -> u8 {
     } else {
         print_record
     };
+    // The first Ctrl-C aborts the match under way (its players get `abort`) and starts no
+    // other; what was played is still reported and written.
+    interrupt::stop_at_first_interrupt();
     let records = run_series(&game, &rules, &addresses, &settings, count, print);
     let models_report = models.map(|models| {
         let mut pruning = PruningCounts::default();
@@ -254,6 +259,13 @@ pub fn run(args: &MatchArgs) -> u8 {
             eprintln!("ludeme match: {}: {error}", record_path.display());
             return exit::FAILURE;
         }
+    }
+    if interrupt::interrupted() {
+        eprintln!(
+            "ludeme match: stopped (Ctrl-C) after {} of {count} match(es); the report covers those",
+            records.len()
+        );
+        return exit::FAILURE;
     }
     if records.iter().all(|record| record.is_completed) {
         exit::CLEAN

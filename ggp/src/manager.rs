@@ -7,6 +7,8 @@
 //! and recorded as that player's error at that step; a player that is gone (its connection
 //! refused or broken) ends the match with `abort`, as the protocol says for an abnormal end.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use ludeme_analysis::play::{MoveBudget, PlayableGame, Position, Reward, Turn};
@@ -33,6 +35,21 @@ pub struct MatchSettings {
     pub max_steps: usize,
     /// The game, as the record names it (its file).
     pub game: String,
+    /// Raised to stop the series (Ctrl-C, an editor's cancelled request): the match under way
+    /// is aborted before its next step, with `abort` sent to its players as the protocol asks,
+    /// and no further match starts. A step already sent is waited for (at most its clock).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// Why a match stopped by [`MatchSettings::stop`] was aborted.
+pub const STOPPED: &str = "stopped before the end";
+
+impl MatchSettings {
+    fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|stop| stop.load(Ordering::Relaxed))
+    }
 }
 
 /// A match as ggp.org's match archive writes one (its field names), with the game, the states
@@ -192,6 +209,9 @@ pub fn run_match(
         if record.moves.len() >= max_steps {
             let why = format!("no end after {max_steps} steps");
             return aborted(record, players, settings, why);
+        }
+        if settings.stopped() {
+            return aborted(record, players, settings, STOPPED.to_owned());
         }
         let play = Request::Play {
             id: settings.id.clone(),
@@ -377,7 +397,8 @@ fn post_all(
 
 /// A series of `count` matches between `players` (one per role), the seats rotating: in match
 /// `m` the `i`-th player plays role `(i + m) mod roles`. Each match's id is `id_prefix.m`, its
-/// seed drawn from `settings.seed`; `each` sees every record as it is done.
+/// seed drawn from `settings.seed`; `each` sees every record as it is done. Raising
+/// [`MatchSettings::stop`] ends the series early: the records of the matches played so far.
 pub fn run_series(
     game: &PlayableGame,
     rules: &[Term],
@@ -388,6 +409,7 @@ pub fn run_series(
 ) -> Vec<MatchRecord> {
     let roles = game.roles().len().max(1);
     (0..count)
+        .take_while(|_| !settings.stopped())
         .map(|number| {
             let mut seated = players.to_vec();
             seated.rotate_right(number % roles);
@@ -491,6 +513,46 @@ mod tests {
     }
 
     #[test]
+    fn a_raised_stop_aborts_the_match_under_way_and_starts_no_other() {
+        let rules = RulesSource {
+            syntax: Syntax::GdlKif,
+            text: TIC_TAC_TOE.to_owned(),
+        };
+        let game = build_game(&rules, Duration::from_secs(10), false).expect("the game builds");
+        let terms = read_terms(TIC_TAC_TOE).expect("the rules read");
+        let local = LocalPlayers::start(vec![random_player(1), random_player(2)]).expect("players");
+        let stop = Arc::new(AtomicBool::new(false));
+        let settings = MatchSettings {
+            id: "stop-test".to_owned(),
+            start_clock: 2,
+            play_clock: 1,
+            seed: 5,
+            max_steps: MAX_STEPS,
+            game: "ticTacToe.kif".to_owned(),
+            stop: Some(Arc::clone(&stop)),
+        };
+        // Raised after the second match: the series of ten ends there.
+        let mut seen = 0;
+        let records = run_series(&game, &terms, local.addresses(), &settings, 10, |_| {
+            seen += 1;
+            if seen == 2 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        assert_eq!(records.len(), 2);
+        assert!(records.iter().all(|record| record.is_completed));
+        // Raised before a match: it is started, then aborted before its first step.
+        let record = run_match(&game, &terms, local.addresses(), &settings);
+        assert!(record.is_aborted && !record.is_completed);
+        assert_eq!(record.abort_reason.as_deref(), Some(STOPPED));
+        assert!(record.moves.is_empty());
+        // The players were told: they take a new match at once.
+        stop.store(false, Ordering::Relaxed);
+        let record = run_match(&game, &terms, local.addresses(), &settings);
+        assert!(record.is_completed, "{:?}", record.abort_reason);
+    }
+
+    #[test]
     fn a_record_holds_the_state_before_each_joint_move_and_loads_back_as_steps() {
         let rules = RulesSource {
             syntax: Syntax::GdlKif,
@@ -506,6 +568,7 @@ mod tests {
             seed: 5,
             max_steps: MAX_STEPS,
             game: "ticTacToe.kif".to_owned(),
+            stop: None,
         };
         let records = run_series(&game, &terms, local.addresses(), &settings, 2, |_| {});
         for record in &records {

@@ -20,6 +20,17 @@ use crate::session::{Session, Snapshot};
 use crate::workspace::{self, ClientSupport, FileChange};
 use crate::{client_options, display, editing, navigation};
 
+/// Raises its flag when dropped: work on another thread watching the flag stops when the
+/// request that started it is cancelled (its future dropped) or has answered.
+#[derive(Default)]
+struct StopOnDrop(Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 pub struct Backend {
     client: Client,
     session: Arc<Mutex<Session>>,
@@ -208,6 +219,9 @@ impl Backend {
             .await?
             .ok_or_else(|| Error::invalid_params(format!("{} is not open", uri.as_str())))?;
         let (text, game) = game.map_err(Error::invalid_params::<String>)?;
+        // `$/cancelRequest` drops this future; the matches run on a blocking thread that
+        // would play on for minutes, so the guard's drop tells them to stop.
+        let stop_on_cancel = StopOnDrop::default();
         let number = |name: &str, default: u64| params[name].as_u64().unwrap_or(default).min(60);
         let roles = game.roles().len();
         let players: Vec<String> = match params["players"].as_array() {
@@ -245,6 +259,7 @@ impl Backend {
                 .map_or(EDITOR_MATCH_MAX_STEPS, |steps| steps as usize)
                 .clamp(1, ludeme_ggp::manager::MAX_STEPS),
             game: uri.as_str().to_owned(),
+            stop: Some(Arc::clone(&stop_on_cancel.0)),
         };
         let count = number("matches", 2).max(1) as usize;
         let records = tokio::task::spawn_blocking(move || {
