@@ -238,3 +238,56 @@ async fn a_cancelled_breeding_writes_nothing_and_a_broken_game_is_not_offered() 
     assert!(!temp.path().join("yavalath-variants").exists());
     client.shutdown().await;
 }
+
+/// The action and the breeding follow the project's `ludeme.toml`, as the editor's diagnostics
+/// do: where the project makes an impossible end condition an error, a game with one is not
+/// offered for breeding and the command refuses it (the default settings only warn).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn breeding_follows_the_projects_ludeme_toml() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(
+        temp.path().join("ludeme.toml"),
+        "[rules]\nseverity = { \"ludi/impossible-condition\" = \"error\" }\n",
+    )
+    .expect("written");
+    let text = "(game Tic (players White Black) (board (tiling square) (size 3 3))\n  \
+                (end (All win (in-a-row 3)) (All win (in-a-row 4))))\n";
+    let path = temp.path().join("tic.ludi");
+    std::fs::write(&path, text).expect("written");
+    let uri = format!("file://{}", path.display());
+    let mut client = LspClient::start();
+    client.initialize_on_workspace(temp.path()).await;
+    client
+        .notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "ludi", "version": 1, "text": text}}),
+        )
+        .await;
+    client.diagnostics_for(&uri, 1).await;
+    // The workspace's settings are read off the protocol thread: wait until they apply.
+    let mut offered = true;
+    for _ in 0..100 {
+        offered = breed_action(&mut client, &uri).await.is_some();
+        if !offered {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(!offered, "offered on a game the project's settings give an error");
+    let refused = client
+        .request_within(
+            "workspace/executeCommand",
+            json!({"command": "ludeme.breedVariants",
+                   "arguments": [{"uri": uri, "children": 1, "games": 1, "cpuSeconds": 1}]}),
+            BREEDING_TIMEOUT,
+        )
+        .await;
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("without errors")),
+        "{refused}"
+    );
+    assert!(!temp.path().join("tic-variants").exists());
+    client.shutdown().await;
+}

@@ -122,16 +122,20 @@ impl EvolveArgs {
             // judged (unrecorded); `run` installs the handler.
             stop: Some(crate::interrupt::stop_flag()),
             run_budget: None,
+            // The games are read, and their children checked, with the project's
+            // `ludeme.toml` (a broken one is reported by `ludeme check`).
+            project: std::sync::Arc::new(
+                settings_for(&self.paths, None)
+                    .map(|(project, _)| project)
+                    .unwrap_or_default(),
+            ),
         })
     }
 }
 
-/// The Ludi games of `paths`, read through the analysis host.
-fn source_games(paths: &[PathBuf]) -> Result<Vec<SourceGame>, String> {
-    let settings = settings_for(paths, None)
-        .map(|(settings, _)| settings)
-        .unwrap_or_else(|_| Config::default());
-    let (host, loaded) = open_paths(paths, settings);
+/// The Ludi games of `paths`, read through the analysis host with the `project`'s settings.
+fn source_games(paths: &[PathBuf], project: &Config) -> Result<Vec<SourceGame>, String> {
+    let (host, loaded) = open_paths(paths, project.clone());
     if let Some(problem) = loaded.problems.first() {
         return Err(format!("{}: {}", problem.path.display(), problem.message));
     }
@@ -214,7 +218,7 @@ pub fn run(args: &EvolveArgs) -> u8 {
         Err(message) => return fail(message),
     };
     let partition = args.partition.unwrap_or(Partition::WHOLE);
-    let sources = match source_games(&args.paths) {
+    let sources = match source_games(&args.paths, &settings.project) {
         Ok(sources) => sources,
         Err(message) => return fail(message),
     };

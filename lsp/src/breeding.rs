@@ -98,6 +98,7 @@ fn request_of(argument: &Value, stop: Arc<AtomicBool>) -> VariantRequest {
         games: count("games", defaults.games, MOST_GAMES),
         child_seconds: seconds("childSeconds", defaults.child_seconds, MOST_CHILD_SECONDS),
         stop: Some(stop),
+        project: defaults.project,
     }
 }
 
@@ -120,19 +121,27 @@ pub async fn breed(
         .to_file_path()
         .map(|path| path.into_owned())
         .ok_or_else(|| Error::invalid_params("the document is not a file on disk"))?;
+    // The children are checked with the settings the document's own diagnostics use.
     let target = run_query(snapshot, |snapshot| {
         let name = ide::breed_target(snapshot.db(), snapshot.file)?;
-        Some((name, snapshot.file.text(snapshot.db()).to_string()))
+        let project = snapshot
+            .analysis
+            .settings()
+            .unwrap_or_else(|cancelled| ludeme_analysis::resume_cancelled(cancelled));
+        Some((name, snapshot.file.text(snapshot.db()).to_string(), project))
     })
     .await?;
-    let Some((name, text)) = target else {
+    let Some((name, text, project)) = target else {
         return Err(request_failed(
             "only a Ludi game without errors can be bred".to_owned(),
         ));
     };
     let stop = Arc::new(AtomicBool::new(false));
     let _stop_when_dropped = StopOnDrop(stop.clone());
-    let request = request_of(argument, stop.clone());
+    let request = VariantRequest {
+        project,
+        ..request_of(argument, stop.clone())
+    };
     let work = crate::scheduler::spawn_background(move || {
         crate::background::on_own_thread(move || {
             crate::background::lower_current_thread_priority();

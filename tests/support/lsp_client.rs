@@ -123,6 +123,16 @@ impl LspClient {
 
     /// [`Self::initialize`] with the client settings an editor sends as `initializationOptions`.
     pub async fn initialize_with_options(&mut self, options: Value) -> Value {
+        self.initialize_in(options, Value::Null).await
+    }
+
+    /// [`Self::initialize`] opened on the workspace folder `root` (its `ludeme.toml` applies).
+    pub async fn initialize_on_workspace(&mut self, root: &std::path::Path) -> Value {
+        let root_uri = format!("file://{}", root.display());
+        self.initialize_in(Value::Null, Value::String(root_uri)).await
+    }
+
+    async fn initialize_in(&mut self, options: Value, root_uri: Value) -> Value {
         let response = self
             .request(
                 "initialize",
@@ -130,7 +140,7 @@ impl LspClient {
                     "processId": null,
                     "clientInfo": {"name": "Neovim", "version": "0.11.0"},
                     "initializationOptions": options,
-                    "rootUri": null,
+                    "rootUri": root_uri,
                     "capabilities": {
                         "general": {"positionEncodings": ["utf-16"]},
                         "textDocument": {

@@ -49,6 +49,7 @@ use rand::rngs::SmallRng;
 use serde::{Deserialize, Serialize};
 
 use crate::aesthetic::AestheticWeights;
+use crate::config::Config;
 use crate::distance::{LudemeTree, distance, ludeme_tree};
 use crate::play::{EngineOptions, PlayableGame, ProbeSettings};
 use crate::{AnalysisHost, Change, CpuDeadline, CpuInstant, DiagnosticDepth, Severity, Syntax};
@@ -76,6 +77,10 @@ pub struct EvolveSettings {
     /// The CPU time a run may take: no child's work goes past it, and a child it cuts short is
     /// not recorded (the editor's budget; the command line breeds every child it is asked for).
     pub run_budget: Option<Duration>,
+    /// The project's settings (its `ludeme.toml`): rule safety culls a child for what the
+    /// project's rule selection and severities make an error, as `ludeme check` and the
+    /// editor report it.
+    pub project: Arc<Config>,
 }
 
 impl EvolveSettings {
@@ -103,6 +108,7 @@ impl Default for EvolveSettings {
             weights: AestheticWeights::default(),
             stop: None,
             run_budget: None,
+            project: Arc::new(Config::default()),
         }
     }
 }
@@ -273,8 +279,12 @@ struct Judge<'s> {
 
 impl<'s> Judge<'s> {
     fn new(name: &str, settings: &'s EvolveSettings) -> Self {
+        let mut host = AnalysisHost::new();
+        let mut project = Change::new();
+        project.set_settings(settings.project.clone());
+        host.apply_change(project);
         Judge {
-            host: AnalysisHost::new(),
+            host,
             key: PathBuf::from(format!("evolve/{name}.ludi")),
             hybrid_key: PathBuf::from(format!("evolve/{name}-policy.ludi")),
             settings,

@@ -14,6 +14,7 @@ use std::time::Duration;
 use super::{
     ChildRecord, EvolveSettings, SourceGame, Stage, evolve_run, judge_source, sorted_population,
 };
+use crate::config::Config;
 use crate::play::ProbeSettings;
 
 /// The table of the children written, in the folder beside them.
@@ -33,6 +34,9 @@ pub struct VariantRequest {
     pub child_seconds: f64,
     /// Set from elsewhere to stop: nothing is written then.
     pub stop: Option<Arc<AtomicBool>>,
+    /// The settings in force for the game's file (its project's `ludeme.toml`), which the
+    /// children are checked with.
+    pub project: Arc<Config>,
 }
 
 impl Default for VariantRequest {
@@ -46,6 +50,7 @@ impl Default for VariantRequest {
             games: 6,
             child_seconds: 2.0,
             stop: None,
+            project: Arc::new(Config::default()),
         }
     }
 }
@@ -96,6 +101,7 @@ pub fn breed_variants(
             ..EvolveSettings::default().probe
         },
         stop: request.stop.clone(),
+        project: request.project.clone(),
         run_budget: Some(seconds(
             "the CPU time of the breeding",
             request.cpu_seconds.max(0.0),
@@ -361,6 +367,34 @@ mod tests {
         assert_eq!(
             variants.headline(),
             "Ludeme bred no variant of Tic: the CPU budget was spent first"
+        );
+    }
+
+    /// The children are checked with the project's settings, not the defaults: a project whose
+    /// `ludeme.toml` makes an impossible end condition an error has a game with one refused at
+    /// rule safety, which the default settings (a warning) let through.
+    #[test]
+    fn the_judging_follows_the_projects_rule_severities() {
+        let game = "(game Tic (players White Black) (board (tiling square) (size 3 3)) \
+                    (end (All win (in-a-row 3)) (All win (in-a-row 4))))";
+        let (project, problems) = crate::config::parse_config(
+            Path::new("/project/ludeme.toml"),
+            "[rules]\nseverity = { \"ludi/impossible-condition\" = \"error\" }\n",
+        );
+        assert!(problems.is_empty(), "{problems:?}");
+        let judged_only = VariantRequest {
+            cpu_seconds: 0.0,
+            ..VariantRequest::default()
+        };
+        assert!(breed_variants(&unwritable(), game, &judged_only).is_ok());
+        let strict = VariantRequest {
+            project: Arc::new(project),
+            ..judged_only
+        };
+        let refused = breed_variants(&unwritable(), game, &strict).expect_err("refused");
+        assert!(
+            refused.contains("rule safety") && refused.contains("ludi/impossible-condition"),
+            "{refused}"
         );
     }
 }

@@ -60,14 +60,17 @@ pub fn code_actions(db: &dyn Db, file: SourceFile, range: TextRange) -> Vec<Code
 pub const BREED_TITLE: &str = "Breed variants of this game";
 
 /// The name of the Ludi game the action "Breed variants of this game" is offered for: a Ludi
-/// file without errors (what `ludeme check` would refuse, evolution would only cull), holding
-/// one game. Offering it is cheap; the breeding is long work for the caller to run in the
-/// background ([`crate::evolve::variants::breed_variants`]).
+/// file without errors under the project's rule selection and severities (what `ludeme check`
+/// would refuse, evolution would only cull), holding one game. Offering it is cheap; the
+/// breeding is long work for the caller to run in the background
+/// ([`crate::evolve::variants::breed_variants`], given the same settings).
 pub fn breed_target(db: &dyn Db, file: SourceFile) -> Option<String> {
     if file.syntax(db) != Syntax::Ludi {
         return None;
     }
-    let has_errors = file_diagnostics(db, file)
+    let has_errors = crate::project::settings(db)
+        .rules
+        .apply(file_diagnostics(db, file))
         .iter()
         .any(|diagnostic| diagnostic.severity == Severity::Error);
     if has_errors {
