@@ -273,7 +273,10 @@ async fn breeding_follows_the_projects_ludeme_toml() {
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    assert!(!offered, "offered on a game the project's settings give an error");
+    assert!(
+        !offered,
+        "offered on a game the project's settings give an error"
+    );
     let refused = client
         .request_within(
             "workspace/executeCommand",

@@ -129,7 +129,8 @@ impl LspClient {
     /// [`Self::initialize`] opened on the workspace folder `root` (its `ludeme.toml` applies).
     pub async fn initialize_on_workspace(&mut self, root: &std::path::Path) -> Value {
         let root_uri = format!("file://{}", root.display());
-        self.initialize_in(Value::Null, Value::String(root_uri)).await
+        self.initialize_in(Value::Null, Value::String(root_uri))
+            .await
     }
 
     async fn initialize_in(&mut self, options: Value, root_uri: Value) -> Value {
