@@ -206,6 +206,30 @@ fn partitions_in_separate_processes_write_what_one_process_writes() {
     assert_eq!(after_first(&stdout), after_first(&one_process));
 }
 
+/// Partitions run with different seeds breed children no one run would: `ludeme merge`
+/// refuses them, naming the setting.
+#[test]
+fn merge_refuses_partitions_run_with_different_settings() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let split = temp.path().join("split");
+    evolve(&split, "5", &["--runs", "2", "--partition", "1/2"]);
+    evolve(&split, "6", &["--runs", "2", "--partition", "2/2"]);
+    let merged = temp.path().join("merged.jsonl");
+    let output = ludeme(&[
+        "merge",
+        &split.to_string_lossy(),
+        "--out",
+        &merged.to_string_lossy(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("different settings: `seed` is 5 at ") && stderr.contains(" but 6 at "),
+        "{stderr}"
+    );
+    assert!(!merged.exists());
+}
+
 #[test]
 fn merge_refuses_a_missing_run_and_a_child_recorded_twice() {
     let temp = tempfile::tempdir().expect("a temporary folder");

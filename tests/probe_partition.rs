@@ -238,6 +238,51 @@ fn partitions_in_separate_processes_merge_into_what_one_process_writes() {
     assert!(stderr.contains("records of different probes?"), "{stderr}");
 }
 
+/// Partitions probed with different options give lines no one probe would: `ludeme merge`
+/// refuses them with exit 2, naming the option.
+#[test]
+fn merge_refuses_partitions_probed_with_different_settings() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let corpus = temp.path().join("corpus");
+    std::fs::create_dir_all(&corpus).expect("made");
+    for name in ["tic-tac-toe.ludi", "tic-tac-toe-2x2.ludi"] {
+        let source = support::project_root().join("corpus/ludi").join(name);
+        std::fs::copy(source, corpus.join(name)).expect("copied");
+    }
+    let first = temp.path().join("1.jsonl");
+    let second = temp.path().join("2.jsonl");
+    probed(
+        spawn_probe(&corpus, &first, &["--partition", "1/2"])
+            .wait_with_output()
+            .expect("ran"),
+    );
+    probed(
+        spawn_probe(
+            &corpus,
+            &second,
+            &["--partition", "2/2", "--random-plies", "2"],
+        )
+        .wait_with_output()
+        .expect("ran"),
+    );
+    let merged = temp.path().join("merged.jsonl");
+    let output = ludeme(&[
+        "merge",
+        &text(&first),
+        &text(&second),
+        "--out",
+        &text(&merged),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("different settings: `random_plies` is 1 at ")
+            && stderr.contains(" but 2 at "),
+        "{stderr}"
+    );
+    assert!(!merged.exists());
+}
+
 #[test]
 fn json_lines_go_to_standard_output_without_out() {
     let temp = tempfile::tempdir().expect("a temporary folder");

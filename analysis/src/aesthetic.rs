@@ -8,13 +8,13 @@ use std::collections::BTreeMap;
 use ludeme_engine::probe::ProbeReport;
 /// The criteria the score weighs, for the front ends that list them.
 pub use ludeme_engine::probe::criteria::{CRITERIA, Category, Criterion, criterion_named};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// The weights the project ships.
 const DEFAULT_WEIGHTS: &str = include_str!("aesthetic-weights.toml");
 
 /// The aesthetic weights: one per criterion named, and the bias.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct AestheticWeights {
     #[serde(default)]

@@ -25,6 +25,7 @@ use ludeme_analysis::evolve::{
 use ludeme_analysis::play::ProbeSettings;
 use ludeme_analysis::{Syntax, config::Config};
 use rayon::prelude::*;
+use serde::Serialize;
 
 use crate::exit;
 use crate::merge::{Line, sorted_once};
@@ -164,9 +165,48 @@ fn run_folder(out: &Path, run: usize, runs: usize) -> PathBuf {
     out.join(format!("run-{run:0width$}"))
 }
 
+/// The settings that decide the children, on every child's line, so that `ludeme merge`
+/// refuses lines of partitions run differently (the partition itself is not among them: the
+/// lines of every partition and of one process are alike).
+#[derive(Serialize)]
+struct EvolvedWith<'a> {
+    seed: u64,
+    children: usize,
+    runs: usize,
+    games: usize,
+    move_nodes: u64,
+    child_seconds: f64,
+    min_distance: f64,
+    weights: &'a AestheticWeights,
+}
+
+impl<'a> EvolvedWith<'a> {
+    fn of(args: &EvolveArgs, settings: &'a EvolveSettings) -> Self {
+        EvolvedWith {
+            seed: settings.seed,
+            children: settings.children,
+            runs: settings.runs,
+            games: settings.probe.games,
+            move_nodes: settings.probe.nodes_per_move,
+            child_seconds: args.child_seconds,
+            min_distance: settings.min_distance,
+            weights: &settings.weights,
+        }
+    }
+}
+
+/// One line of a run's records: the child's record and the settings.
+#[derive(Serialize)]
+struct RecordLine<'a> {
+    #[serde(flatten)]
+    record: &'a ChildRecord,
+    settings: &'a EvolvedWith<'a>,
+}
+
 /// What the runs' threads share: the records files, the bar, the best so far, the first
 /// I/O error.
-struct Sink {
+struct Sink<'a> {
+    settings: EvolvedWith<'a>,
     records: Mutex<BTreeMap<usize, BufWriter<File>>>,
     folders: BTreeMap<usize, PathBuf>,
     progress: Progress,
@@ -174,7 +214,7 @@ struct Sink {
     error: Mutex<Option<String>>,
 }
 
-impl Sink {
+impl Sink<'_> {
     fn hear(&self, record: &ChildRecord) {
         if let Err(message) = self.write(record) {
             let mut error = self.error.lock().unwrap_or_else(|e| e.into_inner());
@@ -200,7 +240,11 @@ impl Sink {
             std::fs::write(&path, text)
                 .map_err(|error| format!("cannot write {}: {error}", path.display()))?;
         }
-        let line = serde_json::to_string(record).map_err(|error| error.to_string())?;
+        let line = serde_json::to_string(&RecordLine {
+            record,
+            settings: &self.settings,
+        })
+        .map_err(|error| error.to_string())?;
         let mut records = self.records.lock().unwrap_or_else(|e| e.into_inner());
         let writer = records
             .get_mut(&record.run)
@@ -267,6 +311,7 @@ pub fn run(args: &EvolveArgs) -> u8 {
         .map(|&run| children_of_run(settings.children, settings.runs, run))
         .sum();
     let sink = Sink {
+        settings: EvolvedWith::of(args, &settings),
         records: Mutex::new(files),
         folders,
         progress: Progress::rate_bar("breeding", total as u64, "children"),

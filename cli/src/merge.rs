@@ -3,14 +3,17 @@
 //! one process would have written. It takes the records of `ludeme evolve` (one line per child)
 //! and of `ludeme probe` over a corpus (one line per game); each command checks its own records
 //! for a gap or a line given twice ([`crate::evolve::merged_children`],
-//! [`crate::probe::merged_games`]). The lines are copied as they were written, so the merged
-//! file is byte for byte the one process's.
+//! [`crate::probe::merged_games`]). Every line records the settings it was made with (seed,
+//! budgets), and lines made with different ones are refused, naming the setting. The lines are
+//! copied as they were written, so the merged file is byte for byte the one process's.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 use ludeme_analysis::evolve::ChildRecord;
 use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
 
 use crate::exit;
 use crate::probe::GameLine;
@@ -118,6 +121,62 @@ pub fn sorted_once<T, K: Ord + Copy>(
     Ok(lines)
 }
 
+/// Refuses `lines` written with different settings: partitions of one
+/// command run with another seed or budget would merge into records no single run gives. The
+/// message names the first setting that differs and where.
+fn same_settings<T>(lines: &[Line<T>]) -> Result<(), String> {
+    let settings_of = |text: &str| match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(mut line)) => match line.remove("settings") {
+            Some(Value::Object(settings)) => settings,
+            _ => Map::new(),
+        },
+        _ => Map::new(),
+    };
+    let Some(Line {
+        at: first_at,
+        text: first_text,
+        ..
+    }) = lines.first()
+    else {
+        return Ok(());
+    };
+    let first = settings_of(first_text);
+    for Line { at, text, .. } in &lines[1..] {
+        let these = settings_of(text);
+        if these == first {
+            continue;
+        }
+        let names: BTreeSet<&String> = first.keys().chain(these.keys()).collect();
+        let Some(name) = names
+            .into_iter()
+            .find(|&name| first.get(name) != these.get(name))
+        else {
+            continue;
+        };
+        let shown = |value: Option<&Value>| match value {
+            None => "not recorded".to_owned(),
+            Some(Value::Object(_) | Value::Array(_)) => "a table".to_owned(),
+            Some(value) => value.to_string(),
+        };
+        let (was, is) = (first.get(name), these.get(name));
+        let difference =
+            if matches!(was, Some(Value::Object(_))) && matches!(is, Some(Value::Object(_))) {
+                format!("`{name}` differs between {first_at} and {at}")
+            } else {
+                format!(
+                    "`{name}` is {} at {first_at} but {} at {at}",
+                    shown(was),
+                    shown(is)
+                )
+            };
+        return Err(format!(
+            "the records were written with different settings: {difference}; merge the \
+             partitions of one command, run with the same options"
+        ));
+    }
+    Ok(())
+}
+
 /// Writes the lines, in order, to `out`.
 fn write_lines<T>(out: &Path, lines: &[Line<T>]) -> Result<(), String> {
     let text: String = lines
@@ -156,6 +215,7 @@ fn merge(args: &MergeArgs) -> Result<(), String> {
             lines,
             "a game's record of `ludeme probe` over a corpus",
         )?)?;
+        same_settings(&games)?;
         write_lines(&args.out, &games)?;
         println!(
             "{} games merged from {} records files into {}",
@@ -169,6 +229,7 @@ fn merge(args: &MergeArgs) -> Result<(), String> {
             lines,
             "a child's record of `ludeme evolve`",
         )?)?;
+        same_settings(&children)?;
         write_lines(&args.out, &children)?;
         let runs = children.last().map_or(0, |line| line.record.run);
         println!(

@@ -329,13 +329,39 @@ fn json_report<'a>(path: &Path, report: &'a ProbeReport) -> Json<'a> {
 }
 
 /// One line of the JSON Lines of a corpus: a game's place among the corpus's games sorted by
-/// path (from 1), their number, and its report or why it could not be probed.
+/// path (from 1), their number, its report or why it could not be probed, and the options it
+/// was probed with.
 #[derive(Serialize)]
 struct CorpusRecord<'a> {
     index: usize,
     of: usize,
     #[serde(flatten)]
     outcome: Outcome<'a>,
+    settings: ProbedWith,
+}
+
+/// The options that decide a game's report, on every line of a corpus, so that `ludeme merge`
+/// refuses lines of partitions probed differently (`None`: the option was not given, and each
+/// game's default applied).
+#[derive(Serialize)]
+struct ProbedWith {
+    games: usize,
+    seed: u64,
+    random_plies: usize,
+    move_nodes: Option<u64>,
+    time_limit: Option<f64>,
+}
+
+impl SelfPlayArgs {
+    fn recorded(&self) -> ProbedWith {
+        ProbedWith {
+            games: self.games,
+            seed: self.seed,
+            random_plies: self.random_plies,
+            move_nodes: self.move_nodes,
+            time_limit: self.time_limit,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -366,7 +392,14 @@ pub struct GameLine {
 /// game's probe part-way (fewer games than asked): a partial report is not written.
 fn corpus_line(index: usize, of: usize, path: &Path, self_play: &SelfPlayArgs) -> Option<String> {
     let game = path.display().to_string();
-    let line = |outcome| serde_json::to_string(&CorpusRecord { index, of, outcome });
+    let line = |outcome| {
+        serde_json::to_string(&CorpusRecord {
+            index,
+            of,
+            outcome,
+            settings: self_play.recorded(),
+        })
+    };
     let failed = |error: String| {
         line(Outcome::Failed {
             game: game.clone(),
