@@ -287,6 +287,32 @@ fn merge_refuses_a_missing_run_and_a_child_recorded_twice() {
     );
 }
 
+/// A weights file with a mistake is refused before anything is bred, the message placing it.
+#[test]
+fn a_weights_file_with_a_mistake_is_refused_with_its_place() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let weights = temp.path().join("weights.toml");
+    std::fs::write(&weights, "[weights]\ndrama = 1.0\nfun = 2.0\n").expect("written");
+    let weights = weights.to_string_lossy().into_owned();
+    let out = temp.path().join("out").to_string_lossy().into_owned();
+    let output = ludeme(&[
+        "evolve",
+        "corpus/ludi/tic-tac-toe.ludi",
+        "--weights",
+        &weights,
+        "--out",
+        &out,
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "ludeme evolve: {weights}: line 3, column 1: `fun` is not a criterion of the probe"
+        )),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_bad_partition_is_refused() {
     let output = ludeme(&["evolve", "corpus/ludi", "--partition", "3/2"]);

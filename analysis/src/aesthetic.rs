@@ -4,36 +4,68 @@
 //! A criterion the games could not measure (no decided game for drama) adds nothing.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use ludeme_engine::probe::ProbeReport;
 /// The criteria the score weighs, for the front ends that list them.
 pub use ludeme_engine::probe::criteria::{CRITERIA, Category, Criterion, criterion_named};
 use serde::{Deserialize, Serialize};
+use toml::Spanned;
 
 /// The weights the project ships.
 const DEFAULT_WEIGHTS: &str = include_str!("aesthetic-weights.toml");
 
-/// The aesthetic weights: one per criterion named, and the bias.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+/// A weights file as written: the names with where they are, for the messages.
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct AestheticWeights {
+struct RawWeights {
     #[serde(default)]
+    bias: f64,
+    weights: BTreeMap<Spanned<String>, f64>,
+}
+
+/// The aesthetic weights: one per criterion named, and the bias.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct AestheticWeights {
     pub bias: f64,
     pub weights: BTreeMap<String, f64>,
 }
 
 impl AestheticWeights {
-    /// Weights from the text of a TOML file; every name must be a criterion of the probe.
+    /// Weights from the text of a TOML file; every name must be a criterion of the probe. A
+    /// mistake is told with its line and column.
     pub fn from_toml(text: &str) -> Result<Self, String> {
-        let weights: AestheticWeights = toml::from_str(text).map_err(|error| error.to_string())?;
-        if let Some(unknown) = weights
-            .weights
-            .keys()
-            .find(|name| criterion_named(name).is_none())
-        {
-            return Err(format!("`{unknown}` is not a criterion of the probe"));
+        let raw: RawWeights = toml::from_str(text).map_err(|error| {
+            let (line, column) = error.span().map_or((1, 1), |span| {
+                crate::game_report::line_and_column(text, span.start)
+            });
+            format!("line {line}, column {column}: {}", error.message())
+        })?;
+        let mut weights = BTreeMap::new();
+        for (name, weight) in raw.weights {
+            if criterion_named(name.get_ref()).is_none() {
+                let (line, column) = crate::game_report::line_and_column(text, name.span().start);
+                return Err(format!(
+                    "line {line}, column {column}: `{}` is not a criterion of the probe",
+                    name.get_ref()
+                ));
+            }
+            weights.insert(name.into_inner(), weight);
         }
-        Ok(weights)
+        Ok(AestheticWeights {
+            bias: raw.bias,
+            weights,
+        })
+    }
+
+    /// The weights file at `path` (`ludeme evolve --weights FILE`), read as the project's
+    /// files are (a byte-order mark or UTF-16 decoded); the error names the file, and the line
+    /// and column of a mistake in it.
+    pub fn read_file(path: &Path) -> Result<Self, String> {
+        let at = |message: String| format!("{}: {message}", path.display());
+        let bytes = std::fs::read(path).map_err(|error| at(format!("cannot read it: {error}")))?;
+        let text = crate::decode_source(&bytes).map_err(|error| at(error.diagnostic().message))?;
+        Self::from_toml(text).map_err(at)
     }
 
     /// The score of the games `report` measured.
@@ -76,6 +108,40 @@ mod tests {
         assert!(weights.weights.len() >= 6);
         assert_eq!(AestheticWeights::default(), weights);
         assert!(AestheticWeights::from_toml("[weights]\nfun = 1.0").is_err());
+    }
+
+    /// A mistake in a weights file is told with its line and column; the file is read as the
+    /// project's files are, a byte-order mark and all.
+    #[test]
+    fn a_weights_file_is_read_with_its_mistakes_placed() {
+        assert_eq!(
+            AestheticWeights::from_toml("bias = 0.5\n[weights]\ndrama = 1.0\n  fun = 1.0\n"),
+            Err("line 4, column 3: `fun` is not a criterion of the probe".to_owned())
+        );
+        let broken = AestheticWeights::from_toml("[weights]\ndrama = = 1.0\n").unwrap_err();
+        assert!(broken.starts_with("line 2, column "), "{broken}");
+        let unknown_key = AestheticWeights::from_toml("[weights]\ndrama = 1.0\n[extra]\n");
+        assert!(
+            unknown_key
+                .as_ref()
+                .is_err_and(|message| message.starts_with("line 3, column 2: ")),
+            "{unknown_key:?}"
+        );
+
+        let folder = std::env::temp_dir().join(format!("ludeme-weights-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let path = folder.join("weights.toml");
+        std::fs::write(&path, "\u{feff}bias = 0.25\n[weights]\ndrama = 2.0\n").unwrap();
+        let read = AestheticWeights::read_file(&path).expect("read");
+        assert_eq!(read.bias, 0.25);
+        assert_eq!(read.weights.get("drama"), Some(&2.0));
+        let missing = folder.join("missing.toml");
+        let error = AestheticWeights::read_file(&missing).unwrap_err();
+        assert!(
+            error.starts_with(&format!("{}: cannot read it: ", missing.display())),
+            "{error}"
+        );
+        std::fs::remove_dir_all(&folder).unwrap();
     }
 
     #[test]

@@ -557,7 +557,7 @@ fn reported(diagnostic: &Diagnostic, text: &str) -> ReportedDiagnostic {
 
 /// The line and column (from 1; the column in characters) of byte `offset` of `text`; an
 /// offset past the end or inside a character counts from the character before it.
-fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
     let mut end = offset.min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;

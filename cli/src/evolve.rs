@@ -98,12 +98,7 @@ impl EvolveArgs {
         }
         let weights = match &self.weights {
             None => AestheticWeights::default(),
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|error| format!("{}: {error}", path.display()))?;
-                AestheticWeights::from_toml(&text)
-                    .map_err(|error| format!("{}: {error}", path.display()))?
-            }
+            Some(path) => AestheticWeights::read_file(path)?,
         };
         Ok(EvolveSettings {
             seed: self.seed,
