@@ -57,7 +57,8 @@ pub struct EvolveArgs {
     /// Self-play games of each child's probe.
     #[arg(long, default_value_t = 10)]
     games: usize,
-    /// States each search may visit per move in the probe.
+    /// States each search may visit per move in the probe; a larger budget also widens the
+    /// search's beam (the most moves per position with which it finishes two plies, at least 11).
     #[arg(long, default_value_t = 60)]
     move_nodes: u64,
     /// The CPU seconds a child's probe may take (the speed test): over it, the child is culled.

@@ -86,7 +86,9 @@ pub struct SelfPlayArgs {
     /// States each search may visit per move (repeatable, unlike a clock); by default 150 on
     /// Ludi games, whose advisors value the states the search stops at, and 2,000 on GDL and
     /// EGGG games, whose generic evaluators (material, goal value, mobility; piece power) tell
-    /// less, so that the search's depth must tell more.
+    /// less, so that the search's depth must tell more. On Ludi games a larger budget also
+    /// widens the search's beam: the most moves per position with which it finishes two plies
+    /// (at least 11).
     #[arg(long)]
     pub move_nodes: Option<u64>,
     /// Start no new game this many seconds after the command starts (over a corpus: after the
