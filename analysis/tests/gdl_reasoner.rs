@@ -300,6 +300,54 @@ fn games_grounded_on_demand_or_rewritten_agree_with_the_interpreter() {
     }
 }
 
+/// The interpreter's goal-directed evaluation (rules rewritten for demand, joins through
+/// indexes), which runs the games that do not ground, answers exactly as its reference
+/// bottom-up evaluation along seeded random trajectories: on tic-tac-toe and connect four, on
+/// minichess (its rook lines recursive), on catcha_mouse and linesOfAction (paths and groups
+/// recursive over the board) and on urmAdd (which does not ground). Where the
+/// reference runs out of its budget, the comparison of that game stops there, after at least
+/// its first states. Release builds only: the reference takes seconds per state on some.
+#[test]
+fn goal_directed_interpreter_agrees_with_the_bottom_up_one() {
+    let Some(corpus) = support::shared_corpus() else {
+        return;
+    };
+    if cfg!(debug_assertions) {
+        eprintln!("skipped in a debug build: run with --release");
+        return;
+    }
+    let games = [
+        "ticTacToe",
+        "connectFour",
+        "minichess",
+        "catcha_mouse",
+        "linesOfAction",
+        "urmAdd",
+    ];
+    for name in games {
+        let path = corpus.join(format!("gdl/ggp-repository/{name}.kif"));
+        let program = program(&path).expect("builds");
+        let started = CpuInstant::now();
+        let budget = Budget {
+            deadline: Some(started.deadline(Duration::from_secs(40))),
+            ..Budget::default()
+        };
+        let reference = Reasoner::bottom_up(program.clone(), budget.clone()).expect("runs");
+        let goal_directed = Reasoner::interpreted(program, budget).expect("runs");
+        let deadline = started.deadline(Duration::from_secs(30));
+        match compare(&path, &reference, &goal_directed, 3, 40, deadline) {
+            Compared::States(states) => {
+                eprintln!("{name}: {states} states agree");
+                assert!(states >= 10, "{name}: compared {states} states");
+            }
+            Compared::OracleStopped(message) => {
+                eprintln!("{name}: the reference stopped: {message}");
+            }
+        }
+        assert_eq!(goal_directed.failure(), None, "{name}");
+    }
+}
+
 use support::random_tic_tac_toe::{ISSUE_BOUND, PLIES, assert_exact_odds};
 
 /// The issue's acceptance figure: one million random playouts on the grounded reasoner match

@@ -7,14 +7,26 @@
 //! semi-naively (each round joins at least one fact new in the previous round) to a fixpoint.
 //! Every join attempt and derived fact counts against a [`Budget`], so a runaway recursion ends
 //! with [`GdlError::Budget`] instead of hanging.
+//!
+//! Two [`Evaluation`]s share that machinery. The reference one ([`Interpreter::bottom_up`])
+//! derives every fact of every stratum a query needs and scans whole relations at each join.
+//! The goal-directed one ([`Interpreter::new`]) first rewrites the rules for demand (the
+//! grounder's magic-set rewriting, `grounded::demand`), so that a helper relation read only with
+//! some arguments known (chess's `threatened_with_capture`, asked about each candidate move) is
+//! derived only for those arguments; and its joins read hash indexes on the argument places
+//! (nested ones too, as in `(true (cell ?x ?y b))`) known when the join reaches a literal.
+//! Both derive the same answers to every query; a test plays random trajectories through both.
 
 use crate::cpu_time::CpuDeadline;
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 
 use super::GdlError;
+use super::grounded::demand::demand;
+use super::grounded::factor::for_each_var;
 use super::program::{
     CompiledLiteral, CompiledRule, Ground, MAX_TERM_DEPTH, Pattern, PatternAtom, Program, RelKey,
     Stratum, Sym,
@@ -49,11 +61,103 @@ impl Default for Budget {
 /// A GDL state: the true fluents, sorted and without duplicates.
 pub type GdlState = Vec<Ground>;
 
-/// The facts of one relation, in derivation order (for deltas) and as a set (for membership).
+/// How the interpreter answers a query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// Every fact of every stratum the query needs, each join scanning whole relations: the
+    /// plain reference evaluation.
+    BottomUp,
+    /// Only the facts the query needs: the rules rewritten for demand, joins through hash
+    /// indexes on the argument places known at each literal.
+    GoalDirected,
+}
+
+/// A place inside a fact: argument `path[0]` of the fact, then argument `path[1]` of the
+/// function term there, and so on.
+type Path = Vec<usize>;
+
+/// What an index reads at one place of a fact.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Place {
+    /// The whole term there.
+    Value(Path),
+    /// Only the name of the function term there (its arguments are not all known).
+    Functor(Path),
+}
+
+/// The places an index of a relation is keyed by.
+type IndexSpec = Arc<[Place]>;
+
+/// How a join reaches a positive literal's candidates: through index `index` of the literal's
+/// relation, keyed by `probes` (one per place of that index) instantiated under the bindings.
+#[derive(Clone, Debug)]
+struct Access {
+    index: usize,
+    probes: Vec<Probe>,
+}
+
+#[derive(Clone, Debug)]
+enum Probe {
+    Value(Pattern),
+    Functor(Sym),
+}
+
+/// The facts of one relation, in derivation order (for deltas) and as a set (for membership),
+/// with the indexes the joins of the goal-directed evaluation read: for each of the relation's
+/// index specs, the positions in `list` of the facts by their values at the spec's places
+/// (ascending, so that a delta's range is a sub-slice).
 #[derive(Clone, Debug, Default)]
 struct Relation {
     list: Vec<Ground>,
     set: HashSet<Ground>,
+    specs: Arc<[IndexSpec]>,
+    indexes: Vec<FxHashMap<Vec<Ground>, Vec<u32>>>,
+}
+
+impl Relation {
+    fn with_specs(specs: Arc<[IndexSpec]>) -> Relation {
+        Relation {
+            indexes: vec![FxHashMap::default(); specs.len()],
+            specs,
+            ..Relation::default()
+        }
+    }
+
+    fn insert(&mut self, fact: Ground) -> bool {
+        if self.set.contains(&fact) {
+            return false;
+        }
+        let position = u32::try_from(self.list.len()).expect("fewer than 2^32 facts");
+        for (spec, index) in self.specs.iter().zip(&mut self.indexes) {
+            if let Some(key) = index_key(spec, &fact) {
+                index.entry(key).or_default().push(position);
+            }
+        }
+        self.set.insert(fact.clone());
+        self.list.push(fact);
+        true
+    }
+}
+
+/// The values of `fact` at the places of `spec`; `None` when a place is missing (a fact of
+/// another shape, which no literal read through this index can match).
+fn index_key(spec: &[Place], fact: &Ground) -> Option<Vec<Ground>> {
+    let at = |path: &[usize]| -> Option<&Ground> {
+        let mut term = fact;
+        for &i in path {
+            term = term.parts().1.get(i)?;
+        }
+        Some(term)
+    };
+    spec.iter()
+        .map(|place| match place {
+            Place::Value(path) => at(path).cloned(),
+            Place::Functor(path) => match at(path)? {
+                Ground::Func(name, _) => Some(Ground::Const(*name)),
+                Ground::Const(_) => None,
+            },
+        })
+        .collect()
 }
 
 type Store = HashMap<RelKey, Relation>;
@@ -111,7 +215,16 @@ impl Counter<'_> {
 
 /// Runs a [`Program`] behind the [`Game`] interface.
 pub struct Interpreter {
+    /// The game as given, which [`Interpreter::program`] returns.
     program: Program,
+    /// The rules evaluated: the written ones, or those rewritten for demand.
+    evaluated: Program,
+    evaluation: Evaluation,
+    /// Per rule of `program` and body literal, how a join reaches the literal's candidates
+    /// (`None`: by scanning the whole relation).
+    access: Vec<Vec<Option<Access>>>,
+    /// The index specs of each relation, the places that `access` reads.
+    index_specs: HashMap<RelKey, Arc<[IndexSpec]>>,
     budget: Budget,
     statics: Store,
     role_names: Vec<String>,
@@ -137,8 +250,66 @@ impl std::fmt::Debug for Interpreter {
 }
 
 impl Interpreter {
-    /// Evaluates the static strata and the initial state.
+    /// The goal-directed interpreter ([`Evaluation::GoalDirected`]): evaluates the static
+    /// strata and the initial state.
     pub fn new(program: Program, budget: Budget) -> Result<Interpreter, GdlError> {
+        Interpreter::with_evaluation(program, budget, Evaluation::GoalDirected)
+    }
+
+    /// The reference interpreter ([`Evaluation::BottomUp`]).
+    pub fn bottom_up(program: Program, budget: Budget) -> Result<Interpreter, GdlError> {
+        Interpreter::with_evaluation(program, budget, Evaluation::BottomUp)
+    }
+
+    /// Evaluates the static strata and the initial state.
+    ///
+    /// Goal-directed, a relation that does not read the state is evaluated once, whole, unless
+    /// that exceeds the budget: sudoku's `exactlyFirst` has 9⁹ facts, of which a state's
+    /// questions read a few hundred. Then the relations of the stratum that ran out are
+    /// guarded by their demand as well (evaluated per question, for what it asks), and the
+    /// interpreter is made again, until the static strata fit or no relation is left to guard.
+    pub fn with_evaluation(
+        written: Program,
+        budget: Budget,
+        evaluation: Evaluation,
+    ) -> Result<Interpreter, GdlError> {
+        let mut too_large_once: HashSet<RelKey> = HashSet::new();
+        loop {
+            match Interpreter::make(&written, &budget, evaluation, &too_large_once) {
+                Ok(interpreter) => return Ok(interpreter),
+                Err((error, Some(overflowing))) if evaluation == Evaluation::GoalDirected => {
+                    let before = too_large_once.len();
+                    too_large_once.extend(overflowing);
+                    if too_large_once.len() == before {
+                        return Err(error);
+                    }
+                }
+                Err((error, _)) => return Err(error),
+            }
+        }
+    }
+
+    /// [`Interpreter::with_evaluation`] once, with the static relations of `too_large_once`
+    /// guarded by demand; a static stratum that runs out of budget gives its relations.
+    fn make(
+        written: &Program,
+        budget: &Budget,
+        evaluation: Evaluation,
+        too_large_once: &HashSet<RelKey>,
+    ) -> Result<Interpreter, (GdlError, Option<Vec<RelKey>>)> {
+        let written = written.clone();
+        let budget = budget.clone();
+        let (program, access, index_specs) = match evaluation {
+            Evaluation::BottomUp => {
+                let access = written.rules.iter().map(|r| vec![None; r.body.len()]);
+                (written.clone(), access.collect(), HashMap::new())
+            }
+            Evaluation::GoalDirected => {
+                let program = rewritten_for_demand(&written, too_large_once);
+                let (access, index_specs) = access_plans(&program.rules);
+                (program, access, index_specs)
+            }
+        };
         let keywords = program.keywords;
         let role_names: Vec<String> = program
             .roles
@@ -146,7 +317,10 @@ impl Interpreter {
             .map(|&sym| program.symbols.name(sym).to_owned())
             .collect();
         if role_names.is_empty() {
-            return Err(GdlError::Build("the game declares no role".to_owned()));
+            return Err((
+                GdlError::Build("the game declares no role".to_owned()),
+                None,
+            ));
         }
         let roles = program
             .roles
@@ -174,7 +348,11 @@ impl Interpreter {
             dynamic_only(program.strata_for(&relations_named(&[keywords.next, keywords.sees])));
         let init_strata = dynamic_only(program.strata_for(&relations_named(&[keywords.init])));
         let mut interpreter = Interpreter {
-            program,
+            program: written,
+            evaluated: program,
+            evaluation,
+            access,
+            index_specs,
             budget,
             statics: Store::new(),
             role_names,
@@ -185,25 +363,73 @@ impl Interpreter {
             last: RefCell::new(None),
             failure: RefCell::new(None),
         };
-        let static_strata: Vec<usize> = (0..interpreter.program.strata.len())
-            .filter(|&s| !interpreter.program.strata[s].dynamic)
+        let static_strata: Vec<usize> = (0..interpreter.evaluated.strata.len())
+            .filter(|&s| !interpreter.evaluated.strata[s].dynamic)
             .collect();
         let empty = Store::new();
         let mut statics = Store::new();
         let mut counter = interpreter.counter();
         for &s in &static_strata {
-            let stratum = &interpreter.program.strata[s];
-            interpreter.run_stratum(stratum, &empty, &mut statics, &mut counter)?;
+            let stratum = &interpreter.evaluated.strata[s];
+            if let Err(error) = interpreter.run_stratum(stratum, &empty, &mut statics, &mut counter)
+            {
+                let overflowing =
+                    matches!(error, GdlError::Budget(_)).then(|| stratum.relations.clone());
+                return Err((error, overflowing));
+            }
         }
         interpreter.statics = statics;
         // `init` should be static; if a game makes it read `true`, it sees an empty state.
-        let store = interpreter.evaluate(&init_strata, &[], &[])?;
+        let store = interpreter
+            .evaluate(&init_strata, &[], &[])
+            .map_err(|error| (error, None))?;
         interpreter.initial = interpreter.arguments(&store, (keywords.init, 1), None);
         Ok(interpreter)
     }
 
+    /// The game as given (not as rewritten for evaluation).
     pub fn program(&self) -> &Program {
         &self.program
+    }
+
+    pub fn evaluation(&self) -> Evaluation {
+        self.evaluation
+    }
+
+    /// The rules as evaluated (rewritten for demand when goal-directed).
+    #[cfg(test)]
+    pub(crate) fn evaluated_program(&self) -> &Program {
+        &self.evaluated
+    }
+
+    /// The size of every relation derived for the state's questions (`joint` empty) or for the
+    /// next state, largest first: a measuring aid for the tests.
+    #[cfg(test)]
+    pub(crate) fn relation_sizes(
+        &self,
+        state: &[Ground],
+        joint: &[Ground],
+    ) -> Result<Vec<(String, usize)>, GdlError> {
+        let strata = if joint.is_empty() {
+            &self.state_strata
+        } else {
+            &self.next_strata
+        };
+        let store = self.evaluate(strata, state, joint)?;
+        let mut sizes: Vec<(String, usize)> = store
+            .iter()
+            .map(|(key, relation)| {
+                let name = self.evaluated.symbols.name(key.0);
+                (format!("{name}/{}", key.1), relation.list.len())
+            })
+            .collect();
+        sizes.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Ok(sizes)
+    }
+
+    /// An empty relation of `key` with the indexes its joins read.
+    fn relation(&self, key: RelKey) -> Relation {
+        Relation::with_specs(self.index_specs.get(&key).cloned().unwrap_or_default())
     }
 
     /// The first error met by a [`Game`] method, which then answered "terminal, no moves".
@@ -213,18 +439,18 @@ impl Interpreter {
 
     /// A ground term in KIF form.
     pub fn render(&self, term: &Ground) -> String {
-        term.display(&self.program.symbols).to_string()
+        term.display(&self.evaluated.symbols).to_string()
     }
 
     /// Whether `role` is GDL-II's `random`, the chance player that moves uniformly at random.
     pub fn is_random(&self, role: RoleIndex) -> bool {
-        self.roles[role] == Ground::Const(self.program.keywords.random)
+        self.roles[role] == Ground::Const(self.evaluated.keywords.random)
     }
 
     pub fn try_is_terminal(&self, state: &GdlState) -> Result<bool, GdlError> {
         let store = self.state_model(state)?;
         Ok(self
-            .facts(&store, (self.program.keywords.terminal, 0))
+            .facts(&store, (self.evaluated.keywords.terminal, 0))
             .next()
             .is_some())
     }
@@ -238,7 +464,7 @@ impl Interpreter {
         let store = self.state_model(state)?;
         Ok(self.arguments(
             &store,
-            (self.program.keywords.legal, 2),
+            (self.evaluated.keywords.legal, 2),
             Some(&self.roles[role]),
         ))
     }
@@ -248,7 +474,7 @@ impl Interpreter {
     /// states.
     pub fn try_goal_values(&self, state: &GdlState) -> Result<Vec<Vec<Reward>>, GdlError> {
         let store = self.state_model(state)?;
-        let key = (self.program.keywords.goal, 2);
+        let key = (self.evaluated.keywords.goal, 2);
         let mut values = Vec::new();
         for role in &self.roles {
             let mut role_values = Vec::new();
@@ -274,7 +500,7 @@ impl Interpreter {
     /// The next state after the joint move (one move per role, in role order).
     pub fn try_next_state(&self, state: &GdlState, joint: &[Ground]) -> Result<GdlState, GdlError> {
         let store = self.evaluate(&self.next_strata, state, joint)?;
-        Ok(self.arguments(&store, (self.program.keywords.next, 1), None))
+        Ok(self.arguments(&store, (self.evaluated.keywords.next, 1), None))
     }
 
     /// What `role` sees after the joint move (GDL-II `sees`), sorted.
@@ -287,7 +513,7 @@ impl Interpreter {
         let store = self.evaluate(&self.next_strata, state, joint)?;
         Ok(self.arguments(
             &store,
-            (self.program.keywords.sees, 2),
+            (self.evaluated.keywords.sees, 2),
             Some(&self.roles[role]),
         ))
     }
@@ -318,26 +544,25 @@ impl Interpreter {
         state: &[Ground],
         joint: &[Ground],
     ) -> Result<Store, GdlError> {
-        let keywords = self.program.keywords;
+        let keywords = self.evaluated.keywords;
         let mut store = Store::new();
         let mut counter = self.counter();
-        let truths = store.entry((keywords.true_, 1)).or_default();
+        let mut truths = self.relation((keywords.true_, 1));
         for fluent in state {
-            insert(
-                truths,
-                Ground::Func(keywords.true_, vec![fluent.clone()].into()),
-            );
+            truths.insert(Ground::Func(keywords.true_, vec![fluent.clone()].into()));
         }
-        let does = store.entry((keywords.does, 2)).or_default();
+        store.insert((keywords.true_, 1), truths);
+        let mut does = self.relation((keywords.does, 2));
         for (role, action) in self.roles.iter().zip(joint) {
-            insert(
-                does,
-                Ground::Func(keywords.does, vec![role.clone(), action.clone()].into()),
-            );
+            does.insert(Ground::Func(
+                keywords.does,
+                vec![role.clone(), action.clone()].into(),
+            ));
         }
+        store.insert((keywords.does, 2), does);
         for &s in strata {
             self.run_stratum(
-                &self.program.strata[s],
+                &self.evaluated.strata[s],
                 &self.statics,
                 &mut store,
                 &mut counter,
@@ -381,21 +606,14 @@ impl Interpreter {
         counter: &mut Counter<'_>,
     ) -> Result<(), GdlError> {
         for key in &stratum.relations {
-            top.entry(*key).or_default();
+            top.entry(*key).or_insert_with(|| self.relation(*key));
         }
         // The first round joins everything known.
         let mut derived = Derived::default();
         for &r in &stratum.rules {
-            self.join(
-                &self.program.rules[r],
-                None,
-                base,
-                top,
-                counter,
-                &mut derived,
-            )?;
+            self.join(r, None, base, top, counter, &mut derived)?;
         }
-        let mut delta = add_all(top, derived);
+        let mut delta = self.add_all(top, derived);
         if !stratum.recursive {
             return Ok(());
         }
@@ -404,18 +622,18 @@ impl Interpreter {
         while delta.values().any(|range| !range.is_empty()) {
             let mut derived = Derived::default();
             for &r in &stratum.rules {
-                let rule = &self.program.rules[r];
+                let rule = &self.evaluated.rules[r];
                 for (i, literal) in rule.body.iter().enumerate() {
                     if let CompiledLiteral::Positive(atom) = literal
                         && delta
                             .get(&atom.key())
                             .is_some_and(|range| !range.is_empty())
                     {
-                        self.join(rule, Some((i, &delta)), base, top, counter, &mut derived)?;
+                        self.join(r, Some((i, &delta)), base, top, counter, &mut derived)?;
                     }
                 }
             }
-            delta = add_all(top, derived);
+            delta = self.add_all(top, derived);
         }
         Ok(())
     }
@@ -425,13 +643,15 @@ impl Interpreter {
     /// Backtracking runs on an explicit stack of cursors, one per body literal.
     fn join(
         &self,
-        rule: &CompiledRule,
+        rule_index: usize,
         delta: Option<(usize, &Delta)>,
         base: &Store,
         top: &Store,
         counter: &mut Counter<'_>,
         out: &mut Derived,
     ) -> Result<(), GdlError> {
+        let rule = &self.evaluated.rules[rule_index];
+        let access = &self.access[rule_index];
         let body = &rule.body;
         let mut bindings: Vec<Option<Ground>> = vec![None; rule.variables];
         // Slots bound so far, in order, and where each level's bindings start.
@@ -439,9 +659,10 @@ impl Interpreter {
         let mut marks: Vec<usize> = vec![0; body.len() + 1];
         let mut cursors: Vec<usize> = vec![0; body.len() + 1];
         // A relation's facts may live in both stores (its rules split between strata).
-        let lookup = |key: RelKey| -> [&[Ground]; 2] {
-            [base, top].map(|store| store.get(&key).map_or(&[][..], |r| r.list.as_slice()))
-        };
+        let relations = |key: RelKey| [base, top].map(|store| store.get(&key));
+        // The candidates of each level, found when the join enters it: the facts of the
+        // relation in `base` and in `top`, all of them or those at the given positions.
+        let mut candidates: Vec<Candidates<'_>> = vec![Candidates::default(); body.len()];
         let contains = |key: RelKey, fact: &Ground| {
             [base, top]
                 .iter()
@@ -476,23 +697,23 @@ impl Interpreter {
             }
             let success = match &body[level] {
                 CompiledLiteral::Positive(atom) => {
-                    let [below, above] = lookup(atom.key());
-                    // A delta is always of facts this stratum added to `top`.
-                    let (below, above) = match delta {
-                        Some((i, ranges)) if i == level => (
-                            &below[..0],
-                            &above[ranges.get(&atom.key()).cloned().unwrap_or(0..0)],
-                        ),
-                        _ => (below, above),
-                    };
-                    let mut found = false;
-                    while cursors[level] < below.len() + above.len() {
-                        let at = cursors[level];
-                        let fact = if at < below.len() {
-                            &below[at]
-                        } else {
-                            &above[at - below.len()]
+                    if cursors[level] == 0 {
+                        // A delta is always of facts this stratum added to `top`.
+                        let only_new = match delta {
+                            Some((i, ranges)) if i == level => {
+                                Some(ranges.get(&atom.key()).cloned().unwrap_or(0..0))
+                            }
+                            _ => None,
                         };
+                        candidates[level] = Candidates::of(
+                            relations(atom.key()),
+                            access[level].as_ref(),
+                            &bindings,
+                            only_new,
+                        );
+                    }
+                    let mut found = false;
+                    while let Some(fact) = candidates[level].get(cursors[level]) {
                         cursors[level] += 1;
                         counter.step()?;
                         if match_atom(atom, fact, &mut bindings, &mut trail) {
@@ -544,32 +765,221 @@ fn holds(
     }
 }
 
-/// Adds derived facts (counted when found), returning the range of new facts per relation.
-fn add_all(top: &mut Store, derived: Derived) -> Delta {
-    let starts: HashMap<RelKey, usize> = top
-        .iter()
-        .map(|(key, relation)| (*key, relation.list.len()))
-        .collect();
-    for fact in derived.list {
-        let (name, args) = fact.parts();
-        let key = (name, args.len());
-        insert(top.entry(key).or_default(), fact);
+impl Interpreter {
+    /// Adds derived facts (counted when found), returning the range of new facts per relation.
+    fn add_all(&self, top: &mut Store, derived: Derived) -> Delta {
+        let starts: HashMap<RelKey, usize> = top
+            .iter()
+            .map(|(key, relation)| (*key, relation.list.len()))
+            .collect();
+        for fact in derived.list {
+            let (name, args) = fact.parts();
+            let key = (name, args.len());
+            top.entry(key)
+                .or_insert_with(|| self.relation(key))
+                .insert(fact);
+        }
+        top.iter()
+            .map(|(key, relation)| {
+                let start = starts.get(key).copied().unwrap_or(0);
+                (*key, start..relation.list.len())
+            })
+            .collect()
     }
-    top.iter()
-        .map(|(key, relation)| {
-            let start = starts.get(key).copied().unwrap_or(0);
-            (*key, start..relation.list.len())
-        })
-        .collect()
 }
 
-fn insert(relation: &mut Relation, fact: Ground) -> bool {
-    if relation.set.contains(&fact) {
-        return false;
+/// The facts a join tries at one level: of the relation's facts in the lower strata's store
+/// and in the current one, all (`positions` `None`) or those at the positions an index gave.
+#[derive(Clone, Default)]
+struct Candidates<'s> {
+    lists: [&'s [Ground]; 2],
+    positions: Option<[&'s [u32]; 2]>,
+}
+
+impl<'s> Candidates<'s> {
+    /// The candidates for a literal read through `access` (or scanned) under `bindings`;
+    /// `only_new`: only the facts of `top` in this range (the last round's delta).
+    fn of(
+        relations: [Option<&'s Relation>; 2],
+        access: Option<&Access>,
+        bindings: &[Option<Ground>],
+        only_new: Option<Range<usize>>,
+    ) -> Candidates<'s> {
+        let [below, above] = relations;
+        let list = |relation: Option<&'s Relation>| relation.map_or(&[][..], |r| r.list.as_slice());
+        let lists = [list(below), list(above)];
+        let Some(access) = access else {
+            return match only_new {
+                Some(range) => Candidates {
+                    lists: [&[], &lists[1][range]],
+                    positions: None,
+                },
+                None => Candidates {
+                    lists,
+                    positions: None,
+                },
+            };
+        };
+        let key: Vec<Ground> = access
+            .probes
+            .iter()
+            .map(|probe| match probe {
+                Probe::Value(pattern) => instantiate(pattern, bindings),
+                Probe::Functor(name) => Ground::Const(*name),
+            })
+            .collect();
+        let positions = |relation: Option<&'s Relation>| -> &'s [u32] {
+            relation
+                .and_then(|r| r.indexes[access.index].get(&key))
+                .map_or(&[][..], Vec::as_slice)
+        };
+        let (below, above) = match only_new {
+            Some(range) => {
+                let all = positions(above);
+                let start = all.partition_point(|&p| (p as usize) < range.start);
+                let end = all.partition_point(|&p| (p as usize) < range.end);
+                (&[][..], &all[start..end])
+            }
+            None => (positions(below), positions(above)),
+        };
+        Candidates {
+            lists,
+            positions: Some([below, above]),
+        }
     }
-    relation.set.insert(fact.clone());
-    relation.list.push(fact);
-    true
+
+    /// The `at`-th candidate.
+    fn get(&self, at: usize) -> Option<&'s Ground> {
+        match self.positions {
+            None => {
+                let [below, above] = self.lists;
+                below.get(at).or_else(|| above.get(at - below.len()))
+            }
+            Some([below, above]) => {
+                let (list, position) = match below.get(at) {
+                    Some(&p) => (self.lists[0], p),
+                    None => (self.lists[1], *above.get(at - below.len())?),
+                };
+                Some(&list[position as usize])
+            }
+        }
+    }
+}
+
+/// The game's rules rewritten for demand (see [`demand`]); the rules as written when no
+/// relation is always read with arguments known, or when the rewritten rules do not stratify
+/// (a demand can make a relation depend on itself through a negation its rules read).
+///
+/// Guarded are the relations with a rule evaluated per state (chess's `clear_row_ig` has a
+/// static base case, 21,576 facts, and recursive cases reading the board) and those of
+/// `too_large_once`; the other static relations are evaluated once, whole, for every state.
+fn rewritten_for_demand(written: &Program, too_large_once: &HashSet<RelKey>) -> Program {
+    let mut per_state: HashSet<RelKey> = too_large_once.clone();
+    for stratum in written.strata.iter().filter(|stratum| stratum.dynamic) {
+        per_state.extend(stratum.rules.iter().map(|&r| written.rules[r].head.key()));
+    }
+    // A relation too large to evaluate once is demanded only as far as its readers are
+    // guarded too (sudoku's `exactlyOne`, static, reads `exactlyFirst` and is read per
+    // state), so the static relations that read one, transitively, are guarded as well.
+    let mut grown = !too_large_once.is_empty();
+    while grown {
+        grown = false;
+        for rule in &written.rules {
+            let reads_guarded = rule.body.iter().any(|literal| match literal {
+                CompiledLiteral::Positive(atom) | CompiledLiteral::Negative(atom) => {
+                    per_state.contains(&atom.key())
+                }
+                _ => false,
+            });
+            if reads_guarded {
+                grown |= per_state.insert(rule.head.key());
+            }
+        }
+    }
+    let mut symbols = written.symbols.clone();
+    let guardable = |key: RelKey| per_state.contains(&key);
+    match demand(&written.rules, &written.keywords, &mut symbols, &guardable) {
+        Some(demanded) => written
+            .with_rules(symbols, demanded.rules)
+            .unwrap_or_else(|_| written.clone()),
+        None => written.clone(),
+    }
+}
+
+/// Per rule and body literal, its [`Access`]; per relation, its index specs.
+type AccessPlans = (Vec<Vec<Option<Access>>>, HashMap<RelKey, Arc<[IndexSpec]>>);
+
+/// For each rule and body literal, how the join reaches the literal's candidates: through an
+/// index on the places whose values are known when the join gets there (the literals are
+/// joined in their written order, so which variables are bound is known before any fact is);
+/// and the index specs of each relation.
+fn access_plans(rules: &[CompiledRule]) -> AccessPlans {
+    let mut specs: HashMap<RelKey, Vec<IndexSpec>> = HashMap::new();
+    let plans = rules
+        .iter()
+        .map(|rule| {
+            let mut bound = vec![false; rule.variables];
+            rule.body
+                .iter()
+                .map(|literal| {
+                    let CompiledLiteral::Positive(atom) = literal else {
+                        return None;
+                    };
+                    let mut places = Vec::new();
+                    let mut probes = Vec::new();
+                    for (i, arg) in atom.args.iter().enumerate() {
+                        known_places(arg, vec![i], &bound, &mut places, &mut probes);
+                    }
+                    for arg in &atom.args {
+                        for_each_var(arg, &mut |slot| bound[slot] = true);
+                    }
+                    if places.is_empty() {
+                        return None;
+                    }
+                    let list = specs.entry(atom.key()).or_default();
+                    let index = match list.iter().position(|spec| **spec == *places) {
+                        Some(index) => index,
+                        None => {
+                            list.push(places.into());
+                            list.len() - 1
+                        }
+                    };
+                    Some(Access { index, probes })
+                })
+                .collect()
+        })
+        .collect();
+    let specs = specs
+        .into_iter()
+        .map(|(key, list)| (key, list.into()))
+        .collect();
+    (plans, specs)
+}
+
+/// The places of `pattern` (at `path` in its atom) known under `bound`: the whole term when
+/// its variables are all bound, else the name of a function term and the known places of its
+/// arguments.
+fn known_places(
+    pattern: &Pattern,
+    path: Path,
+    bound: &[bool],
+    places: &mut Vec<Place>,
+    probes: &mut Vec<Probe>,
+) {
+    let mut all_bound = true;
+    for_each_var(pattern, &mut |slot| all_bound &= bound[slot]);
+    if all_bound {
+        places.push(Place::Value(path));
+        probes.push(Probe::Value(pattern.clone()));
+    } else if let Pattern::Func(name, args) = pattern {
+        places.push(Place::Functor(path.clone()));
+        probes.push(Probe::Functor(*name));
+        for (j, arg) in args.iter().enumerate() {
+            let mut inner = path.clone();
+            inner.push(j);
+            known_places(arg, inner, bound, places, probes);
+        }
+    }
 }
 
 /// Unifies a pattern atom with a ground fact, extending `bindings`; new bindings go on `trail`.

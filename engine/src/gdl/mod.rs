@@ -16,7 +16,7 @@ mod tests;
 
 use std::fmt;
 
-pub use interpreter::{Budget, GdlState, Interpreter};
+pub use interpreter::{Budget, Evaluation, GdlState, Interpreter};
 pub use program::{Atom, Ground, Literal, Program, ProgramBuilder, Rule, Sym, Symbols, Term};
 pub use reasoner::{Engine, Reasoner, ReasonerMove, ReasonerState};
 

@@ -281,6 +281,25 @@ impl Program {
         needed
     }
 
+    /// The same game with its compiled rules replaced by `rules` (a rewriting that keeps their
+    /// meaning, over `symbols`, which extends this program's table), stratified anew: an error
+    /// when the rewritten rules no longer stratify.
+    pub(crate) fn with_rules(
+        &self,
+        symbols: Symbols,
+        rules: Vec<CompiledRule>,
+    ) -> Result<Program, GdlError> {
+        let (strata, dependencies) = stratify(&rules, &symbols, &self.keywords)?;
+        Ok(Program {
+            symbols,
+            keywords: self.keywords,
+            rules,
+            strata,
+            roles: self.roles.clone(),
+            dependencies,
+        })
+    }
+
     /// Every relation key defined by some rule with this name.
     pub fn keys_named(&self, name: Sym) -> Vec<RelKey> {
         let mut keys: Vec<RelKey> = self

@@ -95,10 +95,20 @@ impl Reasoner {
         }
     }
 
-    /// Only the interpreter, for comparisons.
+    /// Only the interpreter (its goal-directed evaluation), for comparisons.
     pub fn interpreted(program: Program, budget: Budget) -> Result<Reasoner, GdlError> {
         Ok(Reasoner {
             engine: Engine::Interpreted(Box::new(Interpreter::new(program, budget)?)),
+            fallback_reason: None,
+            mixed_up: Cell::new(false),
+        })
+    }
+
+    /// Only the interpreter, with its reference evaluation ([`Interpreter::bottom_up`]): the
+    /// oracle the goal-directed one is compared with.
+    pub fn bottom_up(program: Program, budget: Budget) -> Result<Reasoner, GdlError> {
+        Ok(Reasoner {
+            engine: Engine::Interpreted(Box::new(Interpreter::bottom_up(program, budget)?)),
             fallback_reason: None,
             mixed_up: Cell::new(false),
         })

@@ -4,8 +4,8 @@
 use super::*;
 use crate::Game;
 use crate::playout::random_playouts;
-use rand::SeedableRng;
 use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
 
 enum Sexp {
     Atom(String),
@@ -233,21 +233,29 @@ fn unstratified_and_unsafe_rules_are_refused() {
 
 #[test]
 fn runaway_recursion_stops_with_a_budget_error() {
-    // The naturals via function terms never end: the term depth limit stops them.
-    let deep = program("(role r) (nat 0) (<= (nat (s ?x)) (nat ?x))").unwrap();
-    let error = Interpreter::new(deep, Budget::default()).unwrap_err();
-    assert!(
-        matches!(error, GdlError::Budget(ref m) if m.contains("levels deep")),
-        "{error}"
-    );
-    // Wide growth: the fact budget stops it.
-    let wide = program("(role r) (n 0) (<= (n (s ?x ?y)) (n ?x) (n ?y))").unwrap();
-    let budget = Budget {
-        max_facts: 10_000,
-        ..Budget::default()
-    };
-    let error = Interpreter::new(wide, budget).unwrap_err();
-    assert!(matches!(error, GdlError::Budget(_)), "{error}");
+    // The relations are read by `legal`: the goal-directed evaluation leaves a relation no
+    // question reads underived.
+    for evaluation in [Evaluation::GoalDirected, Evaluation::BottomUp] {
+        // The naturals via function terms never end: the term depth limit stops them.
+        let deep =
+            program("(role r) (nat 0) (<= (nat (s ?x)) (nat ?x)) (<= (legal r ?x) (nat ?x))")
+                .unwrap();
+        let error = Interpreter::with_evaluation(deep, Budget::default(), evaluation).unwrap_err();
+        assert!(
+            matches!(error, GdlError::Budget(ref m) if m.contains("levels deep")),
+            "{error}"
+        );
+        // Wide growth: the fact budget stops it.
+        let wide =
+            program("(role r) (n 0) (<= (n (s ?x ?y)) (n ?x) (n ?y)) (<= (legal r ?x) (n ?x))")
+                .unwrap();
+        let budget = Budget {
+            max_facts: 10_000,
+            ..Budget::default()
+        };
+        let error = Interpreter::with_evaluation(wide, budget, evaluation).unwrap_err();
+        assert!(matches!(error, GdlError::Budget(_)), "{error}");
+    }
 }
 
 #[test]
@@ -433,5 +441,157 @@ fn gdl_ii_chance_moves_uniformly_and_no_player_chooses_for_it() {
         // One third, within four standard deviations (0.019 at 600 matches).
         assert!((share - 1.0 / 3.0).abs() < 0.077, "{engine}: {share}");
         assert_eq!(wins_from(0..matches), wins, "{engine}: repeatable");
+    }
+}
+
+/// A walker on a small graph flees a fire that spreads along the edges a burner has not walled
+/// off. `burning` is recursive and read under `not`; `reach` is recursive and always read with
+/// its first argument known, so the goal-directed evaluation derives it only from the walker's
+/// cell (a demand that is itself recursive); `safe` is read with its first argument known.
+const FIRE_ESCAPE: &str = "
+    (role walker) (role burner)
+    (cell a) (cell b) (cell c) (cell d) (cell e)
+    (edge a b) (edge b c) (edge c d) (edge d a) (edge b d) (edge c a) (edge a c) (edge e b)
+    (edge d e)
+    (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)
+    (init (at a)) (init (fire e)) (init (dry b)) (init (step 0))
+    (<= (open ?x ?y) (edge ?x ?y) (not (true (wall ?x ?y))))
+    (<= (burning ?x) (true (fire ?x)))
+    (<= (burning ?y) (burning ?x) (open ?x ?y) (true (dry ?y)))
+    (<= (reach ?x ?y) (open ?x ?y))
+    (<= (reach ?x ?z) (open ?x ?y) (reach ?y ?z))
+    (<= (safe ?x ?y) (edge ?x ?y) (not (burning ?y)))
+    (<= (legal walker (go ?y)) (true (at ?x)) (safe ?x ?y))
+    (<= (legal walker (jump ?z)) (true (at ?x)) (reach ?x ?z) (not (burning ?z)))
+    (<= (legal walker stay) (true (at ?x)))
+    (<= (legal burner (wall ?x ?y)) (open ?x ?y) (true (step ?n)))
+    (<= (legal burner (parch ?x)) (cell ?x) (not (true (dry ?x))) (true (step ?n)))
+    (<= (legal burner noop) (true (step ?n)))
+    (<= (next (at ?y)) (does walker (go ?y)))
+    (<= (next (at ?z)) (does walker (jump ?z)))
+    (<= (next (at ?x)) (does walker stay) (true (at ?x)))
+    (<= (next (wall ?x ?y)) (does burner (wall ?x ?y)))
+    (<= (next (wall ?x ?y)) (true (wall ?x ?y)))
+    (<= (next (dry ?x)) (does burner (parch ?x)))
+    (<= (next (dry ?x)) (true (dry ?x)))
+    (<= (next (fire ?x)) (true (fire ?x)))
+    (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+    (<= terminal (true (step 6)))
+    (<= terminal (true (at ?x)) (burning ?x))
+    (<= (goal walker 100) (true (at ?x)) (not (burning ?x)))
+    (<= (goal walker 0) (true (at ?x)) (burning ?x))
+    (<= (goal burner 100) (true (at ?x)) (burning ?x))
+    (<= (goal burner 0) (true (at ?x)) (not (burning ?x)))";
+
+/// Plays `trajectories` seeded random trajectories through the goal-directed and the
+/// reference evaluation, which must agree on every answer at every state; the number of
+/// states compared.
+fn goal_directed_agrees_with_bottom_up(text: &str, trajectories: u64) -> usize {
+    let fast = Interpreter::new(program(text).unwrap(), Budget::default()).unwrap();
+    let reference = Interpreter::bottom_up(program(text).unwrap(), Budget::default()).unwrap();
+    let mut states = 0;
+    for seed in 0..trajectories {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut state = reference.initial_state();
+        assert_eq!(fast.initial_state(), state);
+        for ply in 0..100 {
+            let terminal = reference.try_is_terminal(&state).unwrap();
+            assert_eq!(fast.try_is_terminal(&state), Ok(terminal), "ply {ply}");
+            let goals = reference.try_goal_values(&state).unwrap();
+            assert_eq!(fast.try_goal_values(&state), Ok(goals), "ply {ply}");
+            let mut joint = Vec::new();
+            for role in 0..reference.roles().len() {
+                let moves = reference.try_legal_moves(&state, role).unwrap();
+                assert_eq!(fast.try_legal_moves(&state, role).as_ref(), Ok(&moves));
+                if !moves.is_empty() {
+                    joint.push(moves[rng.random_range(0..moves.len())].clone());
+                }
+            }
+            states += 1;
+            if terminal || joint.len() < reference.roles().len() {
+                break;
+            }
+            let next = reference.try_next_state(&state, &joint).unwrap();
+            assert_eq!(fast.try_next_state(&state, &joint).as_ref(), Ok(&next));
+            state = next;
+        }
+    }
+    assert_eq!(fast.error(), None);
+    states
+}
+
+/// The goal-directed evaluation (rules rewritten for demand, indexed joins) answers exactly as
+/// the reference one, on a recursive game where the demand rewriting applies and on
+/// tic-tac-toe.
+#[test]
+fn goal_directed_evaluation_agrees_with_the_bottom_up_one() {
+    let fire = Interpreter::new(program(FIRE_ESCAPE).unwrap(), Budget::default()).unwrap();
+    let rewritten = fire.evaluated_program();
+    let demanded = |name: &str| {
+        rewritten
+            .rules
+            .iter()
+            .any(|rule| rewritten.symbols.name(rule.head.relation) == name)
+    };
+    assert!(demanded("demand for reach/2") && demanded("demand for safe/2"));
+    let fire_states = goal_directed_agrees_with_bottom_up(FIRE_ESCAPE, 60);
+    assert!(fire_states > 200);
+    assert!(goal_directed_agrees_with_bottom_up(TIC_TAC_TOE, 30) > 150);
+}
+
+/// For each corpus file listed in `GDL_INTERPRETER_PROFILE` (paths separated by `:`), the
+/// relations each evaluation derives for the initial state's questions and its first next
+/// state, largest first, with the CPU time and the first error: where a query spends its
+/// facts. A measuring aid, run in release with `--ignored --nocapture`.
+#[test]
+#[ignore = "a measuring aid: reads the corpus named in GDL_INTERPRETER_PROFILE"]
+fn profile_interpreter_on_listed_games() {
+    let Ok(list) = std::env::var("GDL_INTERPRETER_PROFILE") else {
+        return;
+    };
+    let budget = Budget {
+        max_steps: 2_000_000_000,
+        max_facts: 20_000_000,
+        deadline: None,
+    };
+    for path in list.split(':').filter(|p| !p.is_empty()) {
+        let text = std::fs::read_to_string(path).expect("readable");
+        let evaluations = match std::env::var("GDL_PROFILE_BOTH") {
+            Ok(_) => &[Evaluation::GoalDirected, Evaluation::BottomUp][..],
+            Err(_) => &[Evaluation::GoalDirected][..],
+        };
+        for &evaluation in evaluations {
+            let started = crate::cpu_time::CpuInstant::now();
+            let game = match Interpreter::with_evaluation(
+                program(&text).expect("builds"),
+                budget.clone(),
+                evaluation,
+            ) {
+                Ok(game) => game,
+                Err(error) => {
+                    println!("{path} {evaluation:?}: {error}");
+                    continue;
+                }
+            };
+            let state = game.initial_state();
+            let joint: Vec<Ground> = (0..game.roles().len())
+                .filter_map(|role| game.legal_moves(&state, role).first().cloned())
+                .collect();
+            for (question, moves) in [("state", &[][..]), ("next", &joint[..])] {
+                let sizes = game.relation_sizes(&state, moves);
+                let shown = match &sizes {
+                    Ok(sizes) => sizes[..sizes.len().min(16)]
+                        .iter()
+                        .map(|(name, size)| format!("{name} {size}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    Err(error) => error.to_string(),
+                };
+                println!(
+                    "{path} {evaluation:?} {question} ({:.2} CPU s): {shown}",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        }
     }
 }

@@ -25,19 +25,29 @@ use super::super::program::{
 use super::factor::{factor, for_each_var};
 
 /// The rules rewritten for demand, and the demand relations among their heads.
-pub(super) struct Demanded {
+pub(in crate::gdl) struct Demanded {
     pub rules: Vec<CompiledRule>,
     pub guards: FxHashSet<Sym>,
 }
 
 /// The rules with every relation that is always read with some argument places known guarded
 /// by its demand; `None` when no relation is (the rewriting would change nothing).
-pub(super) fn demand(
+///
+/// Only relations for which `guardable` holds get a demand. The interpreter keeps the
+/// relations it evaluates once per game (those not reading the state) unguarded: a demand
+/// derived from the state would make them per-state work.
+///
+/// The rewriting is also exact for the interpreter's stratified evaluation (the magic-set
+/// theorem): every fact a rule body reads, positively or under `not`, is demanded, and a
+/// demanded fact is derived exactly when it was before, since its rules are unchanged but
+/// for the guard. The caller must check that the rewritten rules still stratify.
+pub(in crate::gdl) fn demand(
     rules: &[CompiledRule],
     keywords: &Keywords,
     symbols: &mut Symbols,
+    guardable: &dyn Fn(RelKey) -> bool,
 ) -> Option<Demanded> {
-    let known_places = known_places(rules, keywords, symbols);
+    let known_places = known_places(rules, keywords, symbols, guardable);
     let mut guard_of: FxHashMap<RelKey, (Sym, u64)> = FxHashMap::default();
     let mut guards = FxHashSet::default();
     let mut keys: Vec<&RelKey> = known_places.keys().collect();
@@ -127,6 +137,7 @@ fn known_places(
     rules: &[CompiledRule],
     keywords: &Keywords,
     symbols: &Symbols,
+    guardable: &dyn Fn(RelKey) -> bool,
 ) -> FxHashMap<RelKey, u64> {
     let mut roots = keywords.relations().to_vec();
     roots.extend(
@@ -140,6 +151,7 @@ fn known_places(
         if !rule.body.is_empty()
             && (1..=64).contains(&arity)
             && !roots.contains(&rule.head.relation)
+            && guardable(rule.head.key())
         {
             known.insert(rule.head.key(), u64::MAX >> (64 - arity));
         }

@@ -207,7 +207,7 @@ pub(super) fn for_each_literal_var(literal: &CompiledLiteral, visit: &mut impl F
     }
 }
 
-pub(super) fn for_each_var(pattern: &Pattern, visit: &mut impl FnMut(usize)) {
+pub(in crate::gdl) fn for_each_var(pattern: &Pattern, visit: &mut impl FnMut(usize)) {
     let mut pending = vec![pattern];
     while let Some(pattern) = pending.pop() {
         match pattern {

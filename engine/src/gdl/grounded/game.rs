@@ -68,7 +68,7 @@ fn ground_on_demand(
     rules: &[CompiledRule],
     limits: &GroundingLimits,
 ) -> Option<Result<domain::Grounding, GdlError>> {
-    let demanded = demand::demand(rules, &program.keywords, &mut program.symbols)?;
+    let demanded = demand::demand(rules, &program.keywords, &mut program.symbols, &|_| true)?;
     Some(domain::ground(
         program,
         &demanded.rules,

@@ -8,10 +8,10 @@
 //! [`Reasoner`](super::Reasoner) falls back to the interpreter.
 
 mod circuit;
-mod demand;
+pub(super) mod demand;
 mod domain;
 mod evaluator;
-mod factor;
+pub(super) mod factor;
 mod game;
 mod gates;
 mod terms;
