@@ -249,6 +249,11 @@ impl<'f> KifLowering<'_, 'f> {
             return None;
         }
         if self.kind(node) != FormKind::List {
+            // A bare `distinct` is the connective without its terms, as infix reads
+            // `distinct` alone: not a proposition of that name.
+            if matches!(self.connective(node), Some(Connective::Distinct)) {
+                return self.connective_arity(node, "distinct", "exactly two terms", 0);
+            }
             return self.sentence(node, depth).map(Literal::Sentence);
         }
         let (head, arguments) = self.split_list(node);
