@@ -108,7 +108,11 @@ fn ctrl_c_stops_a_series_of_matches_and_writes_the_ones_played() {
     let records: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(&record).expect("the records written"))
             .expect("a JSON list of records");
-    assert!((1..5000).contains(&records.len()), "{} records", records.len());
+    assert!(
+        (1..5000).contains(&records.len()),
+        "{} records",
+        records.len()
+    );
     assert!(
         stderr.contains(&format!(
             "stopped (Ctrl-C) after {} of 5000 match(es)",
