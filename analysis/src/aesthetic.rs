@@ -35,19 +35,15 @@ impl AestheticWeights {
     /// Weights from the text of a TOML file; every name must be a criterion of the probe. A
     /// mistake is told with its line and column.
     pub fn from_toml(text: &str) -> Result<Self, String> {
-        let raw: RawWeights = toml::from_str(text).map_err(|error| {
-            let (line, column) = error.span().map_or((1, 1), |span| {
-                crate::game_report::line_and_column(text, span.start)
-            });
-            format!("line {line}, column {column}: {}", error.message())
-        })?;
+        let raw: RawWeights = toml::from_str(text)
+            .map_err(|error| placed(text, error.span().map(|span| span.start), error.message()))?;
         let mut weights = BTreeMap::new();
         for (name, weight) in raw.weights {
             if criterion_named(name.get_ref()).is_none() {
-                let (line, column) = crate::game_report::line_and_column(text, name.span().start);
-                return Err(format!(
-                    "line {line}, column {column}: `{}` is not a criterion of the probe",
-                    name.get_ref()
+                return Err(placed(
+                    text,
+                    Some(name.span().start),
+                    &format!("`{}` is not a criterion of the probe", name.get_ref()),
                 ));
             }
             weights.insert(name.into_inner(), weight);
@@ -63,9 +59,8 @@ impl AestheticWeights {
     /// and column of a mistake in it.
     pub fn read_file(path: &Path) -> Result<Self, String> {
         let at = |message: String| format!("{}: {message}", path.display());
-        let bytes = std::fs::read(path).map_err(|error| at(format!("cannot read it: {error}")))?;
-        let text = crate::decode_source(&bytes).map_err(|error| at(error.diagnostic().message))?;
-        Self::from_toml(text).map_err(at)
+        let text = crate::source::read_text_file(path).map_err(at)?;
+        Self::from_toml(&text).map_err(at)
     }
 
     /// The score of the games `report` measured.
@@ -79,6 +74,18 @@ impl AestheticWeights {
             })
             .sum::<f64>()
             + self.bias
+    }
+}
+
+/// `message` about `text`, preceded by the line and column of the byte offset `at` when the
+/// mistake has a place (toml does not give one for every error).
+fn placed(text: &str, at: Option<usize>, message: &str) -> String {
+    match at {
+        Some(offset) => {
+            let (line, column) = crate::game_report::line_and_column(text, offset);
+            format!("line {line}, column {column}: {message}")
+        }
+        None => message.to_owned(),
     }
 }
 
@@ -142,6 +149,13 @@ mod tests {
             "{error}"
         );
         std::fs::remove_dir_all(&folder).unwrap();
+    }
+
+    /// A mistake toml gives no place for is told without a made-up position.
+    #[test]
+    fn a_mistake_without_a_place_is_told_without_one() {
+        assert_eq!(placed("a\nbc", None, "wrong"), "wrong");
+        assert_eq!(placed("a\nbc", Some(3), "wrong"), "line 2, column 2: wrong");
     }
 
     #[test]

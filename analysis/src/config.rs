@@ -406,10 +406,9 @@ pub fn find_config(start: &Path) -> Option<PathBuf> {
 /// Reads and parses the `ludeme.toml` at `path`: the settings, the diagnostics in the file
 /// and its text (to show them), or why it cannot be read.
 pub fn load_config(path: &Path) -> Result<(Config, Vec<Diagnostic>, String), String> {
-    let bytes = std::fs::read(path).map_err(|error| format!("cannot read it: {error}"))?;
-    let text = crate::decode_source(&bytes).map_err(|error| error.diagnostic().message)?;
-    let (config, diagnostics) = parse_config(path, text);
-    Ok((config, diagnostics, text.to_owned()))
+    let text = crate::source::read_text_file(path)?;
+    let (config, diagnostics) = parse_config(path, &text);
+    Ok((config, diagnostics, text))
 }
 
 #[cfg(test)]

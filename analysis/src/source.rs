@@ -172,6 +172,15 @@ pub fn decode_source(bytes: &[u8]) -> Result<&str, LoadError> {
     })
 }
 
+/// The text of the file at `path`, read as the project's files are ([`decode_source`]); the
+/// error is the reason, without the path, for the caller to place.
+pub(crate) fn read_text_file(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|error| format!("cannot read it: {error}"))?;
+    decode_source(&bytes)
+        .map(str::to_owned)
+        .map_err(|error| error.diagnostic().message)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
