@@ -230,14 +230,101 @@ fn merge_refuses_partitions_run_with_different_settings() {
     assert!(!merged.exists());
 }
 
+/// A child's line as `ludeme evolve` writes it, with `settings` (JSON) when given; without,
+/// as a ludeme that recorded none wrote it.
+fn child_line(run: usize, child: usize, settings: Option<&str>) -> String {
+    let settings = settings.map_or(String::new(), |settings| {
+        format!(r#","settings":{settings}"#)
+    });
+    format!(
+        r#"{{"run":{run},"child":{child},"name":"Child{run}{child}","generation":1,"parents":["a","b"],"parent_scores":[1.0,2.0],"crossed":1,"mutations":0,"stage":"unchanged","reason":null,"score":null,"viable":null,"nearest":null,"distance":null{settings}}}"#
+    )
+}
+
+/// `ludeme merge` of `files` (name, lines) written into a temporary folder; the exit code and
+/// standard error.
+fn merge_lines(files: &[(&str, Vec<String>)]) -> (Option<i32>, String) {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let mut args = vec!["merge".to_owned()];
+    for (name, lines) in files {
+        let path = temp.path().join(name);
+        std::fs::write(&path, lines.concat()).expect("written");
+        args.push(path.to_string_lossy().into_owned());
+    }
+    let out = temp.path().join("merged.jsonl");
+    args.extend(["--out".to_owned(), out.to_string_lossy().into_owned()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let output = ludeme(&args);
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Partitions 1/2 with `--runs 4` (runs 1, 3) and 2/2 with `--runs 6` (runs 2, 4, 6) leave a
+/// gap at run 5, but the cause is the setting, which is what merge names.
+#[test]
+fn merge_names_a_different_setting_before_a_gap_it_causes() {
+    let lines = |runs: &[usize], of: usize| -> Vec<String> {
+        runs.iter()
+            .map(|&run| {
+                format!(
+                    "{}\n",
+                    child_line(run, 1, Some(&format!(r#"{{"seed":0,"runs":{of}}}"#)))
+                )
+            })
+            .collect()
+    };
+    let (code, stderr) = merge_lines(&[
+        ("one.jsonl", lines(&[1, 3], 4)),
+        ("two.jsonl", lines(&[2, 4, 6], 6)),
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("different settings: `runs` is 4 at ") && stderr.contains(" but 6 at "),
+        "{stderr}"
+    );
+    // One partition given twice, run with different seeds: the seed, not a repeat.
+    let seeded = |seed: u64| {
+        vec![format!(
+            "{}\n",
+            child_line(1, 1, Some(&format!(r#"{{"seed":{seed},"runs":1}}"#)))
+        )]
+    };
+    let (code, stderr) = merge_lines(&[("five.jsonl", seeded(5)), ("six.jsonl", seeded(6))]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("`seed` is 5 at "), "{stderr}");
+}
+
+/// Lines of a ludeme that recorded no settings merge among themselves as before, but merged
+/// with lines that record settings, merge names the line and says why.
+#[test]
+fn merge_tells_lines_without_settings_from_lines_with_other_settings() {
+    let old = vec![
+        format!("{}\n", child_line(1, 1, None)),
+        format!("{}\n", child_line(1, 2, None)),
+    ];
+    let (code, stderr) = merge_lines(&[("old.jsonl", old.clone())]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let new = vec![format!(
+        "{}\n",
+        child_line(2, 1, Some(r#"{"seed":0,"runs":2}"#))
+    )];
+    let (code, stderr) = merge_lines(&[("new.jsonl", new), ("old.jsonl", old)]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains(
+            "old.jsonl:1 was written by a ludeme that records no settings; re-run that \
+             partition, or merge only lines of one version"
+        ),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn merge_refuses_a_missing_run_and_a_child_recorded_twice() {
     let temp = tempfile::tempdir().expect("a temporary folder");
-    let record = |run: usize, child: usize| {
-        format!(
-            r#"{{"run":{run},"child":{child},"name":"Child{run}{child}","generation":1,"parents":["a","b"],"parent_scores":[1.0,2.0],"crossed":1,"mutations":0,"stage":"unchanged","reason":null,"score":null,"viable":null,"nearest":null,"distance":null}}"#
-        )
-    };
+    let record = |run: usize, child: usize| child_line(run, child, None);
     let first = temp.path().join("first.jsonl");
     let third = temp.path().join("third.jsonl");
     std::fs::write(&first, format!("{}\n{}\n", record(1, 1), record(1, 2))).expect("written");

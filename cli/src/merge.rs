@@ -123,26 +123,39 @@ pub fn sorted_once<T, K: Ord + Copy>(
 
 /// Refuses `lines` written with different settings: partitions of one
 /// command run with another seed or budget would merge into records no single run gives. The
-/// message names the first setting that differs and where.
+/// message names the first setting that differs and where. Lines of a ludeme that recorded no
+/// settings (an older one) merge among themselves unchecked, but not with lines that record
+/// them: which settings they were made with cannot be told.
 fn same_settings<T>(lines: &[Line<T>]) -> Result<(), String> {
     let settings_of = |text: &str| match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(mut line)) => match line.remove("settings") {
-            Some(Value::Object(settings)) => settings,
-            _ => Map::new(),
+            Some(Value::Object(settings)) => Some(settings),
+            _ => None,
         },
-        _ => Map::new(),
+        _ => None,
     };
-    let Some(Line {
-        at: first_at,
-        text: first_text,
-        ..
-    }) = lines.first()
-    else {
+    let recorded: Vec<Option<Map<String, Value>>> =
+        lines.iter().map(|line| settings_of(&line.text)).collect();
+    if recorded.iter().all(Option::is_none) {
+        return Ok(());
+    }
+    if let Some(unrecorded) = lines
+        .iter()
+        .zip(&recorded)
+        .find_map(|(line, settings)| settings.is_none().then_some(line))
+    {
+        return Err(format!(
+            "{} was written by a ludeme that records no settings; re-run that partition, or \
+             merge only lines of one version",
+            unrecorded.at
+        ));
+    }
+    let recorded: Vec<Map<String, Value>> = recorded.into_iter().flatten().collect();
+    let Some(Line { at: first_at, .. }) = lines.first() else {
         return Ok(());
     };
-    let first = settings_of(first_text);
-    for Line { at, text, .. } in &lines[1..] {
-        let these = settings_of(text);
+    let first = &recorded[0];
+    for (Line { at, .. }, these) in lines[1..].iter().zip(&recorded[1..]) {
         if these == first {
             continue;
         }
@@ -211,11 +224,11 @@ fn merge(args: &MergeArgs) -> Result<(), String> {
     // The first line tells which command wrote the records: a game's record of `ludeme probe`
     // names its place in the corpus, which a child's record never has.
     if serde_json::from_str::<GameLine>(first).is_ok() {
-        let games = crate::probe::merged_games(parse(
-            lines,
-            "a game's record of `ludeme probe` over a corpus",
-        )?)?;
+        let games = parse(lines, "a game's record of `ludeme probe` over a corpus")?;
+        // Settings first: partitions run differently also leave gaps and repeats, which would
+        // hide the cause.
         same_settings(&games)?;
+        let games = crate::probe::merged_games(games)?;
         write_lines(&args.out, &games)?;
         println!(
             "{} games merged from {} records files into {}",
@@ -225,11 +238,9 @@ fn merge(args: &MergeArgs) -> Result<(), String> {
         );
         crate::probe::print_corpus(games.iter().map(|line| &line.record));
     } else {
-        let children = crate::evolve::merged_children(parse::<ChildRecord>(
-            lines,
-            "a child's record of `ludeme evolve`",
-        )?)?;
+        let children = parse::<ChildRecord>(lines, "a child's record of `ludeme evolve`")?;
         same_settings(&children)?;
+        let children = crate::evolve::merged_children(children)?;
         write_lines(&args.out, &children)?;
         let runs = children.last().map_or(0, |line| line.record.run);
         println!(
