@@ -400,6 +400,65 @@ fn a_weights_file_with_a_mistake_is_refused_with_its_place() {
     );
 }
 
+/// The children are culled by the severities the project's `ludeme.toml` sets: a settings
+/// file with a mistake, or that cannot be read, is warned about, placed, not silently replaced
+/// by the defaults.
+#[test]
+fn a_settings_file_with_a_mistake_is_warned_about() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let game = temp.path().join("tic-tac-toe.ludi");
+    std::fs::copy(
+        support::project_root().join("corpus/ludi/tic-tac-toe.ludi"),
+        &game,
+    )
+    .expect("copied");
+    let settings = temp.path().join("ludeme.toml");
+    let evolve_warnings = || {
+        let out = temp.path().join("out").to_string_lossy().into_owned();
+        let output = ludeme(&[
+            "evolve",
+            &game.to_string_lossy(),
+            "--children",
+            "1",
+            "--games",
+            "1",
+            "--out",
+            &out,
+        ]);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "{stderr}");
+        stderr
+            .lines()
+            .filter(|line| line.starts_with("ludeme evolve: warning: "))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    std::fs::write(&settings, "[rules]\ndisable = [\"ludi/no-such-rule\"]\n").expect("written");
+    assert_eq!(
+        evolve_warnings(),
+        [format!(
+            "ludeme evolve: warning: {}:2:12: `ludi/no-such-rule` matches no diagnostic code; \
+             `ludeme explain` lists them; the default settings apply (`ludeme check` reports \
+             the settings file)",
+            settings.display()
+        )]
+    );
+    std::fs::write(&settings, "[rules\n").expect("written");
+    let warnings = evolve_warnings();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with(&format!(
+            "ludeme evolve: warning: {}:1:",
+            settings.display()
+        )) && warnings[0]
+            .ends_with("; the default settings apply (`ludeme check` reports the settings file)")
+            && !warnings[0].contains("are used"),
+        "{warnings:?}"
+    );
+    std::fs::write(&settings, "").expect("written");
+    assert_eq!(evolve_warnings(), Vec::<String>::new());
+}
+
 #[test]
 fn a_bad_partition_is_refused() {
     let output = ludeme(&["evolve", "corpus/ludi", "--partition", "3/2"]);

@@ -33,6 +33,10 @@ use crate::{Diagnostic, Severity, TextRange};
 /// The name of the settings file, looked for in the checked folder and its ancestors.
 pub const CONFIG_FILE_NAME: &str = "ludeme.toml";
 
+/// How the message of a file that cannot be read as a whole ends, for a caller that says so
+/// itself to leave out.
+pub const DEFAULTS_USED: &str = "; the default settings are used";
+
 /// Default self-play games of the editor's probe.
 pub const DEFAULT_PROBE_GAMES: usize = 50;
 /// Default time limit, in seconds, of one probe: `ludeme probe --time-limit` and the editor's
@@ -274,7 +278,7 @@ pub fn parse_config(path: &Path, text: &str) -> (Config, Vec<Diagnostic>) {
                 TextRange::new(span.start, span.end)
             });
             let message = format!(
-                "{CONFIG_FILE_NAME}: {}; the default settings are used",
+                "{CONFIG_FILE_NAME}: {}{DEFAULTS_USED}",
                 error.message()
             );
             return (

@@ -17,13 +17,14 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use clap::Args;
+use ludeme_analysis::Syntax;
 use ludeme_analysis::aesthetic::AestheticWeights;
+use ludeme_analysis::config::{Config, DEFAULTS_USED};
 use ludeme_analysis::evolve::{
     ChildRecord, EvolveSettings, Partition, SourceGame, Stage, children_of_run, evolve_run,
     judge_source, runs_of, sorted_population,
 };
 use ludeme_analysis::play::ProbeSettings;
-use ludeme_analysis::{Syntax, config::Config};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -119,14 +120,47 @@ impl EvolveArgs {
             // judged (unrecorded); `run` installs the handler.
             stop: Some(crate::interrupt::stop_flag()),
             run_budget: None,
-            // The games are read, and their children checked, with the project's
-            // `ludeme.toml` (a broken one is reported by `ludeme check`).
-            project: std::sync::Arc::new(
-                settings_for(&self.paths, None)
-                    .map(|(project, _)| project)
-                    .unwrap_or_default(),
-            ),
+            // The games are read, and their children checked and culled, with the project's
+            // `ludeme.toml`.
+            project: std::sync::Arc::new(project_settings(&self.paths)),
         })
+    }
+}
+
+/// The settings of the project of `paths`. The children are culled by the severities they
+/// set, so a file that cannot be read, or has mistakes, is warned about (its first problem,
+/// placed) rather than silently giving way to the defaults; `ludeme check` reports every one.
+fn project_settings(paths: &[PathBuf]) -> Config {
+    let warn = |problem: &str| {
+        eprintln!(
+            "ludeme evolve: warning: {problem}; the default settings apply (`ludeme check` \
+             reports the settings file)"
+        );
+    };
+    match settings_for(paths, None) {
+        Ok((project, None)) => project,
+        Ok((project, Some(report))) => {
+            if let Some(first) = report.diagnostics.first() {
+                let at = report.span(first.range).start;
+                let message = first.message.strip_suffix(DEFAULTS_USED);
+                let more = match report.diagnostics.len() - 1 {
+                    0 => String::new(),
+                    others => format!(" (and {others} more)"),
+                };
+                warn(&format!(
+                    "{}:{}:{}: {}{more}",
+                    report.display_path(),
+                    at.line,
+                    at.column,
+                    message.unwrap_or(&first.message)
+                ));
+            }
+            project
+        }
+        Err(problem) => {
+            warn(&problem);
+            Config::default()
+        }
     }
 }
 
