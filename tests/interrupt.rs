@@ -120,6 +120,12 @@ fn ctrl_c_stops_a_series_of_matches_and_writes_the_ones_played() {
         )),
         "{stderr}"
     );
+    let last_aborted = records.last().expect("a record")["abortReason"] == "stopped before the end";
+    assert_eq!(
+        stderr.contains(", the last aborted;"),
+        last_aborted,
+        "{stderr}"
+    );
     // Every match before the last ended; the last ended or was aborted by the stop.
     let (last, before) = records.split_last().expect("one record at least");
     for record in before {

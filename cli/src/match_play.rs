@@ -16,7 +16,9 @@ use clap::Args;
 use ludeme_analysis::opponent_model::PruningCounts;
 use ludeme_analysis::play::{PLAYER_NAMES, unknown_player};
 use ludeme_ggp::executive::{ModelsConfig, PlayerConfig};
-use ludeme_ggp::manager::{MAX_STEPS, MatchRecord, MatchSettings, run_series, summary_table};
+use ludeme_ggp::manager::{
+    MAX_STEPS, MatchRecord, MatchSettings, STOPPED, run_series, summary_table,
+};
 use ludeme_ggp::messages::read_terms;
 use ludeme_ggp::server::LocalPlayers;
 use ludeme_ggp::transport::PlayerAddress;
@@ -261,9 +263,17 @@ pub fn run(args: &MatchArgs) -> u8 {
         }
     }
     if interrupt::interrupted() {
+        let last_aborted = records
+            .last()
+            .is_some_and(|record| record.abort_reason.as_deref() == Some(STOPPED));
         eprintln!(
-            "ludeme match: stopped (Ctrl-C) after {} of {count} match(es); the report covers those",
-            records.len()
+            "ludeme match: stopped (Ctrl-C) after {} of {count} match(es){}; the report covers those",
+            records.len(),
+            if last_aborted {
+                ", the last aborted"
+            } else {
+                ""
+            }
         );
         return exit::FAILURE;
     }

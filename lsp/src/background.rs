@@ -72,3 +72,15 @@ mod tests {
         assert!(outcome.is_err());
     }
 }
+
+/// Raises its flag when dropped. A request handler holds one while work on another thread
+/// watches the flag: `$/cancelRequest` drops the handler's future, and the work stops instead
+/// of running on for nobody (the flag is also raised, harmlessly, once the handler answers).
+#[derive(Default)]
+pub struct StopOnDrop(pub std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}

@@ -13,7 +13,7 @@
 //! of a child's round robin (inside its searches too); nothing is written then.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use ludeme_analysis::evolve::variants::{VariantRequest, breed_variants};
 use ludeme_analysis::ide;
@@ -56,16 +56,6 @@ pub fn breed_action(snapshot: &Snapshot, uri: &Uri) -> Option<CodeActionOrComman
         }),
         ..CodeAction::default()
     }))
-}
-
-/// Raises the stop flag when dropped: when the request's future is dropped (cancelled), the
-/// breeding on its own thread stops.
-struct StopOnDrop(Arc<AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
 }
 
 /// The error of a command that ran and failed (LSP's `RequestFailed`).
@@ -137,7 +127,7 @@ pub async fn breed(
         ));
     };
     let stop = Arc::new(AtomicBool::new(false));
-    let _stop_when_dropped = StopOnDrop(stop.clone());
+    let _stop_when_dropped = crate::background::StopOnDrop(stop.clone());
     let request = VariantRequest {
         project,
         ..request_of(argument, stop.clone())

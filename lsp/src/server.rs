@@ -20,17 +20,6 @@ use crate::session::{Session, Snapshot};
 use crate::workspace::{self, ClientSupport, FileChange};
 use crate::{client_options, display, editing, navigation};
 
-/// Raises its flag when dropped: work on another thread watching the flag stops when the
-/// request that started it is cancelled (its future dropped) or has answered.
-#[derive(Default)]
-struct StopOnDrop(Arc<std::sync::atomic::AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
 pub struct Backend {
     client: Client,
     session: Arc<Mutex<Session>>,
@@ -221,7 +210,7 @@ impl Backend {
         let (text, game) = game.map_err(Error::invalid_params::<String>)?;
         // `$/cancelRequest` drops this future; the matches run on a blocking thread that
         // would play on for minutes, so the guard's drop tells them to stop.
-        let stop_on_cancel = StopOnDrop::default();
+        let stop_on_cancel = crate::background::StopOnDrop::default();
         let number = |name: &str, default: u64| params[name].as_u64().unwrap_or(default).min(60);
         let roles = game.roles().len();
         let players: Vec<String> = match params["players"].as_array() {

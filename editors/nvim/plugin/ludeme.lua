@@ -73,6 +73,10 @@ vim.api.nvim_create_user_command('LudemePlayMatch', function()
   ludeme().play_match()
 end, { desc = 'Matches of this GDL game between local players, MCTS against random (from the language server)' })
 
+vim.api.nvim_create_user_command('LudemePlayMatchStop', function()
+  ludeme().stop_match()
+end, { desc = 'Stop the matches :LudemePlayMatch is playing' })
+
 vim.api.nvim_create_autocmd('VimLeavePre', {
   group = vim.api.nvim_create_augroup('ludeme_servers', { clear = true }),
   callback = function()

@@ -340,6 +340,33 @@ test(':LudemePlayMatch plays the game between local players and shows the summar
   check(vim.fn.exists(':LudemePlayMatch') == 2, 'the command exists')
 end)
 
+test(':LudemePlayMatchStop stops the series under way', function()
+  local file = vim.fn.tempname() .. '.kif'
+  vim.fn.writefile(vim.fn.readfile(repository .. '/corpus/gdl/ticTacToe.kif'), file)
+  local game = open(file)
+  if not check(ludeme_client(game), 'the ludeme server attached to ' .. file) then
+    return
+  end
+  local ludeme = require('ludeme')
+  check(not ludeme.stop_match(), 'nothing to stop before a series')
+  local done, shown = false, nil
+  ludeme.play_match(function(buf)
+    done, shown = true, buf
+  end)
+  vim.wait(500)
+  local buffers = #vim.api.nvim_list_bufs()
+  check(ludeme.stop_match(), 'a series to stop')
+  check(done and shown == nil, 'the series ended, with no summary')
+  check(not ludeme.stop_match(), 'nothing left to stop')
+  -- Two matches of MCTS's 1 s clock take about ten seconds: had the request gone on, its
+  -- summary would have opened by now.
+  vim.wait(14000)
+  check(#vim.api.nvim_list_bufs() == buffers, 'no summary opened later')
+  vim.api.nvim_buf_delete(game, { force = true })
+  os.remove(file)
+  check(vim.fn.exists(':LudemePlayMatchStop') == 2, 'the command exists')
+end)
+
 test("the server's lens commands show their details", function()
   local shown = vim.lsp.commands['ludeme.showProbe']({
     title = 'viable · 50 games',

@@ -39,19 +39,30 @@ function registerPlayMatch(context, client) {
     let answer;
     let error;
     if (server) {
-      await vscode.window.withProgress(
-        { location: vscode.ProgressLocation?.Notification, title: `Ludeme: playing ${game}` },
-        async () => {
+      // Cancellable: the token cancels the request, and the server stops the matches at their
+      // next step instead of playing them out for nobody.
+      const cancelled = await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation?.Notification,
+          title: `Ludeme: playing ${game}`,
+          cancellable: true,
+        },
+        async (_progress, token) => {
           try {
-            answer = await server.sendRequest('ludeme/playMatch', {
-              textDocument: { uri: document.uri.toString() },
-              matches: MATCHES,
-            });
+            answer = await server.sendRequest(
+              'ludeme/playMatch',
+              { textDocument: { uri: document.uri.toString() }, matches: MATCHES },
+              token,
+            );
           } catch (failure) {
             error = failure;
           }
+          return token.isCancellationRequested;
         },
       );
+      if (cancelled) {
+        return undefined;
+      }
     } else {
       error = { message: 'the language server is not running' };
     }

@@ -451,6 +451,10 @@ function M.rulebook()
   return buf
 end
 
+--- The request of the series `:LudemePlayMatch` is playing, for `:LudemePlayMatchStop`.
+--- @type { client: vim.lsp.Client, id: integer, name: string, on_done: fun(buf: integer?)? }?
+local playing = nil
+
 --- `:LudemePlayMatch`: matches of the current GDL game (its buffer's text, unsaved edits
 --- included) between players of the language server's process over the GGP protocol
 --- (`ludeme/playMatch`: MCTS against random, seats rotating), the summary in a Markdown scratch
@@ -466,7 +470,11 @@ function M.play_match(on_done)
   local name = vim.fs.basename(vim.api.nvim_buf_get_name(game))
   vim.notify('ludeme: playing ' .. name .. '...')
   local params = { textDocument = vim.lsp.util.make_text_document_params(game), matches = 2 }
-  client:request('ludeme/playMatch', params, function(err, result)
+  local sent, id
+  sent, id = client:request('ludeme/playMatch', params, function(err, result)
+    if playing and playing.id == id then
+      playing = nil
+    end
     local text = err and ('*Ludeme: the match could not be played: ' .. err.message .. '.*')
       or ('# Matches of ' .. name .. '\n\nMCTS against random, the seats rotating.\n\n' .. result.summary)
     local buf = scratch('vertical rightbelow new', 'ludeme://matches/' .. name, 'markdown')
@@ -475,6 +483,29 @@ function M.play_match(on_done)
       on_done(buf)
     end
   end, game)
+  if sent then
+    playing = { client = client, id = id, name = name, on_done = on_done }
+  end
+end
+
+--- `:LudemePlayMatchStop`: cancels the series `:LudemePlayMatch` is playing; the server stops
+--- its matches at their next step. Whether there was one to stop.
+--- @return boolean
+function M.stop_match()
+  if not playing then
+    vim.notify('ludeme: no match is being played', vim.log.levels.WARN)
+    return false
+  end
+  -- Neovim drops the callback of a request once the server acknowledges its cancellation,
+  -- so the series ends here.
+  local stopped = playing
+  playing = nil
+  stopped.client:cancel_request(stopped.id)
+  vim.notify('ludeme: the matches of ' .. stopped.name .. ' were stopped')
+  if stopped.on_done then
+    stopped.on_done(nil)
+  end
+  return true
 end
 
 return M
