@@ -239,6 +239,9 @@ pub struct Interpreter {
     /// is moved to the editor's background threads, so it must be `Send`.
     last: RefCell<Option<(GdlState, Arc<Store>)>>,
     failure: RefCell<Option<GdlError>>,
+    /// Goal-directed, the bottom-up evaluation of the same game for the questions that exhaust
+    /// the budget (see [`Interpreter::answer`]); `Some(None)` when it could not be made.
+    reference: RefCell<Option<Option<Box<Interpreter>>>>,
 }
 
 impl std::fmt::Debug for Interpreter {
@@ -362,6 +365,7 @@ impl Interpreter {
             initial: Vec::new(),
             last: RefCell::new(None),
             failure: RefCell::new(None),
+            reference: RefCell::new(None),
         };
         let static_strata: Vec<usize> = (0..interpreter.evaluated.strata.len())
             .filter(|&s| !interpreter.evaluated.strata[s].dynamic)
@@ -447,7 +451,7 @@ impl Interpreter {
         self.roles[role] == Ground::Const(self.evaluated.keywords.random)
     }
 
-    pub fn try_is_terminal(&self, state: &GdlState) -> Result<bool, GdlError> {
+    fn is_terminal_here(&self, state: &GdlState) -> Result<bool, GdlError> {
         let store = self.state_model(state)?;
         Ok(self
             .facts(&store, (self.evaluated.keywords.terminal, 0))
@@ -455,12 +459,7 @@ impl Interpreter {
             .is_some())
     }
 
-    /// The legal moves of `role`, sorted.
-    pub fn try_legal_moves(
-        &self,
-        state: &GdlState,
-        role: RoleIndex,
-    ) -> Result<Vec<Ground>, GdlError> {
+    fn legal_moves_here(&self, state: &GdlState, role: RoleIndex) -> Result<Vec<Ground>, GdlError> {
         let store = self.state_model(state)?;
         Ok(self.arguments(
             &store,
@@ -472,7 +471,7 @@ impl Interpreter {
     /// Every goal value of each role, ascending and distinct as numbers (`00` and `0` are one
     /// reward, as in the grounded reasoner); a well-formed game gives exactly one in terminal
     /// states.
-    pub fn try_goal_values(&self, state: &GdlState) -> Result<Vec<Vec<Reward>>, GdlError> {
+    fn goal_values_here(&self, state: &GdlState) -> Result<Vec<Vec<Reward>>, GdlError> {
         let store = self.state_model(state)?;
         let key = (self.evaluated.keywords.goal, 2);
         let mut values = Vec::new();
@@ -497,14 +496,12 @@ impl Interpreter {
         Ok(values)
     }
 
-    /// The next state after the joint move (one move per role, in role order).
-    pub fn try_next_state(&self, state: &GdlState, joint: &[Ground]) -> Result<GdlState, GdlError> {
+    fn next_state_here(&self, state: &GdlState, joint: &[Ground]) -> Result<GdlState, GdlError> {
         let store = self.evaluate(&self.next_strata, state, joint)?;
         Ok(self.arguments(&store, (self.evaluated.keywords.next, 1), None))
     }
 
-    /// What `role` sees after the joint move (GDL-II `sees`), sorted.
-    pub fn try_percepts(
+    fn percepts_here(
         &self,
         state: &GdlState,
         joint: &[Ground],
@@ -516,6 +513,64 @@ impl Interpreter {
             (self.evaluated.keywords.sees, 2),
             Some(&self.roles[role]),
         ))
+    }
+
+    pub fn try_is_terminal(&self, state: &GdlState) -> Result<bool, GdlError> {
+        self.answer(|interpreter| interpreter.is_terminal_here(state))
+    }
+
+    /// The legal moves of `role`, sorted.
+    pub fn try_legal_moves(
+        &self,
+        state: &GdlState,
+        role: RoleIndex,
+    ) -> Result<Vec<Ground>, GdlError> {
+        self.answer(|interpreter| interpreter.legal_moves_here(state, role))
+    }
+
+    /// Every goal value of each role (see `goal_values_here`).
+    pub fn try_goal_values(&self, state: &GdlState) -> Result<Vec<Vec<Reward>>, GdlError> {
+        self.answer(|interpreter| interpreter.goal_values_here(state))
+    }
+
+    /// The next state after the joint move (one move per role, in role order).
+    pub fn try_next_state(&self, state: &GdlState, joint: &[Ground]) -> Result<GdlState, GdlError> {
+        self.answer(|interpreter| interpreter.next_state_here(state, joint))
+    }
+
+    /// What `role` sees after the joint move (GDL-II `sees`), sorted.
+    pub fn try_percepts(
+        &self,
+        state: &GdlState,
+        joint: &[Ground],
+        role: RoleIndex,
+    ) -> Result<Vec<Ground>, GdlError> {
+        self.answer(|interpreter| interpreter.percepts_here(state, joint, role))
+    }
+
+    /// `ask` answered by this interpreter. Goal-directed, a question that exhausts its budget
+    /// is asked again of the bottom-up evaluation (made the first time it is needed), which
+    /// answers the same: demand can cost more than it saves (ruleDepthExponential's demand
+    /// relations double at each of twenty levels, all in one recursive stratum), and a game
+    /// the reference can play must not stop on the faster evaluation. The first error is
+    /// kept when the reference fails too.
+    fn answer<T>(&self, ask: impl Fn(&Interpreter) -> Result<T, GdlError>) -> Result<T, GdlError> {
+        let error = match ask(self) {
+            Err(error @ GdlError::Budget(_)) if self.evaluation == Evaluation::GoalDirected => {
+                error
+            }
+            answer => return answer,
+        };
+        let mut reference = self.reference.borrow_mut();
+        let reference = reference.get_or_insert_with(|| {
+            Interpreter::bottom_up(self.program.clone(), self.budget.clone())
+                .ok()
+                .map(Box::new)
+        });
+        match reference {
+            Some(reference) => ask(reference).map_err(|_| error),
+            None => Err(error),
+        }
     }
 
     fn counter(&self) -> Counter<'_> {
@@ -898,7 +953,21 @@ fn rewritten_for_demand(written: &Program, too_large_once: &HashSet<RelKey>) -> 
     }
     let mut symbols = written.symbols.clone();
     let guardable = |key: RelKey| per_state.contains(&key);
-    match demand(&written.rules, &written.keywords, &mut symbols, &guardable) {
+    let keywords = written.keywords;
+    let defined: HashSet<RelKey> = written.rules.iter().map(|rule| rule.head.key()).collect();
+    // Complete before any demand is derived: the inputs, and the relations evaluated once.
+    let complete_first = |key: RelKey| {
+        key.0 == keywords.true_
+            || key.0 == keywords.does
+            || (defined.contains(&key) && !per_state.contains(&key))
+    };
+    match demand(
+        &written.rules,
+        &written.keywords,
+        &mut symbols,
+        &guardable,
+        &complete_first,
+    ) {
         Some(demanded) => written
             .with_rules(symbols, demanded.rules)
             .unwrap_or_else(|_| written.clone()),

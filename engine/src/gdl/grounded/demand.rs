@@ -41,11 +41,18 @@ pub(in crate::gdl) struct Demanded {
 /// theorem): every fact a rule body reads, positively or under `not`, is demanded, and a
 /// demanded fact is derived exactly when it was before, since its rules are unchanged but
 /// for the guard. The caller must check that the rewritten rules still stratify.
+///
+/// A demand rule reads what its reader knew before the read, but for negated literals: the
+/// relaxed domain cannot decide them. Those of relations for which `complete_first` holds
+/// (the interpreter's state and moves, and the static relations it evaluates first) are kept:
+/// a reader whose earlier `(not (true (step 3)))` fails needs nothing after it, and without
+/// them ruleDepthExponential's chain of `prereq` relations is demanded 2²⁰ deep in every state.
 pub(in crate::gdl) fn demand(
     rules: &[CompiledRule],
     keywords: &Keywords,
     symbols: &mut Symbols,
     guardable: &dyn Fn(RelKey) -> bool,
+    complete_first: &dyn Fn(RelKey) -> bool,
 ) -> Option<Demanded> {
     let known_places = known_places(rules, keywords, symbols, guardable);
     let mut guard_of: FxHashMap<RelKey, (Sym, u64)> = FxHashMap::default();
@@ -92,11 +99,10 @@ pub(in crate::gdl) fn demand(
             };
             let body = head_guard
                 .iter()
-                .chain(
-                    rule.body[..k]
-                        .iter()
-                        .filter(|l| !matches!(l, CompiledLiteral::Negative(_))),
-                )
+                .chain(rule.body[..k].iter().filter(|l| match l {
+                    CompiledLiteral::Negative(atom) => complete_first(atom.key()),
+                    _ => true,
+                }))
                 .cloned()
                 .collect();
             demand_rules.push(CompiledRule {

@@ -68,7 +68,13 @@ fn ground_on_demand(
     rules: &[CompiledRule],
     limits: &GroundingLimits,
 ) -> Option<Result<domain::Grounding, GdlError>> {
-    let demanded = demand::demand(rules, &program.keywords, &mut program.symbols, &|_| true)?;
+    let demanded = demand::demand(
+        rules,
+        &program.keywords,
+        &mut program.symbols,
+        &|_| true,
+        &|_| false,
+    )?;
     Some(domain::ground(
         program,
         &demanded.rules,
