@@ -280,18 +280,21 @@ impl Advisors {
 /// more than about a dozen moves: on Ndengrod's 70 cells each player only ever looked at its
 /// own next placement, never at the reply, and Black never blocked a line of five in the making
 /// (White won 76 % of the games in 14 plies). The seed gives no width: 11 is the widest with
-/// which the probe's default budget finishes a two-ply search (11 + 11 × 11 = 132 states).
+/// which the probe's default budget finishes a two-ply search, its first ply included
+/// (iterative deepening: 11 states, then 11 + 11 × 11; 143 in all).
 /// Ndengrod's verdict does not hang on it: with 6, 11 or 20, White wins 57-59 % of 100 games.
 pub const MIN_BEAM_WIDTH: usize = 11;
 
 /// The beam's width for a search of `nodes_per_move` states: the widest `w` with which it
-/// finishes two plies (`w + w²` states), so that a larger budget looks at more moves rather
-/// than only deeper along the same few; never narrower than [`MIN_BEAM_WIDTH`], so that smaller
-/// budgets (evolve's 60) keep the width their verdicts were measured with.
+/// finishes two plies, so that a larger budget looks at more moves rather than only deeper
+/// along the same few. The node clock counts every pass of iterative deepening, so two plies
+/// cost the first pass's `w` states and then `w + w²`: at worst (no cut-off) `w² + 2w`. Never
+/// narrower than [`MIN_BEAM_WIDTH`], so that smaller budgets (evolve's 60) keep the width their
+/// verdicts were measured with.
 pub fn beam_width(nodes_per_move: u64) -> usize {
-    // w + w² ≤ n  ⇔  (2w + 1)² ≤ 4n + 1.
-    let root = nodes_per_move.saturating_mul(4).saturating_add(1).isqrt();
-    let widest = usize::try_from(root.saturating_sub(1) / 2).unwrap_or(usize::MAX);
+    // w² + 2w ≤ n  ⇔  (w + 1)² ≤ n + 1.
+    let root = nodes_per_move.saturating_add(1).isqrt();
+    let widest = usize::try_from(root.saturating_sub(1)).unwrap_or(usize::MAX);
     widest.max(MIN_BEAM_WIDTH)
 }
 

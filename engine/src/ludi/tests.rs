@@ -773,23 +773,24 @@ fn the_search_looks_at_a_beam_of_the_best_ordered_moves() {
     assert_eq!(moves.len(), 9);
 }
 
-/// The beam follows the node budget: the widest with which a search finishes two plies
-/// (`w + w²` states), never narrower than the width of the probe's default 150 states (11:
-/// 11 + 121 = 132 ≤ 150 < 12 + 144). With `--move-nodes 1000`, 31 moves (31 + 961 = 992 ≤
-/// 1000 < 32 + 1024): of Yavalath's 58 replies, the search looks at 31.
+/// The beam follows the node budget: the widest with which a search finishes two plies, the
+/// first pass of iterative deepening included (`w² + 2w` states), never narrower than the width
+/// of the probe's default 150 states (11: 121 + 22 = 143 ≤ 150 < 144 + 24). With
+/// `--move-nodes 1000`, 30 moves (900 + 60 = 960 ≤ 1000 < 961 + 62): of Yavalath's 58
+/// replies, the search looks at 30.
 #[test]
 fn the_beam_widens_with_the_node_budget() {
     use crate::players::Heuristic;
     use advisors::{Advisors, MIN_BEAM_WIDTH, beam_width};
     assert_eq!(MIN_BEAM_WIDTH, 11);
     assert_eq!(beam_width(150), 11);
-    assert_eq!(beam_width(155), 11);
-    assert_eq!(beam_width(156), 12);
+    assert_eq!(beam_width(167), 11);
+    assert_eq!(beam_width(168), 12); // 144 + 24
     assert_eq!(beam_width(60), 11);
     assert_eq!(beam_width(0), 11);
-    assert_eq!(beam_width(1000), 31);
-    assert_eq!(beam_width(1056), 32);
-    assert_eq!(beam_width(5000), 70); // 70 + 4900 = 4970; 71 + 5041 = 5112
+    assert_eq!(beam_width(1000), 30);
+    assert_eq!(beam_width(1023), 31); // 961 + 62
+    assert_eq!(beam_width(5000), 69); // 4761 + 138 = 4899; 4900 + 140 = 5040
     assert!(beam_width(u64::MAX) > 2_000_000_000); // no overflow at any budget
     let game = yavalath();
     let state = game
@@ -798,7 +799,7 @@ fn the_beam_widens_with_the_node_budget() {
     let mut moves = game.legal_moves(&state, 1);
     assert_eq!(moves.len(), 58);
     Advisors::for_game(&game, 1, 1000).select(&game, &state, 1, &mut moves);
-    assert_eq!(moves.len(), 31);
+    assert_eq!(moves.len(), 30);
 }
 
 /// With the beam, the probe's search of 150 states per move sees the reply to its move on a
@@ -818,21 +819,23 @@ fn a_probe_search_sees_the_reply_on_a_large_board() {
         },
         5,
     );
-    let nodes = ProbeSettings::default().nodes_per_move;
-    let advisors = advisors::Advisors::for_game(&ndengrod, 0, nodes);
     let state = ndengrod
         .replay(&placements(&ndengrod, &["D3", "D4", "E3"]))
         .expect("legal");
     assert!(ndengrod.legal_moves(&state, 1).len() > 60);
-    let budget = MoveBudget::nodes(nodes);
-    let outcome = SearchPlayer::iterative_deepening().analyse_with(
-        &ndengrod,
-        &state,
-        1,
-        &mut Clock::start(&budget),
-        &advisors,
-    );
-    assert!(outcome.depth >= 2, "{outcome:?}");
+    // The probe's budget, and a larger one whose wider beam must still finish two plies.
+    for nodes in [ProbeSettings::default().nodes_per_move, 1000, 5000] {
+        let advisors = advisors::Advisors::for_game(&ndengrod, 0, nodes);
+        let budget = MoveBudget::nodes(nodes);
+        let outcome = SearchPlayer::iterative_deepening().analyse_with(
+            &ndengrod,
+            &state,
+            1,
+            &mut Clock::start(&budget),
+            &advisors,
+        );
+        assert!(outcome.depth >= 2, "{nodes} states: {outcome:?}");
+    }
 }
 
 /// A move that wins at once is looked at even when the order leaves it out of the beam: here
