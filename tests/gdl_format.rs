@@ -618,6 +618,32 @@ fn files_with_errors_are_refused() {
     ));
 }
 
+/// A bare `distinct` is the connective without its terms in both syntaxes, never a proposition
+/// named `distinct` in one of them: KIF read it as one, and its infix conversion read back as
+/// an error (found by fuzzing).
+#[test]
+fn a_bare_distinct_is_the_same_mistake_in_both_syntaxes() {
+    for (text, syntax) in [
+        ("(<= (leg) distinct)\n", Syntax::GdlKif),
+        ("(<= (leg) (or (p) DISTINCT))\n", Syntax::GdlKif),
+        ("leg :- distinct\n", Syntax::GdlInfix),
+        ("leg :- p | distinct\n", Syntax::GdlInfix),
+    ] {
+        let db = RootDatabase::default();
+        let file = SourceFile::new(&db, PathBuf::new(), syntax, Arc::from(text), None);
+        let messages: Vec<String> = gdl_rules(&db, file)
+            .diagnostics
+            .iter()
+            .map(|diagnostic| diagnostic.message.clone())
+            .collect();
+        assert_eq!(
+            messages,
+            ["`distinct` takes exactly two terms, not 0"],
+            "{text:?}"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The command line.
 
