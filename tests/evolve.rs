@@ -321,6 +321,95 @@ fn merge_tells_lines_without_settings_from_lines_with_other_settings() {
     );
 }
 
+/// The games the population starts from and the project's rule selection decide the
+/// children: partitions bred from other texts, or under another `[rules]`, are refused by
+/// merge, naming which; the same games in another folder (another machine) are not.
+#[test]
+fn merge_refuses_partitions_bred_from_other_games_or_rules() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let copy_sources = |folder: &Path| -> Vec<String> {
+        std::fs::create_dir_all(folder).expect("made");
+        ["tic-tac-toe.ludi", "hexapawn.ludi"]
+            .iter()
+            .map(|name| {
+                let target = folder.join(name);
+                std::fs::copy(
+                    support::project_root().join("corpus/ludi").join(name),
+                    &target,
+                )
+                .expect("copied");
+                target.to_string_lossy().into_owned()
+            })
+            .collect()
+    };
+    let breed = |sources: &[String], out: &Path, partition: &str| {
+        let out = out.to_string_lossy().into_owned();
+        let mut args: Vec<&str> = vec!["evolve"];
+        args.extend(sources.iter().map(String::as_str));
+        args.extend([
+            "--out",
+            &out,
+            "--children",
+            "2",
+            "--runs",
+            "2",
+            "--games",
+            "1",
+            "--partition",
+            partition,
+        ]);
+        let output = ludeme(&args);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    let merge_of = |folders: &[&Path]| {
+        let out = temp.path().join("merged.jsonl");
+        let mut args = vec!["merge".to_owned()];
+        args.extend(folders.iter().map(|f| f.to_string_lossy().into_owned()));
+        args.extend(["--out".to_owned(), out.to_string_lossy().into_owned()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = ludeme(&args);
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let here = copy_sources(&temp.path().join("here"));
+    let there = copy_sources(&temp.path().join("machine-2/games"));
+    let (first, second) = (temp.path().join("first"), temp.path().join("second"));
+    breed(&here, &first, "1/2");
+    breed(&there, &second, "2/2");
+    let (code, stderr) = merge_of(&[&first, &second]);
+    assert_eq!(code, Some(0), "{stderr}");
+
+    std::fs::write(
+        temp.path().join("machine-2/ludeme.toml"),
+        "[rules]\nseverity = { \"ludi\" = \"info\" }\n",
+    )
+    .expect("written");
+    breed(&there, &second, "2/2");
+    let (code, stderr) = merge_of(&[&first, &second]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("different settings: `rules` is \""),
+        "{stderr}"
+    );
+
+    std::fs::remove_file(temp.path().join("machine-2/ludeme.toml")).expect("removed");
+    let edited = format!("{}\n", std::fs::read_to_string(&there[0]).expect("read"));
+    std::fs::write(&there[0], edited).expect("written");
+    breed(&there, &second, "2/2");
+    let (code, stderr) = merge_of(&[&first, &second]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("different settings: `sources` is \""),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn merge_refuses_a_missing_run_and_a_child_recorded_twice() {
     let temp = tempfile::tempdir().expect("a temporary folder");

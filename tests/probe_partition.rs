@@ -232,8 +232,14 @@ fn partitions_in_separate_processes_merge_into_what_one_process_writes() {
     );
     let stderr = merge(&[&parts[0], &parts[1], &parts[2], &parts[1]]);
     assert!(stderr.contains("is recorded twice"), "{stderr}");
+    // Another probe's line, with the same settings (merge checks those first).
+    let settings = &lines_without_time(&parts[1])[0]["settings"];
     let other = temp.path().join("other.jsonl");
-    std::fs::write(&other, r#"{"index":1,"of":2,"game":"x.ludi","error":"e"}"#).expect("written");
+    std::fs::write(
+        &other,
+        format!(r#"{{"index":1,"of":2,"game":"x.ludi","error":"e","settings":{settings}}}"#),
+    )
+    .expect("written");
     let stderr = merge(&[&parts[1], &other]);
     assert!(stderr.contains("records of different probes?"), "{stderr}");
 }
@@ -281,6 +287,47 @@ fn merge_refuses_partitions_probed_with_different_settings() {
         "{stderr}"
     );
     assert!(!merged.exists());
+}
+
+/// The time limit in force is recorded when it comes from the games' `ludeme.toml` (no
+/// `--time-limit`): partitions probed under different `[probe] seconds` are refused by merge.
+#[test]
+fn merge_refuses_partitions_probed_under_different_time_limits_of_the_settings() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let corpus = temp.path().join("corpus");
+    std::fs::create_dir_all(&corpus).expect("made");
+    for name in ["tic-tac-toe.ludi", "tic-tac-toe-2x2.ludi"] {
+        let source = support::project_root().join("corpus/ludi").join(name);
+        std::fs::copy(source, corpus.join(name)).expect("copied");
+    }
+    let settings = corpus.join("ludeme.toml");
+    let probe_under = |seconds: &str, partition: &str, out: &Path| {
+        std::fs::write(&settings, format!("[probe]\nseconds = {seconds}\n")).expect("written");
+        probed(
+            spawn_probe(&corpus, out, &["--partition", partition])
+                .wait_with_output()
+                .expect("ran"),
+        );
+    };
+    let first = temp.path().join("1.jsonl");
+    let second = temp.path().join("2.jsonl");
+    probe_under("30.0", "1/2", &first);
+    probe_under("40.0", "2/2", &second);
+    let merged = temp.path().join("merged.jsonl");
+    let output = ludeme(&[
+        "merge",
+        &text(&first),
+        &text(&second),
+        "--out",
+        &text(&merged),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("different settings: `time_limit` is 30.0 at ")
+            && stderr.contains(" but 40.0 at "),
+        "{stderr}"
+    );
 }
 
 #[test]

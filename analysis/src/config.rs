@@ -157,6 +157,14 @@ pub struct RuleSelection {
 }
 
 impl RuleSelection {
+    /// A fingerprint of the selection, the same on every machine for the same selection (a
+    /// record of work the selection decided, such as which bred children a check culls, names
+    /// it). Hashed as the results cache hashes the settings: their debug form, which lists
+    /// the selectors in their sorted order.
+    pub fn fingerprint(&self) -> u128 {
+        stable_fingerprint(&format!("{self:?}"))
+    }
+
     /// Whether diagnostics with `code` are reported.
     pub fn is_enabled(&self, code: &str) -> bool {
         most_specific(&self.switches, code).is_none_or(|&enabled| enabled)
@@ -183,6 +191,15 @@ impl RuleSelection {
             })
             .collect()
     }
+}
+
+/// A 128-bit hash of `value` that is the same in every process and on every machine (SipHash
+/// 1-3 with fixed keys, as the results cache's fingerprints; std's `RandomState` differs from
+/// run to run).
+pub(crate) fn stable_fingerprint<T: std::hash::Hash + ?Sized>(value: &T) -> u128 {
+    let mut hasher = siphasher::sip128::SipHasher13::new();
+    value.hash(&mut hasher);
+    siphasher::sip128::Hasher128::finish128(&hasher).as_u128()
 }
 
 /// Whether `selector` selects `code`: the code itself, or an area prefix ending at a `/`.
@@ -277,10 +294,7 @@ pub fn parse_config(path: &Path, text: &str) -> (Config, Vec<Diagnostic>) {
             let range = error.span().map_or(TextRange::empty(0), |span| {
                 TextRange::new(span.start, span.end)
             });
-            let message = format!(
-                "{CONFIG_FILE_NAME}: {}{DEFAULTS_USED}",
-                error.message()
-            );
+            let message = format!("{CONFIG_FILE_NAME}: {}{DEFAULTS_USED}", error.message());
             return (
                 config,
                 vec![Diagnostic::new(&INVALID_CONFIG, range, message)],
@@ -446,6 +460,21 @@ mod tests {
             diagnostic.code,
             &text[diagnostic.range.start..diagnostic.range.end],
         )
+    }
+
+    /// The fingerprint of a selection follows what it selects, not how the file orders it.
+    #[test]
+    fn the_rule_fingerprint_follows_the_selection() {
+        let fingerprint = |text: &str| parse(text).0.rules.fingerprint();
+        let both = fingerprint("[rules]\ndisable = [\"gdl\", \"egg\"]\n");
+        assert_eq!(both, fingerprint("[rules]\ndisable = [\"egg\", \"gdl\"]\n"));
+        assert_ne!(both, fingerprint("[rules]\ndisable = [\"egg\"]\n"));
+        assert_ne!(
+            fingerprint(""),
+            fingerprint("[rules]\nseverity = { \"ludi\" = \"error\" }\n")
+        );
+        // Fixed keys: the value of the default selection is the same in every run.
+        assert_eq!(fingerprint(""), RuleSelection::default().fingerprint());
     }
 
     #[test]

@@ -200,6 +200,12 @@ fn run_folder(out: &Path, run: usize, runs: usize) -> PathBuf {
 /// lines of every partition and of one process are alike).
 #[derive(Serialize)]
 struct EvolvedWith<'a> {
+    /// A fingerprint of the games the population starts from (their file names and texts:
+    /// the same on another machine, where their paths differ), in hexadecimal.
+    sources: String,
+    /// A fingerprint of the project's rule selection (`[rules]` of `ludeme.toml`), which
+    /// decides the children the rule-safety check culls, in hexadecimal.
+    rules: String,
     seed: u64,
     children: usize,
     runs: usize,
@@ -211,8 +217,11 @@ struct EvolvedWith<'a> {
 }
 
 impl<'a> EvolvedWith<'a> {
-    fn of(args: &EvolveArgs, settings: &'a EvolveSettings) -> Self {
+    fn of(args: &EvolveArgs, settings: &'a EvolveSettings, sources: &[SourceGame]) -> Self {
         EvolvedWith {
+            // Hexadecimal: JSON numbers stop at 64 bits.
+            sources: format!("{:032x}", SourceGame::fingerprint(sources)),
+            rules: format!("{:032x}", settings.project.rules.fingerprint()),
             seed: settings.seed,
             children: settings.children,
             runs: settings.runs,
@@ -341,7 +350,7 @@ pub fn run(args: &EvolveArgs) -> u8 {
         .map(|&run| children_of_run(settings.children, settings.runs, run))
         .sum();
     let sink = Sink {
-        settings: EvolvedWith::of(args, &settings),
+        settings: EvolvedWith::of(args, &settings, &sources),
         records: Mutex::new(files),
         folders,
         progress: Progress::rate_bar("breeding", total as u64, "children"),

@@ -8,7 +8,7 @@
 
 use std::io::Write as _;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use ludeme_analysis::DiagnosticDepth;
@@ -57,9 +57,7 @@ pub fn run(args: &ReportArgs) -> u8 {
         Ok(opened) => opened,
         Err(message) => return fail(message),
     };
-    let Some(time_limit) = args.self_play.time_limit(&analysis) else {
-        return fail("cancelled".to_owned());
-    };
+    let time_limit = Duration::from_secs_f64(args.self_play.seconds_for(path));
     drop(reading);
     if args.nearest > 0 {
         crate::distance::build_known_trees(&analysis);

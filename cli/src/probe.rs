@@ -22,12 +22,12 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use clap::Args;
+use ludeme_analysis::CpuInstant;
 use ludeme_analysis::aesthetic::{CRITERIA, Criterion, aesthetic_score, criterion_named};
 use ludeme_analysis::evolve::Partition;
 use ludeme_analysis::files::collect_game_files;
 use ludeme_analysis::play::{EngineOptions, ProbeReport, ProbeSettings};
 use ludeme_analysis::probe_plots::{game_lengths_svg, lead_history_svg, outcomes_svg};
-use ludeme_analysis::{Analysis, CpuInstant};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -109,14 +109,17 @@ impl SelfPlayArgs {
         }
     }
 
-    /// The time limit: the one given, else the settings' (`None` when the snapshot was
-    /// cancelled).
-    pub fn time_limit(&self, analysis: &Analysis) -> Option<Duration> {
-        let seconds = match self.time_limit {
-            Some(seconds) => seconds,
-            None => analysis.settings().ok()?.probe.seconds,
-        };
-        Some(Duration::from_secs_f64(seconds))
+    /// The time limit of the game at `path`, in seconds: the one given, else that of the
+    /// settings the game is read with (its `ludeme.toml`'s, as [`crate::project::open_game`]
+    /// reads them; the defaults when there is none or it is broken).
+    pub fn seconds_for(&self, path: &Path) -> f64 {
+        self.time_limit.unwrap_or_else(|| {
+            crate::project::settings_for(&[path.to_path_buf()], None)
+                .map(|(settings, _)| settings)
+                .unwrap_or_default()
+                .probe
+                .seconds
+        })
     }
 }
 
@@ -243,9 +246,7 @@ fn probe_game(
     let started_cpu = CpuInstant::now();
     let reading = bars.then(|| Progress::spinner(format!("reading {}", path.display())));
     let (analysis, file) = open_game(path, KnownGames::FromSettings)?;
-    let time_limit = self_play
-        .time_limit(&analysis)
-        .ok_or_else(|| "cancelled".to_owned())?;
+    let time_limit = Duration::from_secs_f64(self_play.seconds_for(path));
     // No new game starts once the time limit has passed; a game under way, and a question of
     // the engine that never ends, stop at twice the limit.
     let options = EngineOptions {
@@ -343,7 +344,7 @@ struct CorpusRecord<'a> {
 }
 
 /// The options that decide a game's report, on every line of a corpus, so that `ludeme merge`
-/// refuses lines of partitions probed differently (`None`: the option was not given, and each
+/// refuses lines of partitions probed differently (`move_nodes` `None`: not given, and each
 /// game's default applied).
 #[derive(Serialize)]
 struct ProbedWith {
@@ -351,17 +352,18 @@ struct ProbedWith {
     seed: u64,
     random_plies: usize,
     move_nodes: Option<u64>,
-    time_limit: Option<f64>,
+    /// The time limit in force, in seconds: `--time-limit`, else the game's `ludeme.toml`'s.
+    time_limit: f64,
 }
 
 impl SelfPlayArgs {
-    fn recorded(&self) -> ProbedWith {
+    fn recorded(&self, time_limit: f64) -> ProbedWith {
         ProbedWith {
             games: self.games,
             seed: self.seed,
             random_plies: self.random_plies,
             move_nodes: self.move_nodes,
-            time_limit: self.time_limit,
+            time_limit,
         }
     }
 }
@@ -394,12 +396,13 @@ pub struct GameLine {
 /// game's probe part-way (fewer games than asked): a partial report is not written.
 fn corpus_line(index: usize, of: usize, path: &Path, self_play: &SelfPlayArgs) -> Option<String> {
     let game = path.display().to_string();
+    let time_limit = self_play.seconds_for(path);
     let line = |outcome| {
         serde_json::to_string(&CorpusRecord {
             index,
             of,
             outcome,
-            settings: self_play.recorded(),
+            settings: self_play.recorded(time_limit),
         })
     };
     let failed = |error: String| {

@@ -155,6 +155,23 @@ pub struct SourceGame {
     pub text: String,
 }
 
+impl SourceGame {
+    /// A fingerprint of the games `sources`: their file names and texts, sorted, not their
+    /// paths (the same games have other paths on another machine), for a record of the
+    /// children they were bred into. The same on every machine.
+    pub fn fingerprint(sources: &[SourceGame]) -> u128 {
+        let mut named: Vec<(String, &str)> = sources
+            .iter()
+            .map(|source| {
+                let name = source.path.file_name().unwrap_or_default();
+                (name.to_string_lossy().into_owned(), source.text.as_str())
+            })
+            .collect();
+        named.sort_unstable();
+        crate::config::stable_fingerprint(&named)
+    }
+}
+
 /// The stage a child reached: kept, or the stage that culled it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -672,6 +689,32 @@ fn header(record: &ChildRecord, settings: &EvolveSettings) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The same games in another folder and order have the same fingerprint; another text or
+    /// name, another one.
+    #[test]
+    fn the_sources_fingerprint_names_the_games_not_where_they_are() {
+        let game = |path: &str, text: &str| SourceGame {
+            path: PathBuf::from(path),
+            text: text.to_owned(),
+        };
+        let here = [game("/a/x.ludi", "one"), game("/a/y.ludi", "two")];
+        let there = [game("/b/c/y.ludi", "two"), game("x.ludi", "one")];
+        assert_eq!(
+            SourceGame::fingerprint(&here),
+            SourceGame::fingerprint(&there)
+        );
+        let edited = [game("/a/x.ludi", "one"), game("/a/y.ludi", "two!")];
+        assert_ne!(
+            SourceGame::fingerprint(&here),
+            SourceGame::fingerprint(&edited)
+        );
+        let renamed = [game("/a/x.ludi", "one"), game("/a/z.ludi", "two")];
+        assert_ne!(
+            SourceGame::fingerprint(&here),
+            SourceGame::fingerprint(&renamed)
+        );
+    }
 
     /// Four in a row on 6×6: the game's own policy (make lines) against a parent's that is the
     /// misère game's (avoid lines, so it builds none and blocks none beyond what its search
