@@ -384,6 +384,12 @@ fn merge_refuses_partitions_bred_from_other_games_or_rules() {
     breed(&there, &second, "2/2");
     let (code, stderr) = merge_of(&[&first, &second]);
     assert_eq!(code, Some(0), "{stderr}");
+    let assert_refused_naming = |setting: &str| {
+        let (code, stderr) = merge_of(&[&first, &second]);
+        assert_eq!(code, Some(2));
+        let named = format!("different settings: `{setting}` is \"");
+        assert!(stderr.contains(&named), "{stderr}");
+    };
 
     std::fs::write(
         temp.path().join("machine-2/ludeme.toml"),
@@ -391,23 +397,13 @@ fn merge_refuses_partitions_bred_from_other_games_or_rules() {
     )
     .expect("written");
     breed(&there, &second, "2/2");
-    let (code, stderr) = merge_of(&[&first, &second]);
-    assert_eq!(code, Some(2));
-    assert!(
-        stderr.contains("different settings: `rules` is \""),
-        "{stderr}"
-    );
+    assert_refused_naming("rules");
 
     std::fs::remove_file(temp.path().join("machine-2/ludeme.toml")).expect("removed");
     let edited = format!("{}\n", std::fs::read_to_string(&there[0]).expect("read"));
     std::fs::write(&there[0], edited).expect("written");
     breed(&there, &second, "2/2");
-    let (code, stderr) = merge_of(&[&first, &second]);
-    assert_eq!(code, Some(2));
-    assert!(
-        stderr.contains("different settings: `sources` is \""),
-        "{stderr}"
-    );
+    assert_refused_naming("sources");
 }
 
 #[test]

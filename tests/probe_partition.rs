@@ -244,10 +244,14 @@ fn partitions_in_separate_processes_merge_into_what_one_process_writes() {
     assert!(stderr.contains("records of different probes?"), "{stderr}");
 }
 
-/// Partitions probed with different options give lines no one probe would: `ludeme merge`
-/// refuses them with exit 2, naming the option.
-#[test]
-fn merge_refuses_partitions_probed_with_different_settings() {
+/// The standard error of `ludeme merge` of partitions 1/2 and 2/2 of a corpus of two games,
+/// each probed with its own `options` after `prepare` (given the corpus folder and which
+/// partition, from 0) set up the corpus for it: the merge must be refused, exit 2, nothing
+/// written.
+fn refused_merge_of_two_partitions(
+    options: [&[&str]; 2],
+    prepare: impl Fn(&Path, usize),
+) -> String {
     let temp = tempfile::tempdir().expect("a temporary folder");
     let corpus = temp.path().join("corpus");
     std::fs::create_dir_all(&corpus).expect("made");
@@ -255,74 +259,55 @@ fn merge_refuses_partitions_probed_with_different_settings() {
         let source = support::project_root().join("corpus/ludi").join(name);
         std::fs::copy(source, corpus.join(name)).expect("copied");
     }
-    let first = temp.path().join("1.jsonl");
-    let second = temp.path().join("2.jsonl");
-    probed(
-        spawn_probe(&corpus, &first, &["--partition", "1/2"])
-            .wait_with_output()
-            .expect("ran"),
-    );
-    probed(
-        spawn_probe(
-            &corpus,
-            &second,
-            &["--partition", "2/2", "--random-plies", "2"],
-        )
-        .wait_with_output()
-        .expect("ran"),
-    );
+    let parts = [temp.path().join("1.jsonl"), temp.path().join("2.jsonl")];
+    for (index, (part, options)) in parts.iter().zip(options).enumerate() {
+        prepare(&corpus, index);
+        let partition = format!("{}/2", index + 1);
+        let mut extra = vec!["--partition", &partition];
+        extra.extend(options);
+        probed(
+            spawn_probe(&corpus, part, &extra)
+                .wait_with_output()
+                .expect("ran"),
+        );
+    }
     let merged = temp.path().join("merged.jsonl");
     let output = ludeme(&[
         "merge",
-        &text(&first),
-        &text(&second),
+        &text(&parts[0]),
+        &text(&parts[1]),
         "--out",
         &text(&merged),
     ]);
     assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!merged.exists());
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Partitions probed with different options give lines no one probe would: `ludeme merge`
+/// refuses them with exit 2, naming the option.
+#[test]
+fn merge_refuses_partitions_probed_with_different_settings() {
+    let stderr = refused_merge_of_two_partitions([&[], &["--random-plies", "2"]], |_, _| {});
     assert!(
         stderr.contains("different settings: `random_plies` is 1 at ")
             && stderr.contains(" but 2 at "),
         "{stderr}"
     );
-    assert!(!merged.exists());
 }
 
 /// The time limit in force is recorded when it comes from the games' `ludeme.toml` (no
 /// `--time-limit`): partitions probed under different `[probe] seconds` are refused by merge.
 #[test]
 fn merge_refuses_partitions_probed_under_different_time_limits_of_the_settings() {
-    let temp = tempfile::tempdir().expect("a temporary folder");
-    let corpus = temp.path().join("corpus");
-    std::fs::create_dir_all(&corpus).expect("made");
-    for name in ["tic-tac-toe.ludi", "tic-tac-toe-2x2.ludi"] {
-        let source = support::project_root().join("corpus/ludi").join(name);
-        std::fs::copy(source, corpus.join(name)).expect("copied");
-    }
-    let settings = corpus.join("ludeme.toml");
-    let probe_under = |seconds: &str, partition: &str, out: &Path| {
-        std::fs::write(&settings, format!("[probe]\nseconds = {seconds}\n")).expect("written");
-        probed(
-            spawn_probe(&corpus, out, &["--partition", partition])
-                .wait_with_output()
-                .expect("ran"),
-        );
-    };
-    let first = temp.path().join("1.jsonl");
-    let second = temp.path().join("2.jsonl");
-    probe_under("30.0", "1/2", &first);
-    probe_under("40.0", "2/2", &second);
-    let merged = temp.path().join("merged.jsonl");
-    let output = ludeme(&[
-        "merge",
-        &text(&first),
-        &text(&second),
-        "--out",
-        &text(&merged),
-    ]);
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = refused_merge_of_two_partitions([&[], &[]], |corpus, partition| {
+        let seconds = [30.0, 40.0][partition];
+        std::fs::write(
+            corpus.join("ludeme.toml"),
+            format!("[probe]\nseconds = {seconds:.1}\n"),
+        )
+        .expect("written");
+    });
     assert!(
         stderr.contains("different settings: `time_limit` is 30.0 at ")
             && stderr.contains(" but 40.0 at "),
