@@ -602,6 +602,33 @@ async fn the_probe_lens_follows_the_budgets_set() {
     client.shutdown().await;
 }
 
+/// The probe lens plays a game whose only errors the project's `ludeme.toml` disables, as
+/// `ludeme check` finds none: Yavalath with `i-nbors` in its end conditions, which hexagonal
+/// cells give no meaning to (`ludi/inapplicable`), plays as Yavalath does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_probe_lens_follows_the_projects_rule_selection() {
+    let folder = support::projects::project(
+        "[rules]\ndisable = [\"ludi/inapplicable\"]\n\n[probe]\ngames = 2\nseconds = 20.0\n",
+        "yavalath.ludi",
+        &support::projects::yavalath_with_inapplicable_neighbours(),
+    );
+    let (mut client, uri) =
+        support::projects::open_in_workspace(folder.path(), "yavalath.ludi", "ludi").await;
+    let probe = lens_of_kind(&mut client, &uri, "probe").await;
+    // The workspace's settings are read off the protocol thread: until they apply, the default
+    // selection makes the game's findings errors.
+    let mut title = String::new();
+    for _ in 0..100 {
+        title = lens_title(&client.request("codeLens/resolve", probe.clone()).await);
+        if !title.contains("error(s)") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(title.contains(" · 2 games, tentative · "), "{title}");
+    client.shutdown().await;
+}
+
 /// An edit stops the probe of the text before it: the run under way ends at its next state
 /// (not after its budget of minutes), so the lens of the new text can be worked out at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use support::lsp_client::LspClient;
+use support::projects::{open_in_workspace, project, yavalath_with_inapplicable_neighbours};
 
 /// How long a test waits for a breeding (a debug build, on a loaded machine).
 const BREEDING_TIMEOUT: Duration = Duration::from_secs(300);
@@ -250,39 +251,69 @@ async fn assert_breeding_refused(client: &mut LspClient, uri: &str, folder: &Pat
 /// offered for breeding and the command refuses it (the default settings only warn).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn breeding_follows_the_projects_ludeme_toml() {
-    let temp = tempfile::tempdir().expect("a temporary folder");
-    std::fs::write(
-        temp.path().join("ludeme.toml"),
+    let temp = project(
         "[rules]\nseverity = { \"ludi/impossible-condition\" = \"error\" }\n",
-    )
-    .expect("written");
-    let text = "(game Tic (players White Black) (board (tiling square) (size 3 3))\n  \
-                (end (All win (in-a-row 3)) (All win (in-a-row 4))))\n";
-    let path = temp.path().join("tic.ludi");
-    std::fs::write(&path, text).expect("written");
-    let uri = format!("file://{}", path.display());
-    let mut client = LspClient::start();
-    client.initialize_on_workspace(temp.path()).await;
-    client
-        .notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri, "languageId": "ludi", "version": 1, "text": text}}),
-        )
-        .await;
-    client.diagnostics_for(&uri, 1).await;
-    // The workspace's settings are read off the protocol thread: wait until they apply.
-    let mut offered = true;
-    for _ in 0..100 {
-        offered = breed_action(&mut client, &uri).await.is_some();
-        if !offered {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+        "tic.ludi",
+        "(game Tic (players White Black) (board (tiling square) (size 3 3))\n  \
+         (end (All win (in-a-row 3)) (All win (in-a-row 4))))\n",
+    );
+    let (mut client, uri) = open_in_workspace(temp.path(), "tic.ludi", "ludi").await;
     assert!(
-        !offered,
+        breed_action_once_settings_apply(&mut client, &uri, false)
+            .await
+            .is_none(),
         "offered on a game the project's settings give an error"
     );
     assert_breeding_refused(&mut client, &uri, &temp.path().join("tic-variants")).await;
     client.shutdown().await;
+}
+
+/// Breeding plays a game whose only errors the project's `ludeme.toml` disables, as
+/// `ludeme check` finds none: Yavalath with `i-nbors` in its end conditions, which hexagonal
+/// cells give no meaning to (`ludi/inapplicable`), plays as Yavalath does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn breeding_plays_a_game_whose_errors_the_project_disables() {
+    let temp = project(
+        "[rules]\ndisable = [\"ludi/inapplicable\"]\n",
+        "yavalath.ludi",
+        &yavalath_with_inapplicable_neighbours(),
+    );
+    let (mut client, uri) = open_in_workspace(temp.path(), "yavalath.ludi", "ludi").await;
+    let action = breed_action_once_settings_apply(&mut client, &uri, true)
+        .await
+        .expect("offered on a game the project's settings leave without errors");
+    let mut argument = action["command"]["arguments"][0].clone();
+    argument["children"] = json!(1);
+    argument["best"] = json!(1);
+    argument["games"] = json!(2);
+    argument["cpuSeconds"] = json!(120);
+    argument["childSeconds"] = json!(20);
+    let response = client
+        .request_within(
+            "workspace/executeCommand",
+            json!({"command": "ludeme.breedVariants", "arguments": [argument]}),
+            BREEDING_TIMEOUT,
+        )
+        .await;
+    assert_eq!(response["result"]["bred"], 1, "{response}");
+    client.shutdown().await;
+}
+
+/// The breeding action of `uri` once the workspace's settings apply: they are read off the
+/// protocol thread, so the action is asked again (for some seconds) until it is `offered`, or
+/// not, as the settings make it.
+async fn breed_action_once_settings_apply(
+    client: &mut LspClient,
+    uri: &str,
+    offered: bool,
+) -> Option<Value> {
+    let mut action = breed_action(client, uri).await;
+    for _ in 0..100 {
+        if action.is_some() == offered {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        action = breed_action(client, uri).await;
+    }
+    action
 }

@@ -12,6 +12,7 @@ mod db;
 mod diagnostic;
 pub mod distance;
 pub mod egg;
+pub mod engine_gate;
 pub mod evolve;
 pub mod files;
 pub mod fix;

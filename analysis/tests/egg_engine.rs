@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use ludeme_analysis::egg::engine::{EngineRefusal, egg_engine_for, engine_of};
 use ludeme_analysis::egg::{egg_diagnostics, egg_game, load_egg_workspace, set_egg_workspace};
+use ludeme_analysis::engine_gate::GateRefusal;
 use ludeme_analysis::{RootDatabase, Severity, SourceFile, Syntax, TextRange};
 use ludeme_engine::Game;
 use ludeme_engine::egg::EggEngine;
@@ -111,8 +112,11 @@ fn the_corpus_games_play_or_are_refused_by_name() {
                 );
             }
             // The transcribed fragments (no goal, no players) are refused for their warnings.
-            Err(EngineRefusal::Problems(n)) => {
-                assert!(n > 0);
+            Err(EngineRefusal::Diagnostics(refusal)) => {
+                assert!(
+                    matches!(refusal, GateRefusal::Problems { count, .. } if count > 0),
+                    "{name}: {refusal}"
+                );
                 assert!(
                     ["hexagon-board.egg", "mammon.egg"].contains(&name.as_str()),
                     "{name}"
@@ -218,7 +222,10 @@ fn games_with_warnings_are_refused_for_them() {
     let file = single(&mut db, "typo.egg", text);
     assert!(matches!(
         egg_engine_for(&db, file),
-        Err(EngineRefusal::Problems(1))
+        Err(EngineRefusal::Diagnostics(GateRefusal::Problems {
+            count: 1,
+            ..
+        }))
     ));
     assert!(
         egg_diagnostics(&db, file)

@@ -425,7 +425,7 @@ fn every_corpus_game_plays_on_the_reasoner_or_says_why_not() {
             Ok(Err(message)) => {
                 assert!(!message.is_empty(), "{}: a clear message", path.display());
                 stopped += 1;
-                let summary = if message.contains("static error") {
+                let summary = if message.contains("`ludeme check` lists them") {
                     "static errors".to_owned()
                 } else {
                     message

@@ -7,6 +7,7 @@ mod games;
 pub mod interrupt;
 pub mod large_gdl;
 pub mod lsp_client;
+pub mod projects;
 pub mod stdio_client;
 
 // Where the games are and the odds of random tic-tac-toe: shared with the analysis crate's tests.

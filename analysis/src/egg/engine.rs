@@ -19,6 +19,7 @@ use super::model::{
     Term, TurnOrder, Value, Word,
 };
 use super::words::{self, key, number_word_value};
+use crate::engine_gate::{GateRefusal, engine_gate};
 use crate::{Db, Severity, SourceFile, TextRange};
 
 /// A statement (or a missing one) that puts the game outside the executable core.
@@ -78,8 +79,8 @@ impl NotExecutable {
 /// Why a file cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineRefusal {
-    /// The file has this many errors and warnings; `ludeme check` lists them.
-    Problems(usize),
+    /// The file's diagnostics refuse the engine (see [`crate::engine_gate`]).
+    Diagnostics(GateRefusal),
     /// The game is outside the core; the message names the statement.
     NotExecutable(String),
 }
@@ -87,10 +88,7 @@ pub enum EngineRefusal {
 impl std::fmt::Display for EngineRefusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            EngineRefusal::Problems(n) => write!(
-                f,
-                "the game has {n} error(s) or warning(s), which could change its rules; `ludeme check` lists them"
-            ),
+            EngineRefusal::Diagnostics(refusal) => write!(f, "{refusal}"),
             EngineRefusal::NotExecutable(message) => write!(f, "{message}"),
         }
     }
@@ -98,14 +96,8 @@ impl std::fmt::Display for EngineRefusal {
 
 /// The playable game of an `.egg` file, with its `is like` bases applied.
 pub fn egg_engine_for(db: &dyn Db, file: SourceFile) -> Result<EggEngine, EngineRefusal> {
-    let problems = super::egg_diagnostics(db, file)
-        .iter()
-        .chain(crate::syntax_diagnostics(db, file))
-        .filter(|d| d.severity >= Severity::Warning)
-        .count();
-    if problems > 0 {
-        return Err(EngineRefusal::Problems(problems));
-    }
+    // Warnings too: an EGGG statement the lowering skips may change the rules.
+    engine_gate(db, file, Severity::Warning).map_err(EngineRefusal::Diagnostics)?;
     engine_of(super::egg_game(db, file))
         .map_err(|refusal| EngineRefusal::NotExecutable(refusal.message(db, file)))
 }

@@ -41,20 +41,11 @@ pub fn reasoner_for(db: &dyn Db, file: SourceFile, budget: Budget) -> Result<Rea
     Reasoner::new(program_for(db, file)?, budget)
 }
 
-/// The engine program of a file, refused when the file has static errors (their rules may be
-/// missing parts the lowering left out).
+/// The engine program of a file, refused as [`crate::engine_gate::engine_gate`] says: static
+/// errors under the project's rule selection, or forms the lowering left out.
 pub fn program_for(db: &dyn Db, file: SourceFile) -> Result<Program, GdlError> {
-    let errors = super::gdl_diagnostics(db, file)
-        .iter()
-        .chain(crate::syntax_diagnostics(db, file))
-        .chain(super::infix_in_kif(db, file))
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    if errors > 0 {
-        return Err(GdlError::Build(format!(
-            "the game has {errors} static error(s); `ludeme check` lists them"
-        )));
-    }
+    crate::engine_gate::engine_gate(db, file, Severity::Error)
+        .map_err(|refusal| GdlError::Build(refusal.to_string()))?;
     program_of(&super::gdl_rules(db, file).rules)
 }
 

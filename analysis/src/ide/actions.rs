@@ -68,12 +68,8 @@ pub fn breed_target(db: &dyn Db, file: SourceFile) -> Option<String> {
     if file.syntax(db) != Syntax::Ludi {
         return None;
     }
-    let has_errors = crate::project::settings(db)
-        .rules
-        .apply(file_diagnostics(db, file))
-        .iter()
-        .any(|diagnostic| diagnostic.severity == Severity::Error);
-    if has_errors {
+    // The engine's own gate: breeding plays the game's variants on the Ludi engine.
+    if crate::engine_gate::engine_gate(db, file, Severity::Error).is_err() {
         return None;
     }
     // The lowered game salsa keeps for the diagnostics: nothing is parsed again per request.

@@ -6,6 +6,7 @@
 use ludeme_engine::ludi::{self as engine, Description, LudiError, LudiGame};
 
 use super::model::{self, Game, PlayerRef};
+use crate::engine_gate::{GateRefusal, engine_gate};
 use crate::{Db, Diagnostic, Severity, SourceFile, TextRange};
 
 /// The code of the diagnostic saying what the engine cannot play.
@@ -14,8 +15,8 @@ pub const NOT_EXECUTABLE: &str = "ludi/not-executable";
 /// Why a file cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineRefusal {
-    /// The file has this many errors; `ludeme check` lists them.
-    Errors(usize),
+    /// The file's diagnostics refuse the engine (see [`crate::engine_gate`]).
+    Diagnostics(GateRefusal),
     /// The file has no `(game ...)`.
     NoGame,
     /// The game uses something the engine does not play (an info diagnostic says what).
@@ -25,25 +26,17 @@ pub enum EngineRefusal {
 impl std::fmt::Display for EngineRefusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            EngineRefusal::Errors(n) => {
-                write!(f, "the game has {n} error(s); `ludeme check` lists them")
-            }
+            EngineRefusal::Diagnostics(refusal) => write!(f, "{refusal}"),
             EngineRefusal::NoGame => write!(f, "the file has no (game ...)"),
             EngineRefusal::NotExecutable(diagnostic) => write!(f, "{}", diagnostic.message),
         }
     }
 }
 
-/// The playable game of a `.ludi` file.
+/// The playable game of a `.ludi` file, refused as [`engine_gate`] says (errors under the
+/// project's rule selection, or parts the binder left out).
 pub fn ludi_engine_for(db: &dyn Db, file: SourceFile) -> Result<LudiGame, EngineRefusal> {
-    let errors = super::ludi_diagnostics(db, file)
-        .iter()
-        .chain(crate::syntax_diagnostics(db, file))
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    if errors > 0 {
-        return Err(EngineRefusal::Errors(errors));
-    }
+    engine_gate(db, file, Severity::Error).map_err(EngineRefusal::Diagnostics)?;
     let game = super::ludi_game(db, file)
         .as_ref()
         .ok_or(EngineRefusal::NoGame)?;

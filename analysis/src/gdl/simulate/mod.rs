@@ -208,15 +208,16 @@ pub fn simulate_from(
     if !matches!(file.syntax(db), Syntax::GdlKif | Syntax::GdlInfix) {
         return Simulation::skipped("only GDL games are simulated");
     }
-    let static_errors = crate::file_diagnostics(db, file)
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    if static_errors > 0 {
-        let plural = if static_errors == 1 { "" } else { "s" };
-        return Simulation::skipped(format!(
-            "the game has {static_errors} static error{plural}; fix them first"
-        ));
+    // The engines' gate: errors under the project's rule selection, or forms the lowering left out.
+    match crate::engine_gate::engine_gate(db, file, Severity::Error) {
+        Ok(()) => {}
+        Err(crate::engine_gate::GateRefusal::Problems { count, .. }) => {
+            let plural = if count == 1 { "" } else { "s" };
+            return Simulation::skipped(format!(
+                "the game has {count} static error{plural}; fix them first"
+            ));
+        }
+        Err(incomplete) => return Simulation::skipped(incomplete.to_string()),
     }
     let rules = &super::gdl_rules(db, file).rules;
     let anchors = anchors::Anchors::new(rules);
