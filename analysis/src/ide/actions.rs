@@ -60,8 +60,9 @@ pub fn code_actions(db: &dyn Db, file: SourceFile, range: TextRange) -> Vec<Code
 pub const BREED_TITLE: &str = "Breed variants of this game";
 
 /// The name of the Ludi game the action "Breed variants of this game" is offered for: a Ludi
-/// file without errors under the project's rule selection and severities (what `ludeme check`
-/// would refuse, evolution would only cull), holding one game. Offering it is cheap; the
+/// file the Ludi engine's gate lets through ([`crate::engine_gate::engine_gate`]: no errors under
+/// the project's rule selection and severities, which `ludeme check` would refuse and evolution
+/// would only cull, and nothing the reading left out), holding one game. Offering it is cheap; the
 /// breeding is long work for the caller to run in the background
 /// ([`crate::evolve::variants::breed_variants`], given the same settings).
 pub fn breed_target(db: &dyn Db, file: SourceFile) -> Option<String> {
