@@ -240,7 +240,7 @@ fn every_corpus_game_plays_or_stops_at_a_budget() {
                     faulty += 1;
                 }
                 assert!(!message.is_empty());
-                let summary = if message.contains("static error") {
+                let summary = if message.contains("`ludeme check` lists them") {
                     "static errors".to_owned()
                 } else {
                     message

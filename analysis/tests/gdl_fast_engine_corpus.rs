@@ -15,10 +15,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use ludeme_analysis::engine_gate::engine_gate;
 use ludeme_analysis::gdl::engine::reasoner_for;
-use ludeme_analysis::{RootDatabase, SourceFile, Syntax, decode_source};
+use ludeme_analysis::{RootDatabase, Severity, SourceFile, Syntax, decode_source};
 use ludeme_engine::Game;
-use ludeme_engine::gdl::{Budget, GdlError, Reasoner};
+use ludeme_engine::gdl::{Budget, Reasoner};
 use ludeme_engine::playout::{PlayoutEnd, random_playout};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -53,11 +54,12 @@ fn run_game(path: &Path) -> Outcome {
     };
     let db = RootDatabase::default();
     let file = SourceFile::new(&db, path.to_path_buf(), syntax, Arc::from(text), None);
+    // A game `ludeme check` finds errors in is refused by every engine (the gate they share).
+    if engine_gate(&db, file, Severity::Error).is_err() {
+        return Outcome::Refused;
+    }
     let game: Reasoner = match reasoner_for(&db, file, Budget::default()) {
         Ok(game) => game,
-        Err(GdlError::Build(message)) if message.contains("static error") => {
-            return Outcome::Refused;
-        }
         Err(error) => return Outcome::NotGrounded(error.to_string()),
     };
     if game.engine_name() != "grounded" {
