@@ -321,6 +321,29 @@ fn merge_tells_lines_without_settings_from_lines_with_other_settings() {
     );
 }
 
+/// Lines of the previous version record settings but not `sources` nor `rules`: merged with
+/// lines that do, merge says the line comes from an older ludeme, not that the options differ.
+#[test]
+fn merge_tells_lines_of_an_older_version_that_lack_a_setting() {
+    let older = vec![format!(
+        "{}\n",
+        child_line(1, 1, Some(r#"{"seed":0,"runs":2}"#))
+    )];
+    let newer = vec![format!(
+        "{}\n",
+        child_line(2, 1, Some(r#"{"rules":"00ff","seed":0,"runs":2}"#))
+    )];
+    let (code, stderr) = merge_lines(&[("older.jsonl", older), ("newer.jsonl", newer)]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains(
+            "older.jsonl:1 was written by an older ludeme, which does not record `rules`; \
+             re-run that partition, or merge only lines of one version"
+        ),
+        "{stderr}"
+    );
+}
+
 /// The games the population starts from and the project's rule selection decide the
 /// children: partitions bred from other texts, or under another `[rules]`, are refused by
 /// merge, naming which; the same games in another folder (another machine) are not.
@@ -523,8 +546,8 @@ fn a_settings_file_with_a_mistake_is_warned_about() {
         evolve_warnings(),
         [format!(
             "ludeme evolve: warning: {}:2:12: `ludi/no-such-rule` matches no diagnostic code; \
-             `ludeme explain` lists them; the default settings apply (`ludeme check` reports \
-             the settings file)",
+             `ludeme explain` lists them; that entry is ignored; the rest of the file applies \
+             (`ludeme check` reports the settings file)",
             settings.display()
         )]
     );

@@ -296,23 +296,67 @@ fn merge_refuses_partitions_probed_with_different_settings() {
     );
 }
 
-/// The time limit in force is recorded when it comes from the games' `ludeme.toml` (no
-/// `--time-limit`): partitions probed under different `[probe] seconds` are refused by merge.
+/// Games of one corpus may be read under different `ludeme.toml`s (one per subfolder): the
+/// time limit and the rule selection in force are recorded on each game's own line, outside
+/// `settings`, so that the lines of one run agree and its partitions merge into what one
+/// process writes.
 #[test]
-fn merge_refuses_partitions_probed_under_different_time_limits_of_the_settings() {
-    let stderr = refused_merge_of_two_partitions([&[], &[]], |corpus, partition| {
-        let seconds = [30.0, 40.0][partition];
-        std::fs::write(
-            corpus.join("ludeme.toml"),
-            format!("[probe]\nseconds = {seconds:.1}\n"),
-        )
-        .expect("written");
-    });
-    assert!(
-        stderr.contains("different settings: `time_limit` is 30.0 at ")
-            && stderr.contains(" but 40.0 at "),
-        "{stderr}"
+fn partitions_of_a_corpus_with_a_ludeme_toml_per_subfolder_merge() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let corpus = temp.path().join("corpus");
+    let folders = [
+        ("a", "tic-tac-toe.ludi", "[probe]\nseconds = 30.0\n"),
+        (
+            "b",
+            "tic-tac-toe-2x2.ludi",
+            "[probe]\nseconds = 40.0\n[rules]\nseverity = { \"ludi\" = \"info\" }\n",
+        ),
+    ];
+    for (folder, name, settings) in folders {
+        let folder = corpus.join(folder);
+        std::fs::create_dir_all(&folder).expect("made");
+        let source = support::project_root().join("corpus/ludi").join(name);
+        std::fs::copy(source, folder.join(name)).expect("copied");
+        std::fs::write(folder.join("ludeme.toml"), settings).expect("written");
+    }
+    let whole = temp.path().join("whole.jsonl");
+    probed(
+        spawn_probe(&corpus, &whole, &[])
+            .wait_with_output()
+            .expect("ran"),
     );
+    let one = lines_without_time(&whole);
+    let in_force: Vec<(&Value, &Value)> = one
+        .iter()
+        .map(|line| (&line["time_limit"], &line["rules"]))
+        .collect();
+    assert_eq!(in_force[0].0, 30.0, "{one:?}");
+    assert_eq!(in_force[1].0, 40.0, "{one:?}");
+    assert_ne!(in_force[0].1, in_force[1].1, "{one:?}");
+    assert!(
+        one.iter()
+            .all(|line| line["settings"]["time_limit"].is_null()),
+        "{one:?}"
+    );
+
+    let parts = [temp.path().join("1.jsonl"), temp.path().join("2.jsonl")];
+    for (index, part) in parts.iter().enumerate() {
+        let partition = format!("{}/2", index + 1);
+        probed(
+            spawn_probe(&corpus, part, &["--partition", &partition])
+                .wait_with_output()
+                .expect("ran"),
+        );
+    }
+    let merged = temp.path().join("merged.jsonl");
+    succeeded(ludeme(&[
+        "merge",
+        &text(&parts[0]),
+        &text(&parts[1]),
+        "--out",
+        &text(&merged),
+    ]));
+    assert_eq!(lines_without_time(&merged), one);
 }
 
 #[test]

@@ -129,12 +129,13 @@ impl EvolveArgs {
 
 /// The settings of the project of `paths`. The children are culled by the severities they
 /// set, so a file that cannot be read, or has mistakes, is warned about (its first problem,
-/// placed) rather than silently giving way to the defaults; `ludeme check` reports every one.
+/// placed, and what applies instead) rather than silently; `ludeme check` reports every one.
 fn project_settings(paths: &[PathBuf]) -> Config {
-    let warn = |problem: &str| {
+    const DEFAULTS_APPLY: &str = "the default settings apply";
+    let warn = |problem: &str, consequence: &str| {
         eprintln!(
-            "ludeme evolve: warning: {problem}; the default settings apply (`ludeme check` \
-             reports the settings file)"
+            "ludeme evolve: warning: {problem}; {consequence} (`ludeme check` reports the \
+             settings file)"
         );
     };
     match settings_for(paths, None) {
@@ -142,23 +143,38 @@ fn project_settings(paths: &[PathBuf]) -> Config {
         Ok((project, Some(report))) => {
             if let Some(first) = report.diagnostics.first() {
                 let at = report.span(first.range).start;
-                let message = first.message.strip_suffix(DEFAULTS_USED);
-                let more = match report.diagnostics.len() - 1 {
+                let others = report.diagnostics.len() - 1;
+                let more = match others {
                     0 => String::new(),
                     others => format!(" (and {others} more)"),
                 };
-                warn(&format!(
-                    "{}:{}:{}: {}{more}",
-                    report.display_path(),
-                    at.line,
-                    at.column,
-                    message.unwrap_or(&first.message)
-                ));
+                // A file that could not be read as a whole gives the defaults; otherwise only
+                // the entries with mistakes are ignored.
+                let (message, consequence) = match first.message.strip_suffix(DEFAULTS_USED) {
+                    Some(message) => (message, DEFAULTS_APPLY),
+                    None if others == 0 => (
+                        first.message.as_str(),
+                        "that entry is ignored; the rest of the file applies",
+                    ),
+                    None => (
+                        first.message.as_str(),
+                        "those entries are ignored; the rest of the file applies",
+                    ),
+                };
+                warn(
+                    &format!(
+                        "{}:{}:{}: {message}{more}",
+                        report.display_path(),
+                        at.line,
+                        at.column,
+                    ),
+                    consequence,
+                );
             }
             project
         }
         Err(problem) => {
-            warn(&problem);
+            warn(&problem, DEFAULTS_APPLY);
             Config::default()
         }
     }
@@ -186,6 +202,9 @@ fn source_games(paths: &[PathBuf], project: &Config) -> Result<Vec<SourceGame>, 
     if sources.is_empty() {
         return Err("no Ludi game (.ludi) among the paths given".to_owned());
     }
+    // By file name and text, as their fingerprint names them, not by path: the population's
+    // games of equal score keep this order, which is then the same on another machine.
+    sources.sort_by(|a, b| (a.path.file_name(), &a.text).cmp(&(b.path.file_name(), &b.text)));
     Ok(sources)
 }
 

@@ -125,7 +125,9 @@ pub fn sorted_once<T, K: Ord + Copy>(
 /// command run with another seed or budget would merge into records no single run gives. The
 /// message names the first setting that differs and where. Lines of a ludeme that recorded no
 /// settings (an older one) merge among themselves unchecked, but not with lines that record
-/// them: which settings they were made with cannot be told.
+/// them: which settings they were made with cannot be told. A setting recorded on one side
+/// only names the other line as one of an older ludeme (that did not yet record it), not as
+/// other options.
 fn same_settings<T>(lines: &[Line<T>]) -> Result<(), String> {
     let settings_of = |text: &str| match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(mut line)) => match line.remove("settings") {
@@ -166,22 +168,31 @@ fn same_settings<T>(lines: &[Line<T>]) -> Result<(), String> {
         else {
             continue;
         };
-        let shown = |value: Option<&Value>| match value {
-            None => "not recorded".to_owned(),
-            Some(Value::Object(_) | Value::Array(_)) => "a table".to_owned(),
-            Some(value) => value.to_string(),
+        let (was, is) = match (first.get(name), these.get(name)) {
+            (Some(was), Some(is)) => (was, is),
+            // A setting recorded on one side only: the other line comes from a version that
+            // did not record it, not from other options.
+            (was, _) => {
+                let older = if was.is_none() { first_at } else { at };
+                return Err(format!(
+                    "{older} was written by an older ludeme, which does not record `{name}`; \
+                     re-run that partition, or merge only lines of one version"
+                ));
+            }
         };
-        let (was, is) = (first.get(name), these.get(name));
-        let difference =
-            if matches!(was, Some(Value::Object(_))) && matches!(is, Some(Value::Object(_))) {
-                format!("`{name}` differs between {first_at} and {at}")
-            } else {
-                format!(
-                    "`{name}` is {} at {first_at} but {} at {at}",
-                    shown(was),
-                    shown(is)
-                )
-            };
+        let shown = |value: &Value| match value {
+            Value::Object(_) | Value::Array(_) => "a table".to_owned(),
+            value => value.to_string(),
+        };
+        let difference = if was.is_object() && is.is_object() {
+            format!("`{name}` differs between {first_at} and {at}")
+        } else {
+            format!(
+                "`{name}` is {} at {first_at} but {} at {at}",
+                shown(was),
+                shown(is)
+            )
+        };
         return Err(format!(
             "the records were written with different settings: {difference}; merge the \
              partitions of one command, run with the same options"

@@ -113,14 +113,17 @@ impl SelfPlayArgs {
     /// settings the game is read with (its `ludeme.toml`'s, as [`crate::project::open_game`]
     /// reads them; the defaults when there is none or it is broken).
     pub fn seconds_for(&self, path: &Path) -> f64 {
-        self.time_limit.unwrap_or_else(|| {
-            crate::project::settings_for(&[path.to_path_buf()], None)
-                .map(|(settings, _)| settings)
-                .unwrap_or_default()
-                .probe
-                .seconds
-        })
+        self.time_limit
+            .unwrap_or_else(|| settings_of_game(path).probe.seconds)
     }
+}
+
+/// The settings the game at `path` is read with (its nearest `ludeme.toml`'s, as
+/// [`crate::project::open_game`] reads them; the defaults when there is none or it is broken).
+fn settings_of_game(path: &Path) -> ludeme_analysis::config::Config {
+    crate::project::settings_for(&[path.to_path_buf()], None)
+        .map(|(settings, _)| settings)
+        .unwrap_or_default()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -332,38 +335,45 @@ fn json_report<'a>(path: &Path, report: &'a ProbeReport) -> Json<'a> {
 }
 
 /// One line of the JSON Lines of a corpus: a game's place among the corpus's games sorted by
-/// path (from 1), their number, its report or why it could not be probed, and the options it
-/// was probed with.
+/// path (from 1), their number, its report or why it could not be probed, what of its own
+/// `ludeme.toml` decided it, and the options it was probed with.
 #[derive(Serialize)]
 struct CorpusRecord<'a> {
     index: usize,
     of: usize,
     #[serde(flatten)]
     outcome: Outcome<'a>,
+    /// The time limit in force for this game, in seconds: `--time-limit`, else its
+    /// `ludeme.toml`'s. Outside `settings`: games of one corpus may have different
+    /// `ludeme.toml`s, so it may differ between the lines of one run.
+    time_limit: f64,
+    /// A fingerprint of the rule selection this game was read under (`[rules]` of its
+    /// `ludeme.toml`), which decides whether the engines refuse it, in hexadecimal; outside
+    /// `settings` for the same reason.
+    rules: String,
     settings: ProbedWith,
 }
 
-/// The options that decide a game's report, on every line of a corpus, so that `ludeme merge`
-/// refuses lines of partitions probed differently (`move_nodes` `None`: not given, and each
-/// game's default applied).
+/// The options that decide a game's report, on every line of a corpus alike, so that `ludeme
+/// merge` refuses lines of partitions probed differently (`move_nodes` and `time_limit`
+/// `None`: not given, and each game's default applied).
 #[derive(Serialize)]
 struct ProbedWith {
     games: usize,
     seed: u64,
     random_plies: usize,
     move_nodes: Option<u64>,
-    /// The time limit in force, in seconds: `--time-limit`, else the game's `ludeme.toml`'s.
-    time_limit: f64,
+    time_limit: Option<f64>,
 }
 
 impl SelfPlayArgs {
-    fn recorded(&self, time_limit: f64) -> ProbedWith {
+    fn recorded(&self) -> ProbedWith {
         ProbedWith {
             games: self.games,
             seed: self.seed,
             random_plies: self.random_plies,
             move_nodes: self.move_nodes,
-            time_limit,
+            time_limit: self.time_limit,
         }
     }
 }
@@ -396,13 +406,18 @@ pub struct GameLine {
 /// game's probe part-way (fewer games than asked): a partial report is not written.
 fn corpus_line(index: usize, of: usize, path: &Path, self_play: &SelfPlayArgs) -> Option<String> {
     let game = path.display().to_string();
-    let time_limit = self_play.seconds_for(path);
+    let in_force = settings_of_game(path);
+    let time_limit = self_play.time_limit.unwrap_or(in_force.probe.seconds);
+    // Hexadecimal: JSON numbers stop at 64 bits.
+    let rules = format!("{:032x}", in_force.rules.fingerprint());
     let line = |outcome| {
         serde_json::to_string(&CorpusRecord {
             index,
             of,
             outcome,
-            settings: self_play.recorded(time_limit),
+            time_limit,
+            rules: rules.clone(),
+            settings: self_play.recorded(),
         })
     };
     let failed = |error: String| {

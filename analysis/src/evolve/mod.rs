@@ -168,7 +168,17 @@ impl SourceGame {
             })
             .collect();
         named.sort_unstable();
-        crate::config::stable_fingerprint(&named)
+        // Lengths as little-endian u64s, not through `Hash` (which writes a `usize` in the
+        // machine's width and byte order), so that 32-bit and big-endian machines agree.
+        use std::hash::Hasher as _;
+        let mut hasher = siphasher::sip128::SipHasher13::new();
+        for (name, text) in &named {
+            for bytes in [name.as_bytes(), text.as_bytes()] {
+                hasher.write(&(bytes.len() as u64).to_le_bytes());
+                hasher.write(bytes);
+            }
+        }
+        siphasher::sip128::Hasher128::finish128(&hasher).as_u128()
     }
 }
 
@@ -714,6 +724,33 @@ mod tests {
             SourceGame::fingerprint(&here),
             SourceGame::fingerprint(&renamed)
         );
+    }
+
+    /// The fingerprint hashes, for each game in (file name, text) order, the file name's and
+    /// then the text's length as a little-endian u64 followed by its bytes: a stream the same
+    /// whatever the machine's width and byte order.
+    #[test]
+    fn the_sources_fingerprint_hashes_explicit_little_endian_lengths() {
+        use std::hash::Hasher as _;
+        let sources = [
+            SourceGame {
+                path: PathBuf::from("/b/y.ludi"),
+                text: "two".to_owned(),
+            },
+            SourceGame {
+                path: PathBuf::from("/a/x.ludi"),
+                text: "one".to_owned(),
+            },
+        ];
+        let mut stream = Vec::new();
+        for part in ["x.ludi", "one", "y.ludi", "two"] {
+            stream.extend_from_slice(&(part.len() as u64).to_le_bytes());
+            stream.extend_from_slice(part.as_bytes());
+        }
+        let mut hasher = siphasher::sip128::SipHasher13::new();
+        hasher.write(&stream);
+        let expected = siphasher::sip128::Hasher128::finish128(&hasher).as_u128();
+        assert_eq!(SourceGame::fingerprint(&sources), expected);
     }
 
     /// Four in a row on 6×6: the game's own policy (make lines) against a parent's that is the
