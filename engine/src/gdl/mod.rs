@@ -2,8 +2,10 @@
 //! from its rule model) and the plain interpreter that runs it behind the [`Game`](crate::Game)
 //! interface.
 //!
-//! The [`Interpreter`] is written for obvious correctness, not speed: a bottom-up fixpoint over
-//! ground facts, stratum by stratum. It is the oracle that faster reasoners are tested against.
+//! The [`Interpreter`] is a fixpoint over ground facts, stratum by stratum. Its reference
+//! evaluation ([`Interpreter::bottom_up`]) is written for obvious correctness, not speed, and is
+//! the oracle the others are tested against; its goal-directed one ([`Interpreter::new`]:
+//! rules rewritten for demand, indexed joins) runs the games that do not ground.
 //! The [`grounded`] reasoner grounds the rules into a propositional circuit and is the fast one;
 //! [`Reasoner`] picks it when the game grounds and falls back to the interpreter otherwise.
 
