@@ -617,16 +617,61 @@ async fn the_probe_lens_follows_the_projects_rule_selection() {
     let probe = lens_of_kind(&mut client, &uri, "probe").await;
     // The workspace's settings are read off the protocol thread: until they apply, the default
     // selection makes the game's findings errors.
+    let title = resolve_until(&mut client, &probe, |title| !title.contains("error(s)")).await;
+    assert!(title.contains(" · 2 games, tentative · "), "{title}");
+    client.shutdown().await;
+}
+
+/// A change of `ludeme.toml` to its `[rules]` alone (the probe budgets and the document stay
+/// as they were) is a new verdict of the engine gate: the probe lens worked out under the old
+/// selection is not shown again, and the game the selection now makes an error of is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_probe_lens_follows_a_change_of_the_rules_alone() {
+    const PROBE: &str = "[probe]\ngames = 2\nseconds = 20.0\n";
+    let folder = support::projects::project(
+        &format!("[rules]\ndisable = [\"ludi/inapplicable\"]\n\n{PROBE}"),
+        "yavalath.ludi",
+        &support::projects::yavalath_with_inapplicable_neighbours(),
+    );
+    let (mut client, uri) =
+        support::projects::open_in_workspace(folder.path(), "yavalath.ludi", "ludi").await;
+    let probe = lens_of_kind(&mut client, &uri, "probe").await;
+    // Played under the project's settings (the defaults refuse the game): the result is done
+    // for this version and these budgets.
+    let played = resolve_until(&mut client, &probe, |title| title.contains(" · 2 games")).await;
+    assert!(played.contains(" · 2 games, tentative · "), "{played}");
+
+    // The same budgets, the default rule selection: `ludi/inapplicable` is an error again, at
+    // each of the game's two `in-a-row` conditions.
+    let settings = folder.path().join("ludeme.toml");
+    std::fs::write(&settings, PROBE).expect("written");
+    client
+        .notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": [{"uri": format!("file://{}", settings.display()), "type": 2}]}),
+        )
+        .await;
+    let refused = resolve_until(&mut client, &probe, |title| title.contains("error(s)")).await;
+    assert!(refused.contains("the game has 2 error(s)"), "{refused}");
+    client.shutdown().await;
+}
+
+/// The title of `lens` resolved again and again (for up to 20 s) until `done` holds of it, as
+/// settings read off the protocol thread and background work take a while; the last title.
+async fn resolve_until(
+    client: &mut LspClient,
+    lens: &Value,
+    done: impl Fn(&str) -> bool,
+) -> String {
     let mut title = String::new();
     for _ in 0..100 {
-        title = lens_title(&client.request("codeLens/resolve", probe.clone()).await);
-        if !title.contains("error(s)") {
+        title = lens_title(&client.request("codeLens/resolve", lens.clone()).await);
+        if done(&title) {
             break;
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    assert!(title.contains(" · 2 games, tentative · "), "{title}");
-    client.shutdown().await;
+    title
 }
 
 /// An edit stops the probe of the text before it: the run under way ends at its next state

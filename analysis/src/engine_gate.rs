@@ -1,8 +1,12 @@
 //! The one gate in front of every engine (`ludeme probe`, `bench`, `play`, the editor's probe
-//! lens, breeding): whether a game's diagnostics let an engine play it. It reads the diagnostics
-//! `ludeme check` reports, with the project's rule selection of `ludeme.toml` applied by the same
-//! [`crate::config::RuleSelection::apply`], so that a game `ludeme check` finds free of errors is
-//! not refused for errors, and one the selection makes an error of is refused.
+//! lens, breeding): whether a game's diagnostics let an engine play it. It reads the file's own
+//! diagnostics ([`crate::file_diagnostics`]), with the project's rule selection of `ludeme.toml`
+//! applied by the same [`crate::config::RuleSelection::apply`] as `ludeme check`, so that a game
+//! `ludeme check` finds free of errors is not refused for errors, and one whose own diagnostics
+//! the selection makes errors of is refused. What `ludeme check` adds to those diagnostics is not
+//! counted here: a known game the file duplicates (`distance/duplicate`) and what a simulation
+//! finds (`check --simulate`) do not keep an engine from playing it, so `ludeme check` may
+//! report errors for a game the gate lets through.
 //!
 //! The selection cannot open the gate for every rule, though. Some diagnostics say that the
 //! reading of the file left something out: the engine would then play a game other than the one
@@ -10,7 +14,8 @@
 //! message that names the finding (which `ludeme check` no longer lists when it is disabled).
 //! Which rules those are, per language ([`leaves_model_incomplete`]):
 //!
-//! - `syntax/` and `file/`: the parser skipped text or read none.
+//! - `syntax/`: the parser skipped text. (A `file/` finding, a file that is not text, never
+//!   reaches the gate: the file is refused when it is loaded, before it has diagnostics.)
 //! - GDL: what the lowering reports (`gdl_rules(..).diagnostics`: a form that is not a rule, a
 //!   connective of the wrong arity, ...) and infix text in a `.kif` file: those forms are not in
 //!   the rules the engine gets. The checks over the whole rule set (unsafe variables, arities,
@@ -109,12 +114,11 @@ pub fn engine_gate(db: &dyn Db, file: SourceFile, blocking: Severity) -> Result<
     });
     match incomplete {
         Some(diagnostic) => {
-            let text = file.text(db);
-            let before = &text[..diagnostic.range.start.min(text.len())];
-            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+            let (line, column) =
+                crate::game_report::line_and_column(file.text(db), diagnostic.range.start);
             Err(GateRefusal::Incomplete {
-                line: before.matches('\n').count() + 1,
-                column: before[line_start..].chars().count() + 1,
+                line,
+                column,
                 diagnostic: Box::new(diagnostic),
             })
         }
@@ -126,7 +130,7 @@ pub fn engine_gate(db: &dyn Db, file: SourceFile, blocking: Severity) -> Result<
 /// out (the classification of the module documentation). `lowering_codes` are the codes the GDL
 /// lowering reported for the file, infix text in a `.kif` file among them.
 fn leaves_model_incomplete(syntax: Syntax, code: &str, lowering_codes: &[&str]) -> bool {
-    if code.starts_with("syntax/") || code.starts_with("file/") {
+    if code.starts_with("syntax/") {
         return true;
     }
     match syntax {

@@ -174,6 +174,9 @@ enum Job {
         version: i32,
         /// A result worked out under other budgets is stale for the same version.
         budget: ProbeBudget,
+        /// So is one worked out under another rule selection of `ludeme.toml`: the engine gate
+        /// refuses a game for the errors the selection leaves (its fingerprint).
+        rules: u128,
         resolved: Resolved,
     },
 }
@@ -216,6 +219,7 @@ impl LensJobs {
         }
         let version = snapshot.document.version;
         let budget = snapshot.settings.probe();
+        let rules = snapshot.settings.file.rules.fingerprint();
         let key = (uri, kind);
         let stop = Arc::new(AtomicBool::new(false));
         {
@@ -224,8 +228,9 @@ impl LensJobs {
                 Some(Job::Done {
                     version: done,
                     budget: done_under,
+                    rules: done_with,
                     resolved,
-                }) if *done == version && *done_under == budget => {
+                }) if *done == version && *done_under == budget && *done_with == rules => {
                     return resolved.clone();
                 }
                 // One run per lens at a time: a run for an older version is told to stop (a
@@ -279,6 +284,7 @@ impl LensJobs {
                         Job::Done {
                             version,
                             budget,
+                            rules,
                             resolved: resolved.clone(),
                         },
                     );
