@@ -7,9 +7,9 @@
 mod support;
 
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use support::interrupt::interrupt_when;
+use support::interrupt::{interrupt_after_handler, interrupt_when};
 
 #[test]
 fn ctrl_c_stops_a_probe_at_once_and_reports_the_games_finished() {
@@ -25,12 +25,7 @@ fn ctrl_c_stops_a_probe_at_once_and_reports_the_games_finished() {
         .spawn()
         .expect("ludeme runs");
     // Into the games: reading and setting up the game come first.
-    let handler_seen = std::cell::Cell::new(None::<Instant>);
-    let (output, stop_took) = interrupt_when(child, || {
-        let since = handler_seen.get().unwrap_or_else(Instant::now);
-        handler_seen.set(Some(since));
-        since.elapsed() > Duration::from_millis(1500)
-    });
+    let (output, stop_took) = interrupt_after_handler(child, Duration::from_millis(1500));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
@@ -97,12 +92,7 @@ fn ctrl_c_stops_a_series_of_matches_and_writes_the_ones_played() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("ludeme runs");
-    let handler_seen = std::cell::Cell::new(None::<Instant>);
-    let (output, stop_took) = interrupt_when(child, || {
-        let since = handler_seen.get().unwrap_or_else(Instant::now);
-        handler_seen.set(Some(since));
-        since.elapsed() > Duration::from_millis(1500)
-    });
+    let (output, stop_took) = interrupt_after_handler(child, Duration::from_millis(1500));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     let records: Vec<serde_json::Value> =

@@ -36,3 +36,14 @@ pub fn interrupt_when(child: Child, ready: impl Fn() -> bool) -> (Output, Durati
     let output = child.wait_with_output().expect("ran");
     (output, sent.elapsed())
 }
+
+/// Sends SIGINT `settled` after `child` first handles Ctrl-C: into its work, past reading and
+/// setting up the game. Returns as [`interrupt_when`] does.
+pub fn interrupt_after_handler(child: Child, settled: Duration) -> (Output, Duration) {
+    let handler_seen = std::cell::Cell::new(None::<Instant>);
+    interrupt_when(child, || {
+        let since = handler_seen.get().unwrap_or_else(Instant::now);
+        handler_seen.set(Some(since));
+        since.elapsed() > settled
+    })
+}
