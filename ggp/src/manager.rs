@@ -512,8 +512,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_raised_stop_aborts_the_match_under_way_and_starts_no_other() {
+    /// Tic-tac-toe, its rules as sent, and two random players on loopback ports.
+    fn tic_tac_toe_between_random_players() -> (PlayableGame, Vec<Term>, LocalPlayers) {
         let rules = RulesSource {
             syntax: Syntax::GdlKif,
             text: TIC_TAC_TOE.to_owned(),
@@ -521,6 +521,12 @@ mod tests {
         let game = build_game(&rules, Duration::from_secs(10), false).expect("the game builds");
         let terms = read_terms(TIC_TAC_TOE).expect("the rules read");
         let local = LocalPlayers::start(vec![random_player(1), random_player(2)]).expect("players");
+        (game, terms, local)
+    }
+
+    #[test]
+    fn a_raised_stop_aborts_the_match_under_way_and_starts_no_other() {
+        let (game, terms, local) = tic_tac_toe_between_random_players();
         let stop = Arc::new(AtomicBool::new(false));
         let settings = MatchSettings {
             id: "stop-test".to_owned(),
@@ -554,13 +560,7 @@ mod tests {
 
     #[test]
     fn a_record_holds_the_state_before_each_joint_move_and_loads_back_as_steps() {
-        let rules = RulesSource {
-            syntax: Syntax::GdlKif,
-            text: TIC_TAC_TOE.to_owned(),
-        };
-        let game = build_game(&rules, Duration::from_secs(10), false).expect("the game builds");
-        let terms = read_terms(TIC_TAC_TOE).expect("the rules read");
-        let local = LocalPlayers::start(vec![random_player(1), random_player(2)]).expect("players");
+        let (game, terms, local) = tic_tac_toe_between_random_players();
         let settings = MatchSettings {
             id: "record-test".to_owned(),
             start_clock: 2,
