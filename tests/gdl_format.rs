@@ -644,6 +644,30 @@ fn a_bare_distinct_is_the_same_mistake_in_both_syntaxes() {
     }
 }
 
+/// An infix relation named like a KIF connective in another case (`oR`, `NoT`) cannot be
+/// converted to KIF, which recognises its connectives in any case: `oR()` would be written
+/// `(oR)`, an empty disjunction (found by fuzzing). The conversion names it where it is written.
+#[test]
+fn an_infix_relation_named_like_a_connective_in_any_case_is_not_converted() {
+    for (text, name, offset) in [
+        ("go :- oR()\n", "oR", 6),
+        ("go :- p & ~nOt(a)\n", "nOt", 11),
+        ("go :- p | oR(a)\n", "oR", 10),
+    ] {
+        let Err(FormatError::Unconvertible(problems)) = format_gdl_text(text, INFIX, KIF) else {
+            panic!("{text:?}: `{name}` would read as a KIF connective");
+        };
+        assert_eq!(problems.len(), 1, "{text:?}: {problems:?}");
+        assert_eq!(problems[0].name, name, "{text:?}");
+        assert_eq!(problems[0].ranges[0].start, offset, "{text:?}");
+    }
+    // A relation that only contains a connective's letters converts as before.
+    assert_eq!(
+        format_gdl_text("go :- order()\n", INFIX, KIF).unwrap(),
+        "(<= go\n    (order))\n"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // The command line.
 

@@ -17,8 +17,9 @@
 //!   variables start with a capital or `_`, so this is injective, and KIF → infix → KIF gives back
 //!   every variable up to renaming (`?X` comes back as `?x`).
 //! - constants are kept: every infix constant is a KIF symbol.
-//! - a body sentence named `not` or `or` (`~p & not(q)`) cannot be converted: KIF would read
-//!   `(not q)` as a negation.
+//! - a body sentence named `not` or `or` in any case (`~p & not(q)`, `oR()`) cannot be
+//!   converted: KIF recognises its connectives in any case, so it would read `(not q)` as a
+//!   negation and `(oR)` as an empty disjunction.
 //!
 //! A conversion never changes the meaning of the rules: when a name cannot be spelled, it fails
 //! and says which names stand in the way, and where.
@@ -217,10 +218,12 @@ fn is_infix_variable(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_uppercase() || c == '_') && name.chars().all(identifier)
 }
 
-/// Infix → KIF: a body sentence named `not` or `or` would read as the connective in KIF.
+/// Infix → KIF: a body sentence named `not` or `or`, in any case, would read as the connective
+/// in KIF. (`distinct` needs no check: infix reads it as the connective too, in any case.)
 fn check_connective_names(literal: &Literal, problems: &mut Problems) {
     literal.for_each_sentence(false, &mut |sentence, _| {
-        if matches!(&*sentence.name.name, "not" | "or") {
+        let name = &sentence.name.name;
+        if name.eq_ignore_ascii_case("not") || name.eq_ignore_ascii_case("or") {
             problems.add(
                 &sentence.name,
                 "a body sentence named like a KIF connective would read as the connective in KIF; rename the relation",
