@@ -406,6 +406,13 @@ impl Interpreter {
         &self.evaluated
     }
 
+    /// Whether a question ran out of budget goal-directed and was asked of the bottom-up
+    /// reference (see [`Interpreter::answer`]).
+    #[cfg(test)]
+    pub(crate) fn asked_the_reference(&self) -> bool {
+        self.reference.borrow().is_some()
+    }
+
     /// The size of every relation derived for the state's questions (`joint` empty) or for the
     /// next state, largest first: a measuring aid for the tests.
     #[cfg(test)]
