@@ -7,6 +7,13 @@
 //! then instantiated over the domain into ground rules of signed literals; `distinct` is decided
 //! at this point, and a negative literal whose atom is outside the domain (never true) drops out.
 //!
+//! The static relations (those that read neither `true` nor `does`) come first, stratum by
+//! stratum: a relation whose rules read only relations already computed exactly is exact too,
+//! its domain the atoms that hold in every state, so a negative literal over it is decided
+//! rather than assumed. urmAdd's `(<= (lineNumber ?np1) (succ ?n ?np1) (not (maxLines ?n))
+//! (lineNumber ?n))` then stops at the ten lines the game has, not at the fifty its counter
+//! allows.
+//!
 //! Joins backtrack on an explicit stack and use per-argument indexes; the work is counted
 //! against [`GroundingLimits`], so that a game with an infinite or huge domain (counters built
 //! from function terms, big boards) ends with an error and the caller falls back to the
@@ -144,6 +151,9 @@ pub(super) struct Grounding {
     /// Per term: its position among its relation's facts (meaningful for domain atoms).
     position: Vec<u32>,
     relations: FxHashMap<RelKey, Relation>,
+    /// The static relations whose domain is exactly the atoms that hold (in every state):
+    /// a negative literal over one of them is decided while grounding.
+    exact: FxHashSet<RelKey>,
     pub rules: GroundRules,
 }
 
@@ -203,9 +213,10 @@ type Found<'a> = dyn FnMut(&[TermId], &[TermId]) -> Result<(), GdlError> + 'a;
 /// What a join does with negative literals.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
-    /// Assume they hold (the relaxed domain).
+    /// Assume they hold (the relaxed domain), but over an exact relation, decide them.
     Relaxed,
-    /// Report their atom (or [`UNBOUND`] when outside the domain: always true).
+    /// Report their atom (or [`UNBOUND`] when outside the domain: always true); over an exact
+    /// relation, decide them.
     Instantiate,
 }
 
@@ -222,13 +233,14 @@ pub(super) fn ground(
         in_domain: Vec::new(),
         position: Vec::new(),
         relations: FxHashMap::default(),
+        exact: FxHashSet::default(),
         rules: GroundRules {
             starts: vec![0],
             ..GroundRules::default()
         },
     };
     let mut work = Work { limits, steps: 0 };
-    grounding.saturate(program, rules, &mut work)?;
+    grounding.saturate_static_first(program, rules, &mut work)?;
     grounding.instantiate(program, rules, guards, &mut work)?;
     Ok(grounding)
 }
@@ -296,13 +308,74 @@ impl Grounding {
         Ok(())
     }
 
+    /// The relaxed fixpoint of `rules`, the static strata first, each to its own fixpoint in
+    /// evaluation order, marking the relations that come out exact; then the rest together.
+    /// When the rules do not stratify (a rewriting may break it), all run together, relaxed.
+    fn saturate_static_first(
+        &mut self,
+        program: &Program,
+        rules: &[CompiledRule],
+        work: &mut Work<'_>,
+    ) -> Result<(), GdlError> {
+        let Ok(stratified) = program.with_rules(program.symbols.clone(), rules.to_vec()) else {
+            return self.saturate(program, &rules.iter().collect::<Vec<_>>(), work);
+        };
+        let keywords = &program.keywords;
+        let mut rules_left: FxHashMap<RelKey, usize> = FxHashMap::default();
+        for rule in rules {
+            *rules_left.entry(rule.head.key()).or_default() += 1;
+        }
+        let derived: FxHashSet<RelKey> = rules_left.keys().copied().collect();
+        // A relation no rule derives (nor the state or the moves) has no atoms: exact.
+        let empty = |key: RelKey| {
+            !derived.contains(&key) && key.0 != keywords.true_ && key.0 != keywords.does
+        };
+        // Relations with a rule whose derivations may include atoms that do not hold.
+        let mut inexact: FxHashSet<RelKey> = FxHashSet::default();
+        let mut dynamic_rules = Vec::new();
+        for stratum in &stratified.strata {
+            let members: Vec<&CompiledRule> = stratum.rules.iter().map(|&r| &rules[r]).collect();
+            if stratum.dynamic {
+                dynamic_rules.extend(members);
+                continue;
+            }
+            // Exact derivations read only exact atoms: relations already exact, none at all,
+            // or (positively) this stratum's own recursion over atoms derived exactly.
+            let reads_exact = |key: RelKey, positive: bool| {
+                self.exact.contains(&key)
+                    || empty(key)
+                    || (positive && stratum.relations.contains(&key) && !inexact.contains(&key))
+            };
+            let exact_derivations = members.iter().all(|rule| {
+                rule.body.iter().all(|literal| match literal {
+                    CompiledLiteral::Positive(atom) => reads_exact(atom.key(), true),
+                    CompiledLiteral::Negative(atom) => reads_exact(atom.key(), false),
+                    _ => true,
+                })
+            });
+            self.saturate(program, &members, work)?;
+            for rule in &members {
+                let key = rule.head.key();
+                if !exact_derivations {
+                    inexact.insert(key);
+                }
+                let left = rules_left.get_mut(&key).expect("counted above");
+                *left -= 1;
+                if *left == 0 && !inexact.contains(&key) {
+                    self.exact.insert(key);
+                }
+            }
+        }
+        self.saturate(program, &dynamic_rules, work)
+    }
+
     /// The relaxed fixpoint, semi-naive: after the first round, a rule is joined once per
     /// positive literal whose relation grew in the last round, that literal reading only the
     /// new facts.
     fn saturate(
         &mut self,
         program: &Program,
-        rules: &[CompiledRule],
+        rules: &[&CompiledRule],
         work: &mut Work<'_>,
     ) -> Result<(), GdlError> {
         let limits = work.limits;
@@ -319,7 +392,7 @@ impl Grounding {
                 previous_sizes.get(key).copied().unwrap_or(0)..sizes.get(key).copied().unwrap_or(0)
             };
             let mut heads: Vec<TermId> = Vec::new();
-            for rule in rules {
+            for &rule in rules {
                 let mut joins: Vec<Option<(usize, Range<u32>)>> = Vec::new();
                 if first_round {
                     joins.push(None);
@@ -665,18 +738,19 @@ impl Grounding {
                                 instances_equal(&self.terms, a, b, &bindings)
                             }
                             CompiledLiteral::Negative(atom) => {
+                                let exact = self.exact.contains(&atom.key());
+                                let in_domain = (exact || mode == Mode::Instantiate)
+                                    .then(|| find_atom(&self.terms, atom, &bindings, &mut key))
+                                    .flatten()
+                                    .filter(|&a| {
+                                        self.in_domain.get(a as usize).copied().unwrap_or(false)
+                                    });
                                 if mode == Mode::Instantiate {
-                                    atoms[literal] =
-                                        find_atom(&self.terms, atom, &bindings, &mut key)
-                                            .filter(|&a| {
-                                                self.in_domain
-                                                    .get(a as usize)
-                                                    .copied()
-                                                    .unwrap_or(false)
-                                            })
-                                            .unwrap_or(UNBOUND);
+                                    atoms[literal] = in_domain.unwrap_or(UNBOUND);
                                 }
-                                true
+                                // Over an exact relation, an atom in the domain holds in
+                                // every state: the literal never does.
+                                in_domain.is_none() || !exact
                             }
                             CompiledLiteral::Positive(_) => unreachable!("handled above"),
                         }

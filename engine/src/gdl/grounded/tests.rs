@@ -458,6 +458,60 @@ fn a_comparison_of_three_guesses_grounds_with_its_variables_eliminated_and_agree
     agrees_when_grounded_under(program, &limits, 40);
 }
 
+/// A static counter bounded by negation, as urmAdd numbers its program lines:
+/// `(position ?m)` follows `(position ?n)` unless `(last ?n)`. Negation ignored, the counter
+/// would run to the end of `succ` (60) and the moves `(go ?a ?b ?c)` over three positions to
+/// 60³; computed exactly before the rest, it stops at 5, the moves at 125. The domain holds
+/// exactly the five positions, and the game plays as the interpreter does.
+#[test]
+fn a_static_relation_bounded_by_negation_grounds_exactly_and_agrees() {
+    let mut text = String::from(
+        "(role robot) (init (at 1)) (init (turn 0)) (last 5) (position 1)
+         (<= (position ?m) (succ ?n ?m) (not (last ?n)) (position ?n))
+         (<= (outside ?n) (succ ?n ?m) (not (position ?n)))
+         (<= (legal robot (go ?a ?b ?c)) (true (at ?a)) (position ?b) (position ?c)
+             (not (outside ?c)))
+         (<= (next (at ?c)) (does robot (go ?a ?b ?c)))
+         (<= (next (turn ?m)) (true (turn ?n)) (succ ?n ?m))
+         (<= terminal (true (turn 4)))
+         (<= (goal robot 100) (true (at 5))) (<= (goal robot 0) (not (true (at 5))))",
+    );
+    for n in 0..60 {
+        text.push_str(&format!(" (succ {n} {})", n + 1));
+    }
+    let mut program = program(&text).expect("builds");
+    let rules = super::factor::factor(&program.rules, &mut program.symbols);
+    let grounding =
+        super::domain::ground(&program, &rules, &Default::default(), &Default::default())
+            .expect("grounds");
+    let position = program.symbols.get("position").expect("a relation");
+    let mut positions: Vec<String> = grounding
+        .facts((position, 1))
+        .iter()
+        .map(|&atom| {
+            grounding
+                .terms
+                .to_ground(atom)
+                .display(&program.symbols)
+                .to_string()
+        })
+        .collect();
+    positions.sort();
+    assert_eq!(
+        positions,
+        [
+            "(position 1)",
+            "(position 2)",
+            "(position 3)",
+            "(position 4)",
+            "(position 5)"
+        ]
+    );
+    let legal = program.keywords.legal;
+    assert_eq!(grounding.facts((legal, 2)).len(), 5 * 25);
+    agrees_when_grounded_under(program, &Default::default(), 20);
+}
+
 /// Grounds the corpus files listed in `GDL_GROUND_PROFILE` (paths separated by `:`) and prints
 /// each outcome with its CPU time, then, when `GDL_PLAYOUT_SECONDS` is set, plays random
 /// playouts from the initial state (at most 500 plies each) for that many CPU seconds and
@@ -478,11 +532,45 @@ fn profile_grounding_of_listed_games() {
                 continue;
             }
         };
+        // `GDL_GROUND_UNBOUNDED` lifts the size limits (not the CPU deadline): what a game
+        // needs, measured rather than cut off.
+        let sizes = if std::env::var_os("GDL_GROUND_UNBOUNDED").is_some() {
+            super::GroundingLimits {
+                max_terms: usize::MAX,
+                max_ground_rules: usize::MAX,
+                max_literals: usize::MAX,
+                ..super::GroundingLimits::default()
+            }
+        } else {
+            super::GroundingLimits::default()
+        };
         let started = crate::cpu_time::CpuInstant::now();
         let limits = super::GroundingLimits {
-            deadline: Some(started.deadline(std::time::Duration::from_secs(20))),
-            ..super::GroundingLimits::default()
+            deadline: Some(started.deadline(std::time::Duration::from_secs(60))),
+            ..sizes
         };
+        if std::env::var_os("GDL_GROUND_AS_WRITTEN").is_some() {
+            let mut probe = program.clone();
+            let rules = super::factor::factor(&probe.rules, &mut probe.symbols);
+            match super::domain::ground(&probe, &rules, &Default::default(), &limits) {
+                Ok(grounding) => println!(
+                    "{path}: as written: {} terms, {} ground rules, {} literals after {:.2} CPU s",
+                    grounding.terms.len(),
+                    grounding.rules.len(),
+                    grounding.rules.literals.len(),
+                    started.elapsed().as_secs_f64()
+                ),
+                Err(error) => println!("{path}: as written: {error}"),
+            }
+            let eliminated = ground_rewritten(&program, &limits, |rules, symbols| {
+                super::factor::eliminate(&rules, symbols)
+            });
+            println!(
+                "{path}: eliminated: {:?} after {:.2} CPU s",
+                eliminated.err(),
+                started.elapsed().as_secs_f64()
+            );
+        }
         let grounded = super::GroundedGame::new(program, &limits);
         let outcome = match &grounded {
             Ok(game) => {
