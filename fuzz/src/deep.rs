@@ -1,14 +1,54 @@
-//! Hostile sizes: text nested very deep (up to [`MAX_DEPTH`] levels) in a chosen shape, runs of
-//! openers never closed or closers never opened, and games with a huge number of facts (up to
+//! Hostile sizes: text nested deep (up to [`MAX_DEPTH`] levels) in a chosen shape, runs of
+//! openers never closed or closers never opened, and games with many facts (up to
 //! [`MAX_FACTS`]), in each syntax.
+//!
+//! The sizes are a few times past the limits the analyses enforce, not the largest a file may
+//! have: the full sizes (a million levels, open or closed, in every syntax; 50,000 KIF facts)
+//! are tested in release by `tests/robustness.rs`. What the fuzzer adds is the shapes and their
+//! combinations near and past the limits: [`ludeme_analysis::rules::MAX_NESTING_DEPTH`] (256,
+//! also the engine's term depth), the smaller depths of single passes (the English, the ludeme
+//! trees, EGGG's lowering), the formatters' tree depth. The target runs its stages on a thread
+//! with [`STAGE_STACK`] bytes of stack, so that a pass recursing along the nesting without a
+//! bound, with frames of 32 bytes or more, overflows within [`MAX_DEPTH`] levels, as one with
+//! frames of 42 bytes or more overflowed the fuzzer's 8 MiB main thread within 200,000 levels
+//! (the old largest depth): a frame holds a return address, saved registers and locals.
 
 use arbitrary::Arbitrary;
 use ludeme_analysis::Syntax;
 
-/// The deepest nesting generated.
-pub const MAX_DEPTH: usize = 200_000;
-/// The most facts (or statements, or ludemes) generated.
-pub const MAX_FACTS: usize = 100_000;
+/// The deepest nesting generated: 128 times [`ludeme_analysis::rules::MAX_NESTING_DEPTH`].
+pub const MAX_DEPTH: usize = 32_768;
+/// The most facts (or statements, or ludemes) generated: the passes over them do the same for
+/// each, past the few that are listed one by one (the English lists 64). Cost that grows
+/// faster than their number is for tests at large sizes to catch, not for the fuzzer's
+/// timeout.
+pub const MAX_FACTS: usize = 4_096;
+/// The stack of the thread the stages of the `deep` target run on: half of a worker thread's
+/// 2 MiB (the language server's and the command line's), the stack every analysis of a text
+/// nested [`ludeme_analysis::rules::MAX_NESTING_DEPTH`] levels deep must fit in (as the
+/// analysis crate's own tests check).
+pub const STAGE_STACK: usize = 1 << 20;
+
+/// The scales of [`size`] for depths and bracket runs: small, around the limit of 256, a few
+/// times past it, and [`MAX_DEPTH`].
+const DEPTH_SCALES: [usize; 4] = [16, 512, 4_096, MAX_DEPTH];
+/// The scales of [`size`] for fact counts.
+const FACT_SCALES: [usize; 4] = [16, 128, 1_024, MAX_FACTS];
+
+/// Runs `stages` on a thread with [`STAGE_STACK`] bytes of stack, and a panic there again
+/// here. (libfuzzer-sys's panic hook aborts on a panic in any thread; a stack overflow aborts
+/// the process.)
+pub fn on_the_stage_stack(stages: impl FnOnce() + Send) {
+    std::thread::scope(|scope| {
+        let stages = std::thread::Builder::new()
+            .stack_size(STAGE_STACK)
+            .spawn_scoped(scope, stages)
+            .expect("a thread for the stages");
+        if let Err(panic) = stages.join() {
+            std::panic::resume_unwind(panic);
+        }
+    });
+}
 
 /// Which syntax.
 #[derive(Arbitrary, Clone, Copy, Debug)]
@@ -98,11 +138,11 @@ pub enum Deep {
     },
 }
 
-/// A size up to `max` from an arbitrary number: its two high bits choose a scale (up to 16,
-/// 512, 16,384 or `max`), the rest a size within it, so that most inputs stay small and fast
-/// while every size up to `max` can be reached.
-fn size(value: u32, max: usize) -> usize {
-    let scale = [16, 512, 16_384, max][(value >> 30) as usize].min(max);
+/// A size from an arbitrary number: its two high bits choose one of `scales`, the rest a size
+/// up to it, so that most inputs stay small and fast while every size up to the largest scale
+/// can be reached.
+fn size(value: u32, scales: [usize; 4]) -> usize {
+    let scale = scales[(value >> 30) as usize];
     (value & 0x3FFF_FFFF) as usize % (scale + 1)
 }
 
@@ -123,7 +163,7 @@ impl Deep {
                 depth,
                 closing,
                 spacing,
-            } => nested(language, shape, size(depth, MAX_DEPTH), closing, spacing),
+            } => nested(language, shape, size(depth, DEPTH_SCALES), closing, spacing),
             Deep::Facts {
                 language,
                 count,
@@ -131,7 +171,7 @@ impl Deep {
                 rules,
             } => facts(
                 language,
-                size(count, MAX_FACTS),
+                size(count, FACT_SCALES),
                 usize::from(width % 8),
                 rules,
             ),
@@ -143,7 +183,7 @@ impl Deep {
             } => {
                 let brackets = if opener { "([{" } else { ")]}" };
                 let bracket = &brackets[usize::from(kind % 3)..][..1];
-                bracket.repeat(size(count, MAX_DEPTH))
+                bracket.repeat(size(count, DEPTH_SCALES))
             }
         }
     }
@@ -328,9 +368,24 @@ mod tests {
     #[test]
     fn sizes_stay_in_range() {
         for value in [0, 1, 16, 17, u32::MAX >> 2, 1 << 30, 3 << 30, u32::MAX] {
-            assert!(size(value, MAX_DEPTH) <= MAX_DEPTH);
+            assert!(size(value, DEPTH_SCALES) <= MAX_DEPTH);
+            assert!(size(value, FACT_SCALES) <= MAX_FACTS);
         }
-        assert_eq!(size(5, MAX_DEPTH), 5);
-        assert_eq!(size(17, MAX_DEPTH), 0);
+        assert_eq!(size(5, DEPTH_SCALES), 5);
+        assert_eq!(size(17, DEPTH_SCALES), 0);
+    }
+
+    /// The depths that matter are reachable: the limit, one past it (the first `too-deep`
+    /// diagnostic) and the deepest.
+    #[test]
+    fn depths_reach_the_limit_and_past_it() {
+        use ludeme_analysis::rules::MAX_NESTING_DEPTH;
+        for depth in [MAX_NESTING_DEPTH, MAX_NESTING_DEPTH + 1, MAX_DEPTH] {
+            let reached = (0..4u32).any(|scale| {
+                let value = (scale << 30) | depth as u32;
+                size(value, DEPTH_SCALES) == depth
+            });
+            assert!(reached, "{depth}");
+        }
     }
 }
