@@ -153,23 +153,13 @@ pub fn closest_form(written: &str, head: Option<&str>) -> Option<&'static str> {
 /// The normalised Damerau–Levenshtein similarity of `a` and `b` when it is at least
 /// `threshold`, else `None`; the same figure as `strsim::normalized_damerau_levenshtein`.
 ///
-/// Most comparisons of a statement with a form are far apart, so a bound decides them without
-/// the quadratic distance: no edit changes more than one character of each string's multiset of
-/// characters (a transposition changes none), so the distance is at least the larger of the two
-/// multiset differences. A fuzzed EGGG file spent 80 % of its check in the distances this skips.
+/// Most comparisons of a statement with a form are far apart, so a bound
+/// ([`crate::names::fewest_edits`]) decides them without the quadratic distance. A fuzzed EGGG
+/// file spent 80 % of its check in the distances this skips.
 fn similarity_at_least(a: &str, b: &str, threshold: f64) -> Option<f64> {
     let longest = a.chars().count().max(b.chars().count());
     if longest > 0 {
-        let mut surplus: std::collections::HashMap<char, i64> = std::collections::HashMap::new();
-        for c in a.chars() {
-            *surplus.entry(c).or_default() += 1;
-        }
-        for c in b.chars() {
-            *surplus.entry(c).or_default() -= 1;
-        }
-        let only_in_a: i64 = surplus.values().filter(|&&n| n > 0).sum();
-        let only_in_b: i64 = -surplus.values().filter(|&&n| n < 0).sum::<i64>();
-        let fewest_edits = only_in_a.max(only_in_b) as f64;
+        let fewest_edits = crate::names::fewest_edits(a, b) as f64;
         if 1.0 - fewest_edits / (longest as f64) < threshold {
             return None;
         }
