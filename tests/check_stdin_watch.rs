@@ -192,7 +192,8 @@ fn watch_checks_again_after_a_change_until_stopped() {
     let folder = tempfile::tempdir().unwrap();
     let game = folder.path().join("game.kif");
     std::fs::write(&game, BROKEN_KIF).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ludeme"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ludeme"));
+    let mut child = support::interrupt::with_default_interrupt(&mut command)
         .args(["check", "--watch", "--output-format", "concise", "."])
         .current_dir(folder.path())
         .env(support::CACHE_DIR_VARIABLE, support::test_cache_dir())

@@ -4,6 +4,24 @@
 use std::process::{Child, Command, Output};
 use std::time::{Duration, Instant};
 
+/// `command` with SIGINT at its default action in the child, as a terminal's foreground job
+/// has it, for a command that ends on Ctrl-C by that default (`check --watch`). A shell starts
+/// a background job (`cargo test &`, a CI runner's `nohup … &`) with SIGINT ignored, and an
+/// ignored signal stays ignored across `exec`: without this, such a run of the tests would
+/// wait forever for the command to end.
+#[cfg(unix)]
+pub fn with_default_interrupt(command: &mut Command) -> &mut Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the hook runs in the child between fork and exec, where only async-signal-safe
+    // calls are allowed: `signal` is one, and nothing is allocated.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        })
+    }
+}
+
 /// Whether the process has a handler for SIGINT (the `SigCgt` mask of `/proc/PID/status`): a
 /// signal sent before would end it the default way, and test nothing of the command.
 pub fn catches_interrupt(pid: u32) -> bool {
