@@ -512,6 +512,46 @@ fn a_static_relation_bounded_by_negation_grounds_exactly_and_agrees() {
     agrees_when_grounded_under(program, &Default::default(), 20);
 }
 
+/// Only the static strata whose exactness decides a negation are saturated before the rest:
+/// those some rule negates and those they read. `sum` and `gt` (negated nowhere) wait for the
+/// dynamic rules, so that they grow alongside them (see `saturate_static_first`); `last` and
+/// `position`, read under `not`, and `succ` and `seed`, which `position` reads, go first.
+#[test]
+fn only_the_strata_a_negation_reads_are_saturated_first() {
+    let text = "(role robot) (init (at 1)) (last 3) (seed 1)
+         (succ 0 1) (succ 1 2) (succ 2 3)
+         (<= (position ?n) (seed ?n))
+         (<= (position ?m) (succ ?n ?m) (not (last ?n)) (position ?n))
+         (<= (sum ?x 0 ?x) (position ?x))
+         (<= (sum ?x ?y ?z) (succ ?y0 ?y) (succ ?z0 ?z) (sum ?x ?y0 ?z0))
+         (<= (gt ?a ?b) (position ?x) (not (position ?b)) (sum ?b ?x ?a))
+         (<= (legal robot (go ?b)) (true (at ?a)) (gt ?b ?a))
+         (<= (next (at ?b)) (does robot (go ?b)))
+         (<= terminal (true (at 3)))
+         (<= (goal robot 100) (true (at 3)))";
+    let mut program = program(text).expect("builds");
+    let rules = super::factor::factor(&program.rules, &mut program.symbols);
+    let stratified = program
+        .with_rules(program.symbols.clone(), rules.clone())
+        .expect("stratifies");
+    let first = super::domain::strata_deciding_negations(&stratified.strata, &rules);
+    let mut going_first: Vec<&str> = stratified
+        .strata
+        .iter()
+        .zip(&first)
+        .filter(|(_, first)| **first)
+        .flat_map(|(stratum, _)| &stratum.relations)
+        .map(|&(relation, _)| program.symbols.name(relation))
+        .collect();
+    going_first.sort_unstable();
+    // `position`'s rules lie in two strata (the one from `seed`, the recursive one): both go.
+    assert_eq!(
+        going_first,
+        ["last", "position", "position", "seed", "succ"]
+    );
+    agrees_when_grounded_under(program, &Default::default(), 20);
+}
+
 /// Grounds the corpus files listed in `GDL_GROUND_PROFILE` (paths separated by `:`) and prints
 /// each outcome with its CPU time, then, when `GDL_PLAYOUT_SECONDS` is set, plays random
 /// playouts from the initial state (at most 500 plies each) for that many CPU seconds and
