@@ -566,10 +566,29 @@ fn a_copy_of_a_known_game_is_reported_as_a_duplicate() {
     client.shutdown();
 }
 
+/// Without the tests' environment variable, the panicking methods do not exist.
+#[test]
+fn the_panicking_test_methods_are_unknown_unless_asked_for() {
+    let workspace = Workspace::new(SETTINGS);
+    let mut server = support::ludeme_lsp(workspace.root());
+    server.env_remove(ludeme_lsp::TEST_PANICS);
+    let mut client = StdioClient::spawn(server);
+    client.initialize(workspace.vscode_initialize());
+    let response = client.request("ludeme/debugPanic", json!({}));
+    assert_eq!(
+        response["error"]["code"], -32601,
+        "method not found: {response}"
+    );
+    client.shutdown();
+}
+
 #[test]
 fn a_panic_in_a_request_or_a_notification_is_reported_and_the_session_goes_on() {
     let workspace = Workspace::new(SETTINGS);
-    let mut client = StdioClient::spawn(support::ludeme_lsp(workspace.root()));
+    let mut server = support::ludeme_lsp(workspace.root());
+    // The two panicking methods exist only when asked for.
+    server.env(ludeme_lsp::TEST_PANICS, "1");
+    let mut client = StdioClient::spawn(server);
     client.initialize(workspace.vscode_initialize());
 
     let response = client.request("ludeme/debugPanic", json!({}));

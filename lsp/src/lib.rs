@@ -39,6 +39,9 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// The environment variable that makes the server answer its two panicking test methods.
+pub const TEST_PANICS: &str = "LUDEME_LSP_TEST_PANICS";
+
 /// Serves the protocol on `input`/`output` until the client sends `exit` or closes the stream.
 pub async fn serve<I, O>(input: I, output: O)
 where
@@ -58,15 +61,20 @@ where
             "window/workDoneProgress/cancel",
             Backend::work_done_progress_cancel,
         );
-        // Debug builds answer `ludeme/debugPanic` (a request) and `ludeme/debugPanicNotification`
-        // by panicking, so that tests can see a panic caught; release builds do not know them.
-        #[cfg(debug_assertions)]
-        let builder = builder
-            .custom_method("ludeme/debugPanic", Backend::debug_panic)
-            .custom_method(
-                "ludeme/debugPanicNotification",
-                Backend::debug_panic_notification,
-            );
+        // With `LUDEME_LSP_TEST_PANICS` set (by the tests), the server answers
+        // `ludeme/debugPanic` (a request) and `ludeme/debugPanicNotification` by panicking, so
+        // that tests can see a panic caught, in debug and release builds alike; otherwise it
+        // does not know them.
+        let builder = if std::env::var_os(TEST_PANICS).is_some() {
+            builder
+                .custom_method("ludeme/debugPanic", Backend::debug_panic)
+                .custom_method(
+                    "ludeme/debugPanicNotification",
+                    Backend::debug_panic_notification,
+                )
+        } else {
+            builder
+        };
         let (service, socket) = builder.finish();
         let client = client.expect("the service builder hands the client to the backend");
         let service = panics::CatchPanics::new(service, client);

@@ -287,14 +287,13 @@ impl Backend {
         Ok(serde_json::json!({ "summary": summary, "records": records }))
     }
 
-    /// Debug builds only: a request that panics, to test that the server survives it.
-    #[cfg(debug_assertions)]
+    /// A request that panics, to test that the server survives it (registered only under
+    /// [`crate::TEST_PANICS`]).
     pub async fn debug_panic(&self, _params: serde_json::Value) -> Result<serde_json::Value> {
         panic!("ludeme/debugPanic was asked to panic");
     }
 
-    /// Debug builds only: a notification that panics.
-    #[cfg(debug_assertions)]
+    /// A notification that panics (registered only under [`crate::TEST_PANICS`]).
     pub async fn debug_panic_notification(&self, _params: serde_json::Value) {
         panic!("ludeme/debugPanicNotification was asked to panic");
     }
