@@ -582,6 +582,22 @@ fn the_panicking_test_methods_are_unknown_unless_asked_for() {
     client.shutdown();
 }
 
+/// At `exit` the server ends at once, even while a handler waits for the client: here the
+/// `initialized` handler, whose requests (a lens refresh, the registration of file watching)
+/// this client never answers, as an editor closed right after it opened the folder. The server
+/// used to wait for the answer for good.
+#[test]
+fn the_server_exits_at_exit_while_its_own_request_is_unanswered() {
+    let workspace = Workspace::new(SETTINGS);
+    let mut client = StdioClient::spawn_unanswering(support::ludeme_lsp(workspace.root()));
+    client.initialize(workspace.vscode_initialize());
+    let request = client.wait_for("a request of the server", |message| {
+        message.get("method").is_some() && message.get("id").is_some()
+    });
+    eprintln!("left unanswered: {}", request["method"]);
+    client.shutdown();
+}
+
 #[test]
 fn a_panic_in_a_request_or_a_notification_is_reported_and_the_session_goes_on() {
     let workspace = Workspace::new(SETTINGS);

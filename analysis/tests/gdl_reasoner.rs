@@ -258,14 +258,13 @@ fn grounded_reasoner_agrees_with_the_interpreter_on_the_corpus() {
 /// on demand, and gt_attrition and racer with their variables eliminated, but the interpreter
 /// cannot answer their positions within its budget: the initial states of gt_attrition and
 /// racer take it more than 50 M join steps.)
-/// Grounding them unoptimised takes most of a minute, so this runs in release builds only.
+/// Grounding them unoptimised takes most of a minute, so this is a full suite (`LUDEME_FULL_SUITES=1`).
 #[test]
 fn games_grounded_on_demand_or_rewritten_agree_with_the_interpreter() {
     let Some(corpus) = support::shared_corpus() else {
         return;
     };
-    if cfg!(debug_assertions) {
-        eprintln!("skipped in a debug build: run with --release");
+    if !support::full_suites("the games grounded on demand against the interpreter") {
         return;
     }
     let games = [
@@ -309,14 +308,13 @@ fn games_grounded_on_demand_or_rewritten_agree_with_the_interpreter() {
 /// minichess (its rook lines recursive), on catcha_mouse and linesOfAction (paths and groups
 /// recursive over the board) and on urmAdd (a register machine). Where the
 /// reference runs out of its budget, the comparison of that game stops there, after at least
-/// its first states. Release builds only: the reference takes seconds per state on some.
+/// its first states. A full suite (`LUDEME_FULL_SUITES=1`): the reference takes seconds per state on some.
 #[test]
 fn goal_directed_interpreter_agrees_with_the_bottom_up_one() {
     let Some(corpus) = support::shared_corpus() else {
         return;
     };
-    if cfg!(debug_assertions) {
-        eprintln!("skipped in a debug build: run with --release");
+    if !support::full_suites("the goal-directed interpreter against the bottom-up one") {
         return;
     }
     let games = [

@@ -13,6 +13,7 @@ mod convert;
 mod display;
 mod document;
 mod editing;
+mod exit;
 mod findings;
 mod framing;
 mod lenses;
@@ -77,8 +78,17 @@ where
         };
         let (service, socket) = builder.finish();
         let client = client.expect("the service builder hands the client to the backend");
-        let service = panics::CatchPanics::new(service, client);
-        Server::new(input, output, socket).serve(service).await;
+        let exited = std::sync::Arc::new(tokio::sync::Notify::new());
+        let service = exit::EndOnExit::new(
+            panics::CatchPanics::new(service, client),
+            std::sync::Arc::clone(&exited),
+        );
+        // The session ends when the transport does (the client closed the stream) or at
+        // `exit`, whichever comes first: handlers still waiting for the client are dropped.
+        tokio::select! {
+            () = Server::new(input, output, socket).serve(service) => {}
+            () = exited.notified() => {}
+        }
     })
     .await;
 }

@@ -29,6 +29,27 @@ pub fn shared_corpus() -> Option<PathBuf> {
     }
 }
 
+/// Whether the full suites run: the robustness tests at the issue's sizes and margins, every
+/// shared-corpus GDL game on the grounded reasoner, and the reasoners' differential tests on the
+/// games grounded on demand. They take minutes even optimised and far longer unoptimised, so the
+/// default `cargo test` leaves them out; CI sets `LUDEME_FULL_SUITES=1` and optimises its test
+/// build (README, `.ci/run`).
+pub fn full_suites_enabled() -> bool {
+    std::env::var_os("LUDEME_FULL_SUITES").is_some_and(|value| value == "1")
+}
+
+/// [`full_suites_enabled`], saying loudly when `what` is skipped for want of the flag.
+pub fn full_suites(what: &str) -> bool {
+    let enabled = full_suites_enabled();
+    if !enabled {
+        eprintln!(
+            "\n*** SKIPPED: {what} is a full suite: LUDEME_FULL_SUITES=1 runs it, in an optimised \
+             build (`--release`, or CI's optimised dev profile) ***\n"
+        );
+    }
+    enabled
+}
+
 /// All files under `folder` with one of `extensions`, sorted.
 pub fn files_with_extensions(folder: &Path, extensions: &[&str]) -> Vec<PathBuf> {
     let mut files = Vec::new();

@@ -62,7 +62,17 @@ pub struct StdioClient {
 
 impl StdioClient {
     /// Starts the server `command` runs (it must speak LSP on its standard input and output).
-    pub fn spawn(mut command: Command) -> Self {
+    pub fn spawn(command: Command) -> Self {
+        Self::spawn_answering(command, true)
+    }
+
+    /// Like [`StdioClient::spawn`], but the server's own requests are never answered, as by an
+    /// editor that goes away before it reads them.
+    pub fn spawn_unanswering(command: Command) -> Self {
+        Self::spawn_answering(command, false)
+    }
+
+    fn spawn_answering(mut command: Command, answers: bool) -> Self {
         let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -73,7 +83,7 @@ impl StdioClient {
         let stdout = child.stdout.take().expect("piped stdout");
         let (sender, incoming) = channel();
         let answering = stdin.clone();
-        std::thread::spawn(move || read_messages(stdout, sender, answering));
+        std::thread::spawn(move || read_messages(stdout, sender, answers.then_some(answering)));
         Self {
             child,
             stdin,
@@ -222,7 +232,7 @@ fn write_message(stdin: &Mutex<ChildStdin>, message: &Value) {
 fn read_messages(
     stdout: std::process::ChildStdout,
     sender: Sender<Value>,
-    stdin: Arc<Mutex<ChildStdin>>,
+    answering: Option<Arc<Mutex<ChildStdin>>>,
 ) {
     let mut reader = BufReader::new(stdout);
     loop {
@@ -244,9 +254,12 @@ fn read_messages(
             return;
         }
         let message: Value = serde_json::from_slice(&body).expect("the server sends JSON");
-        if message.get("method").is_some() && message.get("id").is_some() {
+        if let Some(stdin) = &answering
+            && message.get("method").is_some()
+            && message.get("id").is_some()
+        {
             write_message(
-                &stdin,
+                stdin,
                 &json!({"jsonrpc": "2.0", "id": message["id"], "result": null}),
             );
         }
