@@ -598,6 +598,19 @@ fn the_server_exits_at_exit_while_its_own_request_is_unanswered() {
     client.shutdown();
 }
 
+/// When the client hangs up without `exit` (an editor that crashed), the server ends too, even
+/// while a handler waits for the client: what it asked the client gives up.
+#[test]
+fn the_server_exits_when_the_client_hangs_up_with_its_own_request_unanswered() {
+    let workspace = Workspace::new(SETTINGS);
+    let mut client = StdioClient::spawn_unanswering(support::ludeme_lsp(workspace.root()));
+    client.initialize(workspace.vscode_initialize());
+    client.wait_for("a request of the server", |message| {
+        message.get("method").is_some() && message.get("id").is_some()
+    });
+    client.hang_up();
+}
+
 #[test]
 fn a_panic_in_a_request_or_a_notification_is_reported_and_the_session_goes_on() {
     let workspace = Workspace::new(SETTINGS);

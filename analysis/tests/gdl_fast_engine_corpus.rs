@@ -160,7 +160,10 @@ fn every_checked_corpus_game_plays_on_the_grounded_reasoner() {
             }
             Outcome::NotGrounded(reason) => {
                 not_grounded.insert(name.clone(), reason.clone());
-                if !expected.contains_key(name) && !at_the_budget.contains_key(name) {
+                // A game at the budget may miss it, and only it: any other reason is a failure.
+                let missed_its_budget =
+                    at_the_budget.contains_key(name) && reason.starts_with("budget exhausted");
+                if !expected.contains_key(name) && !missed_its_budget {
                     problems.push(format!("{name} does not ground: {reason}"));
                 }
             }
@@ -181,6 +184,17 @@ fn every_checked_corpus_game_plays_on_the_grounded_reasoner() {
     );
     for (name, reason) in &not_grounded {
         eprintln!("{name}  # {reason}");
+    }
+    for name in at_the_budget.keys() {
+        let grounded = !not_grounded.contains_key(name);
+        eprintln!(
+            "at the budget: {name} {}",
+            if grounded {
+                "grounded and played"
+            } else {
+                "did not ground"
+            }
+        );
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -4,7 +4,7 @@
 //!
 //! The sizes are a few times past the limits the analyses enforce, not the largest a file may
 //! have: the full sizes (a million levels, open or closed, in every syntax; 50,000 KIF facts)
-//! are tested in release by `tests/robustness.rs`. What the fuzzer adds is the shapes and their
+//! are tested by the full suites of `tests/robustness.rs` (`LUDEME_FULL_SUITES=1`, CI). What the fuzzer adds is the shapes and their
 //! combinations near and past the limits: [`ludeme_analysis::rules::MAX_NESTING_DEPTH`] (256,
 //! also the engine's term depth), the smaller depths of single passes (the English, the ludeme
 //! trees, EGGG's lowering), the formatters' tree depth. The target runs its stages on a thread

@@ -199,15 +199,32 @@ fn parse_error(why: &str) -> Vec<u8> {
     frame(error.to_string().as_bytes())
 }
 
+/// Whether the client has hung up (its stream ended), for the server: after that, nothing the
+/// client would answer can arrive.
+#[derive(Clone)]
+pub struct ClientGone(tokio::sync::watch::Receiver<bool>);
+
+impl ClientGone {
+    /// `request`'s outcome, or `None` once the client has hung up without answering it.
+    pub async fn unless_gone<T>(&self, request: impl std::future::Future<Output = T>) -> Option<T> {
+        let mut gone = self.0.clone();
+        tokio::select! {
+            answer = request => Some(answer),
+            _ = gone.wait_for(|&hung_up| hung_up) => None,
+        }
+    }
+}
+
 /// Runs `serve` (the protocol library on its own pipes) behind the guard on `input`/`output`,
 /// until the server ends (after `exit`, or when the client closes its stream).
 pub async fn guarded<I, O, S, F>(input: I, output: O, serve: S)
 where
     I: AsyncRead + Unpin,
     O: AsyncWrite + Unpin,
-    S: FnOnce(tokio::io::DuplexStream, tokio::io::DuplexStream) -> F,
+    S: FnOnce(tokio::io::DuplexStream, tokio::io::DuplexStream, ClientGone) -> F,
     F: std::future::Future<Output = ()>,
 {
+    let (hung_up, client_gone) = tokio::sync::watch::channel(false);
     let (mut to_server, server_input) = tokio::io::duplex(1 << 16);
     let (server_output, from_server) = tokio::io::duplex(1 << 16);
     // The guard's own error responses, written between the server's frames.
@@ -269,14 +286,23 @@ where
         }
         let _ = output.flush().await;
     };
-    let session = async { tokio::join!(serve(server_input, server_output), write_client) };
+    let session = async {
+        tokio::join!(
+            serve(server_input, server_output, ClientGone(client_gone)),
+            write_client
+        )
+    };
     tokio::pin!(session);
     tokio::pin!(read_client);
     tokio::select! {
         // The server ended (`exit`): stop reading the client.
         _ = &mut session => {}
-        // The client hung up: let the server finish what it has.
-        _ = &mut read_client => { session.await; }
+        // The client hung up: let the server finish what it has, and tell it, so that what
+        // waits for the client's answer gives up instead of holding the session open.
+        _ = &mut read_client => {
+            let _ = hung_up.send(true);
+            session.await;
+        }
     }
 }
 
@@ -308,7 +334,9 @@ mod tests {
     async fn replies(bytes: Vec<u8>) -> Vec<Value> {
         let (mut client, server) = tokio::io::duplex(1 << 16);
         let (server_read, server_write) = tokio::io::split(server);
-        let guard = tokio::spawn(guarded(server_read, server_write, echo));
+        let guard = tokio::spawn(guarded(server_read, server_write, |input, output, _| {
+            echo(input, output)
+        }));
         client.write_all(&bytes).await.unwrap();
         client.shutdown().await.unwrap();
         let mut output = Vec::new();

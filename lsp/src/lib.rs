@@ -49,11 +49,11 @@ where
     I: tokio::io::AsyncRead + Unpin,
     O: tokio::io::AsyncWrite + Unpin,
 {
-    framing::guarded(input, output, |input, output| async move {
+    framing::guarded(input, output, |input, output, client_gone| async move {
         let mut client = None;
         let builder = LspService::build(|connection| {
             client = Some(connection.clone());
-            Backend::new(connection)
+            Backend::new(connection, client_gone)
         })
         .custom_method("ludeme/diagnostics", Backend::document_diagnostics)
         .custom_method("ludeme/rulebook", Backend::document_rulebook)
@@ -83,8 +83,9 @@ where
             panics::CatchPanics::new(service, client),
             std::sync::Arc::clone(&exited),
         );
-        // The session ends when the transport does (the client closed the stream) or at
-        // `exit`, whichever comes first: handlers still waiting for the client are dropped.
+        // The session ends at `exit`, dropping the handlers still running, or when the
+        // transport does after the client hung up (the handlers finish: what they asked the
+        // client gives up then, see `framing::ClientGone`).
         tokio::select! {
             () = Server::new(input, output, socket).serve(service) => {}
             () = exited.notified() => {}

@@ -37,10 +37,12 @@ pub struct Backend {
     /// Whether a workspace scan has landed: until then the known games are the open documents
     /// only, and `ludeme/diagnostics` waits.
     scan_landed: tokio::sync::watch::Sender<bool>,
+    /// Whether the client hung up: the server's own requests stop waiting for an answer then.
+    client_gone: crate::framing::ClientGone,
 }
 
 impl Backend {
-    pub fn new(client: Client) -> Self {
+    pub(crate) fn new(client: Client, client_gone: crate::framing::ClientGone) -> Self {
         let session: Arc<Mutex<Session>> = Arc::default();
         Self {
             publisher: findings::Publisher::new(client.clone(), session.clone()),
@@ -51,6 +53,7 @@ impl Backend {
             editor: client_options::EditorOptions::default(),
             scans_started: AtomicU64::default(),
             scan_landed: tokio::sync::watch::Sender::new(false),
+            client_gone,
         }
     }
 
@@ -103,7 +106,10 @@ impl Backend {
     /// changed outside the documents (see `lenses.rs`).
     async fn refresh_lenses(&self) {
         if self.support().lens_refresh {
-            let _ = self.client.code_lens_refresh().await;
+            let _ = self
+                .client_gone
+                .unless_gone(self.client.code_lens_refresh())
+                .await;
         }
     }
 
@@ -120,7 +126,11 @@ impl Backend {
             return;
         }
         let registration = workspace::file_watch_registration();
-        if let Err(error) = self.client.register_capability(vec![registration]).await {
+        let registered = self
+            .client_gone
+            .unless_gone(self.client.register_capability(vec![registration]))
+            .await;
+        if let Some(Err(error)) = registered {
             self.client
                 .log_message(
                     MessageType::WARNING,

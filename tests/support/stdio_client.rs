@@ -185,6 +185,27 @@ impl StdioClient {
         let response = self.request("shutdown", Value::Null);
         assert!(response.get("error").is_none(), "shutdown: {response}");
         self.notify("exit", Value::Null);
+        self.expect_exit();
+    }
+
+    /// Closes the server's input without `shutdown` or `exit`, as an editor that crashed, and
+    /// checks that the server exits with status 0.
+    pub fn hang_up(self) {
+        // The write end of a pipe of our own takes the place of the server's input, whose
+        // handle is dropped: the server reads the end of its input.
+        let (_, ours) = std::io::pipe().expect("a pipe");
+        let theirs = std::mem::replace(
+            &mut *self
+                .stdin
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+            ChildStdin::from(std::os::fd::OwnedFd::from(ours)),
+        );
+        drop(theirs);
+        self.expect_exit();
+    }
+
+    fn expect_exit(mut self) {
         let deadline = Instant::now() + TIMEOUT;
         loop {
             if let Some(status) = self.child.try_wait().expect("the child can be waited for") {

@@ -51,9 +51,10 @@ const MIXED_UP: &str = "a state or move of another engine was passed to this gam
 impl Reasoner {
     /// The most CPU time [`Reasoner::new`] spends grounding before it falls back to the
     /// interpreter.
-    /// Twenty seconds: a game that grounds only after several rewritings (merrills, on demand
-    /// after ~8 s failing as written; gt_attrition, with its variables eliminated after two
-    /// failed attempts of ~6 s each) needs more than ten on a loaded machine.
+    /// Twenty seconds: a game that grounds only after a rewriting (gt_attrition, with its
+    /// variables eliminated after ~7.5 s failing as written) needs more than ten on a loaded
+    /// machine. merrills, on demand after 14.6 s failing as written, takes about 19 in release:
+    /// at the edge (`tests/data/gdl-grounding-at-the-budget.txt`).
     pub const GROUNDING_TIME: Duration = Duration::from_secs(20);
 
     /// Grounds the program (within the default limits, for at most twenty seconds and never past
