@@ -589,13 +589,19 @@ fn the_panicking_test_methods_are_unknown_unless_asked_for() {
 #[test]
 fn the_server_exits_at_exit_while_its_own_request_is_unanswered() {
     let workspace = Workspace::new(SETTINGS);
+    with_its_own_request_unanswered(&workspace).shutdown();
+}
+
+/// A session opened as VS Code opens it, by a client that never answers the server's requests,
+/// once the server has sent one.
+fn with_its_own_request_unanswered(workspace: &Workspace) -> StdioClient {
     let mut client = StdioClient::spawn_unanswering(support::ludeme_lsp(workspace.root()));
     client.initialize(workspace.vscode_initialize());
     let request = client.wait_for("a request of the server", |message| {
         message.get("method").is_some() && message.get("id").is_some()
     });
     eprintln!("left unanswered: {}", request["method"]);
-    client.shutdown();
+    client
 }
 
 /// When the client hangs up without `exit` (an editor that crashed), the server ends too, even
@@ -603,12 +609,7 @@ fn the_server_exits_at_exit_while_its_own_request_is_unanswered() {
 #[test]
 fn the_server_exits_when_the_client_hangs_up_with_its_own_request_unanswered() {
     let workspace = Workspace::new(SETTINGS);
-    let mut client = StdioClient::spawn_unanswering(support::ludeme_lsp(workspace.root()));
-    client.initialize(workspace.vscode_initialize());
-    client.wait_for("a request of the server", |message| {
-        message.get("method").is_some() && message.get("id").is_some()
-    });
-    client.hang_up();
+    with_its_own_request_unanswered(&workspace).hang_up();
 }
 
 #[test]
