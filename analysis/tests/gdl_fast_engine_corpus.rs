@@ -185,16 +185,17 @@ fn every_checked_corpus_game_plays_on_the_grounded_reasoner() {
     for (name, reason) in &not_grounded {
         eprintln!("{name}  # {reason}");
     }
-    for name in at_the_budget.keys() {
-        let grounded = !not_grounded.contains_key(name);
-        eprintln!(
-            "at the budget: {name} {}",
-            if grounded {
-                "grounded and played"
-            } else {
-                "did not ground"
-            }
-        );
+    for (name, outcome) in outcomes
+        .iter()
+        .filter(|(name, _)| at_the_budget.contains_key(name))
+    {
+        let what = match outcome {
+            Outcome::Refused => "refused by the checks",
+            Outcome::Grounded { .. } => "grounded and played",
+            Outcome::NotGrounded(_) => "did not ground",
+            Outcome::PlayoutFailed(_) => "grounded, and a playout failed",
+        };
+        eprintln!("at the budget: {name} {what}");
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
