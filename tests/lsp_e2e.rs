@@ -515,6 +515,34 @@ fn neovim_negotiates_utf8_positions_and_gets_every_feature() {
     client.shutdown();
 }
 
+/// A lens resolved while the workspace is still being read does not answer about the open
+/// files alone: it stays provisional until the scan lands, and the client is then asked to
+/// resolve again. The scan is delayed (a test hook) so that it outlasts the first resolve.
+#[test]
+fn the_nearest_game_lens_waits_for_the_workspace() {
+    let workspace = Workspace::new(SETTINGS);
+    let mine = workspace.text("games/gdl/ticTacToe.kif");
+    std::fs::write(workspace.path("mine.kif"), &mine).unwrap();
+
+    let mut server = support::ludeme_lsp(workspace.root());
+    server.env(ludeme_lsp::TEST_SCAN_DELAY, "1500");
+    let mut client = StdioClient::spawn(server);
+    client.initialize(workspace.vscode_initialize());
+    let uri = workspace.uri("mine.kif");
+    client.open(&uri, "gdl", &mine);
+    let lenses = resolved_lenses(&mut client, &json!({"uri": uri}));
+    let nearest = lenses
+        .as_array()
+        .expect("lenses")
+        .iter()
+        .find(|lens| lens["data"]["kind"] == "nearest")
+        .unwrap_or_else(|| panic!("no nearest-game lens in {lenses}"));
+    // The workspace's copy of the game, not "no other game of this language is known".
+    let title = nearest["command"]["title"].as_str().expect("a title");
+    assert!(title.starts_with("nearest: ticTacToe · 0.00"), "{nearest}");
+    client.shutdown();
+}
+
 #[test]
 fn a_copy_of_a_known_game_is_reported_as_a_duplicate() {
     let workspace = Workspace::new(SETTINGS);

@@ -43,7 +43,7 @@ const NEAREST_LISTED: usize = 5;
 const BENCH_SECONDS: f64 = 1.0;
 /// How long resolving a lens whose result salsa keeps (nearest game, random play) waits for
 /// it before answering with a provisional title: a result worked out before comes back at once.
-const QUICK_RESOLVE: Duration = Duration::from_millis(200);
+pub(crate) const QUICK_RESOLVE: Duration = Duration::from_millis(200);
 /// The seed of the editor's probes and bench playouts: the same text gives the same lens.
 const SEED: u64 = 0;
 
@@ -146,6 +146,11 @@ pub struct Resolved {
 }
 
 impl Resolved {
+    /// The title a lens shows while its work is still to be done.
+    pub(crate) fn provisional(kind: LensKind) -> Self {
+        Resolved::label(format!("{}…", kind.activity()))
+    }
+
     fn label(title: String) -> Self {
         Resolved {
             title,
@@ -245,7 +250,7 @@ impl LensJobs {
                     if *running < version {
                         stop.store(true, Ordering::Relaxed);
                     }
-                    return Resolved::label(format!("{}…", kind.activity()));
+                    return Resolved::provisional(kind);
                 }
                 _ => {
                     jobs.insert(
@@ -302,7 +307,7 @@ impl LensJobs {
             finished
         });
         if context.refresh {
-            return Resolved::label(format!("{}…", kind.activity()));
+            return Resolved::provisional(kind);
         }
         match task.await {
             Ok(Some(resolved)) => resolved,
@@ -341,7 +346,7 @@ async fn resolve_memoised(context: &JobContext, kind: LensKind, snapshot: Snapsh
                 let _ = work.await;
                 let _ = client.code_lens_refresh().await;
             });
-            Resolved::label(format!("{}…", kind.activity()))
+            Resolved::provisional(kind)
         }
     }
 }

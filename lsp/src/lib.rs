@@ -43,6 +43,10 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 /// The environment variable that makes the server answer its two panicking test methods.
 pub const TEST_PANICS: &str = "LUDEME_LSP_TEST_PANICS";
 
+/// The environment variable that delays the workspace scan by its value in milliseconds, so
+/// that tests can resolve lenses while the workspace is still being read.
+pub const TEST_SCAN_DELAY: &str = "LUDEME_LSP_TEST_SCAN_DELAY_MS";
+
 /// Serves the protocol on `input`/`output` until the client sends `exit` or closes the stream.
 pub async fn serve<I, O>(input: I, output: O)
 where

@@ -1,6 +1,6 @@
 //! The protocol side: LSP messages mapped onto the [`Session`] and the analysis queries.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ludeme_analysis as analysis;
@@ -37,6 +37,9 @@ pub struct Backend {
     /// Whether a workspace scan has landed: until then the known games are the open documents
     /// only, and `ludeme/diagnostics` waits.
     scan_landed: tokio::sync::watch::Sender<bool>,
+    /// Whether a lens was answered provisionally because the scan had not landed: the landing
+    /// then asks the client to resolve its lenses again.
+    lens_refresh_owed: AtomicBool,
     /// Whether the client hung up: the server's own requests stop waiting for an answer then.
     client_gone: crate::framing::ClientGone,
 }
@@ -53,6 +56,7 @@ impl Backend {
             editor: client_options::EditorOptions::default(),
             scans_started: AtomicU64::default(),
             scan_landed: tokio::sync::watch::Sender::new(false),
+            lens_refresh_owed: AtomicBool::new(false),
             client_gone,
         }
     }
@@ -71,9 +75,16 @@ impl Backend {
         };
         let scan_roots = roots.clone();
         let this_scan = self.scans_started.fetch_add(1, Ordering::SeqCst) + 1;
-        let Ok(scan) =
-            tokio::task::spawn_blocking(move || workspace::scan(&scan_roots, client_settings))
-                .await
+        let Ok(scan) = tokio::task::spawn_blocking(move || {
+            if let Some(delay) = std::env::var(crate::TEST_SCAN_DELAY)
+                .ok()
+                .and_then(|ms| ms.parse().ok())
+            {
+                std::thread::sleep(std::time::Duration::from_millis(delay));
+            }
+            workspace::scan(&scan_roots, client_settings)
+        })
+        .await
         else {
             return;
         };
@@ -83,13 +94,39 @@ impl Backend {
         let config = scan.config_file_and_diagnostics();
         let changed = self.session().apply_scan(roots, scan);
         self.scan_landed.send_replace(true);
+        // Read after the landing is announced (see `scan_landed_for_lenses`).
+        let lenses_owed = self.lens_refresh_owed.swap(false, Ordering::SeqCst);
         if let Some((uri, diagnostics)) = config {
             self.publisher.publish_unversioned(uri, diagnostics).await;
         }
         if changed {
             self.publish_all_open().await;
+        }
+        if changed || lenses_owed {
             self.refresh_lenses().await;
         }
+    }
+
+    /// Whether the workspace scan has landed, for a lens about to be resolved. Lenses read the
+    /// other games (the nearest one, an `is like` base): one resolved before the scan would
+    /// give a final answer about too few games. A client that can be asked to refresh its
+    /// lenses waits briefly, then gets a provisional title and is asked again at the landing;
+    /// one that cannot is answered once the scan has landed.
+    async fn scan_landed_for_lenses(&self) -> bool {
+        let mut landed = self.scan_landed.subscribe();
+        if !self.support().lens_refresh {
+            // The sender lives as long as the server: waiting cannot fail.
+            let _ = landed.wait_for(|landed| *landed).await;
+            return true;
+        }
+        let quick = tokio::time::timeout(lenses::QUICK_RESOLVE, landed.wait_for(|landed| *landed));
+        if quick.await.is_ok() {
+            return true;
+        }
+        // Owed before looking again, and the landing looks after announcing itself: one of the
+        // two sees the other, so a provisional title is always refreshed.
+        self.lens_refresh_owed.store(true, Ordering::SeqCst);
+        *self.scan_landed.borrow()
     }
 
     /// Runs `change` on the session; and whether the known games changed (their lists or
@@ -731,6 +768,11 @@ impl LanguageServer for Backend {
     /// work in the background and answers with a provisional title (see `lenses.rs`).
     async fn code_lens_resolve(&self, mut lens: CodeLens) -> Result<CodeLens> {
         let (uri, kind) = lenses::lens_target(&lens).map_err(Error::invalid_params)?;
+        // Before the snapshot: a snapshot held while waiting would hold back the scan's write.
+        if !self.scan_landed_for_lenses().await {
+            lens.command = Some(lenses::Resolved::provisional(kind).into_command());
+            return Ok(lens);
+        }
         let Some(snapshot) = self.session().snapshot(&uri) else {
             lens.command = Some(Command {
                 title: "the document is no longer open".to_owned(),
