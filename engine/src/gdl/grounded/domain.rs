@@ -155,6 +155,8 @@ pub(super) struct Grounding {
     /// a negative literal over one of them is decided while grounding.
     exact: FxHashSet<RelKey>,
     pub rules: GroundRules,
+    /// The join steps grounding took (against [`GroundingLimits::max_steps`]).
+    pub steps: u64,
 }
 
 impl Grounding {
@@ -247,6 +249,11 @@ pub(super) fn is_domain_too_large(error: &GdlError) -> bool {
         if message.contains(TOO_MANY_STEPS) || message.contains(TOO_MANY_TERMS))
 }
 
+/// Whether grounding stopped at [`GroundingLimits::max_steps`].
+pub(super) fn is_out_of_steps(error: &GdlError) -> bool {
+    matches!(error, GdlError::Budget(message) if message.contains(TOO_MANY_STEPS))
+}
+
 /// Receives each match of a join: the bindings and the ground atom of each body literal.
 type Found<'a> = dyn FnMut(&[TermId], &[TermId]) -> Result<(), GdlError> + 'a;
 
@@ -278,10 +285,12 @@ pub(super) fn ground(
             starts: vec![0],
             ..GroundRules::default()
         },
+        steps: 0,
     };
     let mut work = Work { limits, steps: 0 };
     grounding.saturate_static_first(program, rules, &mut work)?;
     grounding.instantiate(program, rules, guards, &mut work)?;
+    grounding.steps = work.steps;
     Ok(grounding)
 }
 

@@ -61,6 +61,10 @@ pub struct GroundedGame {
     failure: RefCell<Option<GdlError>>,
 }
 
+/// The first attempt to ground the rules as written is allowed this fraction of the join
+/// steps (see [`GroundedGame::new`]).
+pub(super) const FIRST_TRY_SHARE_OF_STEPS: u64 = 2;
+
 /// `rules` grounded with their helper relations driven by demand ([`demand`]); `None` when
 /// no relation is read with known arguments.
 fn ground_on_demand(
@@ -103,10 +107,20 @@ impl GroundedGame {
             matches!(grounded, Err(GdlError::Budget(_)))
                 && !limits.deadline.is_some_and(|d| d.is_past())
         };
-        let mut grounded = domain::ground(&program, &rules, &no_guards, limits);
+        // The first attempt as written gets a quarter of the join steps: the corpus games that
+        // ground as written take under 50 M but three (brawl 174 M, quarto and quartoSuicide
+        // 352 M), while a game that needs more may ground much sooner rewritten (merrills:
+        // 14.6 CPU s failing as written at 400 M, then 4 s on demand; BENCHMARKS.md). The
+        // whole allowance goes to the rewritings, and to the rules as written again last.
+        let first_try = GroundingLimits {
+            max_steps: limits.max_steps / FIRST_TRY_SHARE_OF_STEPS,
+            ..limits.clone()
+        };
+        let mut grounded = domain::ground(&program, &rules, &no_guards, &first_try);
+        let retry_as_written = grounded.as_ref().is_err_and(domain::is_out_of_steps);
         // When every rewriting fails too, the error to report is the one about the rules as
         // written: a rewriting's names its own helper relations, which the game does not have.
-        let as_written = grounded.as_ref().err().cloned();
+        let mut as_written = grounded.as_ref().err().cloned();
         // Two rewritings, the one that addresses why grounding as written failed first: helper
         // relations grounded only where they are read (the domain is too large), and local
         // variables eliminated in the cheapest order (the rules have too many instances over
@@ -136,6 +150,10 @@ impl GroundedGame {
             if too_large(&grounded) {
                 grounded = ground_on_demand(&mut program, &chained, limits).unwrap_or(grounded);
             }
+        }
+        if retry_as_written && too_large(&grounded) {
+            grounded = domain::ground(&program, &rules, &no_guards, limits);
+            as_written = grounded.as_ref().err().cloned();
         }
         let grounding = match (grounded, as_written) {
             (Err(_), Some(first)) => return Err(first),

@@ -405,6 +405,60 @@ fn a_helper_read_with_known_arguments_grounds_on_demand_and_agrees() {
     agrees_when_grounded_under(program, &limits, 20);
 }
 
+/// The first attempt as written gets only a share of the join steps, so that a game that
+/// needs a rewriting does not spend its time failing as written (merrills); a game that needs
+/// more than that share, and that no rewriting grounds within the limits, grounds on the last
+/// attempt, as written with the whole allowance, and plays as the interpreter does.
+#[test]
+fn a_game_beyond_the_first_attempts_share_of_join_steps_grounds_as_written_at_last() {
+    let program = program(&parity_chain_game(40, &[3])).expect("builds");
+    let as_written = |limits: &super::GroundingLimits| {
+        let mut probe = program.clone();
+        let rules = super::factor::factor(&probe.rules, &mut probe.symbols);
+        super::domain::ground(&probe, &rules, &Default::default(), limits).map(|g| g.steps)
+    };
+    let steps = as_written(&super::GroundingLimits::default()).expect("grounds as written");
+    let limits = super::GroundingLimits {
+        max_steps: steps,
+        ..super::GroundingLimits::default()
+    };
+    let share = super::GroundingLimits {
+        max_steps: steps / super::game::FIRST_TRY_SHARE_OF_STEPS,
+        ..limits.clone()
+    };
+    let first = as_written(&share);
+    assert!(
+        first.as_ref().is_err_and(super::domain::is_out_of_steps),
+        "{first:?}"
+    );
+    // No rewriting grounds it within the whole allowance either.
+    let eliminated = ground_rewritten(&program, &limits, |rules, symbols| {
+        super::factor::eliminate(&rules, symbols)
+    });
+    let chained = ground_rewritten(&program, &limits, |rules, symbols| {
+        super::factor::chain(&rules, symbols)
+    });
+    let mut probe = program.clone();
+    let rules = super::factor::factor(&probe.rules, &mut probe.symbols);
+    let demanded = super::demand::demand(
+        &rules,
+        &probe.keywords,
+        &mut probe.symbols,
+        &|_| true,
+        &|_| false,
+    );
+    let on_demand = demanded
+        .map(|demanded| super::domain::ground(&probe, &demanded.rules, &demanded.guards, &limits));
+    assert!(
+        eliminated.is_err()
+            && chained.is_err()
+            && on_demand.as_ref().is_none_or(|grounded| grounded.is_err()),
+        "{eliminated:?} {chained:?} {:?}",
+        on_demand.map(|grounded| grounded.map(|_| ()))
+    );
+    agrees_when_grounded_under(program, &limits, 10);
+}
+
 /// Three players each guess a number below 30, and a player wins with a guess above both
 /// others', compared in one rule body as crossers3's goals compare step counts. As written,
 /// `best` has one ground instance per combination of the three guesses (over 150,000); cut into
@@ -584,9 +638,15 @@ fn profile_grounding_of_listed_games() {
         } else {
             super::GroundingLimits::default()
         };
+        // `GDL_GROUND_MAX_STEPS` sets the join-step limit: which games need more than it.
+        let max_steps = std::env::var("GDL_GROUND_MAX_STEPS")
+            .ok()
+            .and_then(|steps| steps.parse().ok())
+            .unwrap_or(sizes.max_steps);
         let started = crate::cpu_time::CpuInstant::now();
         let limits = super::GroundingLimits {
             deadline: Some(started.deadline(std::time::Duration::from_secs(60))),
+            max_steps,
             ..sizes
         };
         if std::env::var_os("GDL_GROUND_AS_WRITTEN").is_some() {
@@ -594,13 +654,18 @@ fn profile_grounding_of_listed_games() {
             let rules = super::factor::factor(&probe.rules, &mut probe.symbols);
             match super::domain::ground(&probe, &rules, &Default::default(), &limits) {
                 Ok(grounding) => println!(
-                    "{path}: as written: {} terms, {} ground rules, {} literals after {:.2} CPU s",
+                    "{path}: as written: {} terms, {} ground rules, {} literals, {} join steps after {:.2} CPU s",
                     grounding.terms.len(),
                     grounding.rules.len(),
                     grounding.rules.literals.len(),
+                    grounding.steps,
                     started.elapsed().as_secs_f64()
                 ),
                 Err(error) => println!("{path}: as written: {error}"),
+            }
+            // `GDL_GROUND_AS_WRITTEN=only`: that attempt alone, over many games.
+            if std::env::var("GDL_GROUND_AS_WRITTEN").is_ok_and(|v| v == "only") {
+                continue;
             }
             let eliminated = ground_rewritten(&program, &limits, |rules, symbols| {
                 super::factor::eliminate(&rules, symbols)
