@@ -86,6 +86,8 @@ impl Backend {
         })
         .await
         else {
+            // The scan panicked: no scan will bring more, so what waits for one goes ahead.
+            self.scan_landed.send_replace(true);
             return;
         };
         if self.scans_started.load(Ordering::SeqCst) != this_scan {

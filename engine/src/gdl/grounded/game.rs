@@ -107,11 +107,12 @@ impl GroundedGame {
             matches!(grounded, Err(GdlError::Budget(_)))
                 && !limits.deadline.is_some_and(|d| d.is_past())
         };
-        // The first attempt as written gets a quarter of the join steps: the corpus games that
-        // ground as written take under 50 M but three (brawl 174 M, quarto and quartoSuicide
-        // 352 M), while a game that needs more may ground much sooner rewritten (merrills:
-        // 14.6 CPU s failing as written at 400 M, then 4 s on demand; BENCHMARKS.md). The
-        // whole allowance goes to the rewritings, and to the rules as written again last.
+        // The first attempt as written gets half the join steps: the corpus games that ground
+        // as written take under 50 M but three (brawl 174 M, quarto and quartoSuicide 352 M),
+        // while a game that needs more may ground much sooner rewritten (merrills spent most
+        // of 16-25 CPU s failing as written at 400 M, and now grounds on demand in 10-11;
+        // BENCHMARKS.md). The whole allowance goes to the rewritings, and to the rules as
+        // written again last.
         let first_try = GroundingLimits {
             max_steps: limits.max_steps / FIRST_TRY_SHARE_OF_STEPS,
             ..limits.clone()
