@@ -37,6 +37,13 @@ impl Workspace {
         Workspace { dir }
     }
 
+    /// A workspace folder with no games and no settings.
+    fn bare() -> Self {
+        Workspace {
+            dir: tempfile::tempdir().expect("a temporary folder"),
+        }
+    }
+
     fn root(&self) -> &Path {
         self.dir.path()
     }
@@ -515,32 +522,69 @@ fn neovim_negotiates_utf8_positions_and_gets_every_feature() {
     client.shutdown();
 }
 
-/// A lens resolved while the workspace is still being read does not answer about the open
-/// files alone: it stays provisional until the scan lands, and the client is then asked to
-/// resolve again. The scan is delayed (a test hook) so that it outlasts the first resolve.
-#[test]
-fn the_nearest_game_lens_waits_for_the_workspace() {
-    let workspace = Workspace::new(SETTINGS);
-    let mine = workspace.text("games/gdl/ticTacToe.kif");
-    std::fs::write(workspace.path("mine.kif"), &mine).unwrap();
+/// The document's nearest-game lens, resolved once.
+fn nearest_lens_title(client: &mut StdioClient, uri: &str) -> String {
+    let listed = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let lens = listed["result"]
+        .as_array()
+        .expect("lenses")
+        .iter()
+        .find(|lens| lens["data"]["kind"] == "nearest")
+        .cloned()
+        .unwrap_or_else(|| panic!("no nearest-game lens in {listed}"));
+    let resolved = client.request("codeLens/resolve", lens);
+    let title = resolved["result"]["command"]["title"].as_str();
+    title.expect("a title").to_owned()
+}
 
+/// The nearest-game lens of `mine.kif` (tic-tac-toe), opened while the workspace scan is held
+/// back (a test hook delays it 1.5 s): its first title, then the one it settles on once the
+/// client is asked to resolve again.
+fn nearest_lens_during_the_scan(workspace: &Workspace) -> (String, String) {
+    let mine =
+        std::fs::read_to_string(support::project_root().join("corpus/gdl/ticTacToe.kif")).unwrap();
+    std::fs::write(workspace.path("mine.kif"), &mine).unwrap();
     let mut server = support::ludeme_lsp(workspace.root());
     server.env(ludeme_lsp::TEST_SCAN_DELAY, "1500");
     let mut client = StdioClient::spawn(server);
     client.initialize(workspace.vscode_initialize());
     let uri = workspace.uri("mine.kif");
     client.open(&uri, "gdl", &mine);
-    let lenses = resolved_lenses(&mut client, &json!({"uri": uri}));
-    let nearest = lenses
-        .as_array()
-        .expect("lenses")
-        .iter()
-        .find(|lens| lens["data"]["kind"] == "nearest")
-        .unwrap_or_else(|| panic!("no nearest-game lens in {lenses}"));
-    // The workspace's copy of the game, not "no other game of this language is known".
-    let title = nearest["command"]["title"].as_str().expect("a title");
-    assert!(title.starts_with("nearest: ticTacToe · 0.00"), "{nearest}");
+    let first = nearest_lens_title(&mut client, &uri);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut settled = first.clone();
+    while settled.ends_with('…') {
+        assert!(Instant::now() < deadline, "still provisional: {settled}");
+        client.next_message("workspace/codeLens/refresh");
+        settled = nearest_lens_title(&mut client, &uri);
+    }
     client.shutdown();
+    (first, settled)
+}
+
+/// A lens resolved while the workspace is still being read does not answer about the open
+/// files alone: it is provisional until the scan lands, and the client is then asked to resolve
+/// again (it used to answer "no other game of this language is known", for good).
+#[test]
+fn the_nearest_game_lens_waits_for_the_workspace() {
+    let (first, settled) = nearest_lens_during_the_scan(&Workspace::new(SETTINGS));
+    assert_eq!(first, "looking for the nearest game…");
+    assert!(
+        settled.starts_with("nearest: ticTacToe · 0.00"),
+        "{settled}"
+    );
+}
+
+/// The same where the scan finds nothing new (the workspace holds only the open game): the
+/// landing still asks the client to resolve the provisional lens again.
+#[test]
+fn a_lens_answered_before_a_scan_that_changes_nothing_is_refreshed() {
+    let (first, settled) = nearest_lens_during_the_scan(&Workspace::bare());
+    assert_eq!(first, "looking for the nearest game…");
+    assert_eq!(settled, "nearest: no other game of this language is known");
 }
 
 #[test]

@@ -87,7 +87,9 @@ impl Backend {
         .await
         else {
             // The scan panicked: no scan will bring more, so what waits for one goes ahead.
-            self.scan_landed.send_replace(true);
+            if self.announce_landing() {
+                self.refresh_lenses().await;
+            }
             return;
         };
         if self.scans_started.load(Ordering::SeqCst) != this_scan {
@@ -95,9 +97,7 @@ impl Backend {
         }
         let config = scan.config_file_and_diagnostics();
         let changed = self.session().apply_scan(roots, scan);
-        self.scan_landed.send_replace(true);
-        // Read after the landing is announced (see `scan_landed_for_lenses`).
-        let lenses_owed = self.lens_refresh_owed.swap(false, Ordering::SeqCst);
+        let lenses_owed = self.announce_landing();
         if let Some((uri, diagnostics)) = config {
             self.publisher.publish_unversioned(uri, diagnostics).await;
         }
@@ -115,20 +115,42 @@ impl Backend {
     /// lenses waits briefly, then gets a provisional title and is asked again at the landing;
     /// one that cannot is answered once the scan has landed.
     async fn scan_landed_for_lenses(&self) -> bool {
-        let mut landed = self.scan_landed.subscribe();
         if !self.support().lens_refresh {
-            // The sender lives as long as the server: waiting cannot fail.
-            let _ = landed.wait_for(|landed| *landed).await;
+            self.wait_for_scan().await;
             return true;
         }
-        let quick = tokio::time::timeout(lenses::QUICK_RESOLVE, landed.wait_for(|landed| *landed));
-        if quick.await.is_ok() {
+        if tokio::time::timeout(lenses::QUICK_RESOLVE, self.wait_for_scan())
+            .await
+            .is_ok()
+        {
             return true;
         }
-        // Owed before looking again, and the landing looks after announcing itself: one of the
-        // two sees the other, so a provisional title is always refreshed.
-        self.lens_refresh_owed.store(true, Ordering::SeqCst);
-        *self.scan_landed.borrow()
+        // The debt is recorded under the channel's lock, which the landing takes too: either
+        // the landing came first and is seen here, or it comes after and sees the debt.
+        let mut landed_meanwhile = false;
+        self.scan_landed.send_if_modified(|landed| {
+            if *landed {
+                landed_meanwhile = true;
+            } else {
+                self.lens_refresh_owed.store(true, Ordering::SeqCst);
+            }
+            false
+        });
+        landed_meanwhile
+    }
+
+    /// Announces that a scan has landed (or that none will come: it panicked); and whether a
+    /// lens was answered provisionally meanwhile, so that the client must be asked again.
+    fn announce_landing(&self) -> bool {
+        self.scan_landed.send_replace(true);
+        self.lens_refresh_owed.swap(false, Ordering::SeqCst)
+    }
+
+    /// Waits until a workspace scan has landed.
+    async fn wait_for_scan(&self) {
+        let mut landed = self.scan_landed.subscribe();
+        // The sender lives as long as the server: waiting cannot fail.
+        let _ = landed.wait_for(|landed| *landed).await;
     }
 
     /// Runs `change` on the session; and whether the known games changed (their lists or
@@ -188,9 +210,7 @@ impl Backend {
         params: serde_json::Value,
     ) -> Result<serde_json::Value> {
         let uri = document_uri_param(&params)?;
-        let mut landed = self.scan_landed.subscribe();
-        // The sender lives as long as the server: waiting cannot fail.
-        let _ = landed.wait_for(|landed| *landed).await;
+        self.wait_for_scan().await;
         loop {
             let Some(snapshot) = self.session().snapshot(&uri) else {
                 return Err(Error::invalid_params(format!(

@@ -54,7 +54,7 @@ impl Reasoner {
     /// Twenty seconds: a game that grounds only after a rewriting (gt_attrition, with its
     /// variables eliminated after ~7.5 s failing as written) needs more than ten on a loaded
     /// machine. merrills, on demand after failing as written at half the join steps, takes
-    /// 10–11 in release, more in an optimised test build with debug assertions: near the edge
+    /// 9.7–11.1 in release, more in an optimised test build with debug assertions: near the edge
     /// (`tests/data/gdl-grounding-at-the-budget.txt`).
     pub const GROUNDING_TIME: Duration = Duration::from_secs(20);
 

@@ -101,8 +101,8 @@ impl GroundedGame {
         let rules = factor::factor(&program.rules, &mut program.symbols);
         let no_guards = FxHashSet::default();
         // Too large (not out of time): tried again with the rules rewritten. Each rewriting is
-        // tried only when the ones before fail, so a game that grounds as written keeps its
-        // circuit.
+        // tried only when the ones before fail, so a game that grounds as written within the
+        // first attempt's share of join steps keeps its circuit.
         let too_large = |grounded: &Result<_, GdlError>| {
             matches!(grounded, Err(GdlError::Budget(_)))
                 && !limits.deadline.is_some_and(|d| d.is_past())
@@ -110,9 +110,10 @@ impl GroundedGame {
         // The first attempt as written gets half the join steps: the corpus games that ground
         // as written take under 50 M but three (brawl 174 M, quarto and quartoSuicide 352 M),
         // while a game that needs more may ground much sooner rewritten (merrills spent most
-        // of 16-25 CPU s failing as written at 400 M, and now grounds on demand in 10-11;
+        // of 16-25 CPU s failing as written at 400 M, and now grounds on demand in 9.7-11.1;
         // BENCHMARKS.md). The whole allowance goes to the rewritings, and to the rules as
-        // written again last.
+        // written again last. (A game that needs more than the share as written and that no
+        // rewriting grounds now spends the rewritings' time first: none in the corpus.)
         let first_try = GroundingLimits {
             max_steps: limits.max_steps / FIRST_TRY_SHARE_OF_STEPS,
             ..limits.clone()
@@ -152,8 +153,12 @@ impl GroundedGame {
                 grounded = ground_on_demand(&mut program, &chained, limits).unwrap_or(grounded);
             }
         }
-        if retry_as_written && too_large(&grounded) {
-            grounded = domain::ground(&program, &rules, &no_guards, limits);
+        if retry_as_written {
+            if too_large(&grounded) {
+                grounded = domain::ground(&program, &rules, &no_guards, limits);
+            }
+            // The first attempt's error speaks of its share of the steps; this one of the
+            // whole allowance, or of the time limit that stopped the rewritings.
             as_written = grounded.as_ref().err().cloned();
         }
         let grounding = match (grounded, as_written) {
