@@ -67,7 +67,7 @@ pub(super) const FIRST_TRY_SHARE_OF_STEPS: u64 = 2;
 
 /// `rules` grounded with their helper relations driven by demand ([`demand`]); `None` when
 /// no relation is read with known arguments.
-fn ground_on_demand(
+pub(super) fn ground_on_demand(
     program: &mut Program,
     rules: &[CompiledRule],
     limits: &GroundingLimits,

@@ -95,8 +95,8 @@ fn agree_on_trajectories(oracle: &Reasoner, fast: &Reasoner, trajectories: u64) 
 }
 
 /// Grounds `program` under `limits` with its factored rules rewritten by `rewrite` (the
-/// identity: as written), alone (no retry); on a copy, whose symbols name the rewriting's
-/// relations in errors.
+/// identity: as written), alone (no retry), and the join steps it took; on a copy, whose
+/// symbols name the rewriting's relations in errors.
 fn ground_rewritten(
     program: &super::super::Program,
     limits: &super::GroundingLimits,
@@ -104,11 +104,11 @@ fn ground_rewritten(
         Vec<super::super::program::CompiledRule>,
         &mut super::super::Symbols,
     ) -> Vec<super::super::program::CompiledRule>,
-) -> Result<(), GdlError> {
+) -> Result<u64, GdlError> {
     let mut probe = program.clone();
     let rules = super::factor::factor(&probe.rules, &mut probe.symbols);
     let rules = rewrite(rules, &mut probe.symbols);
-    super::domain::ground(&probe, &rules, &Default::default(), limits).map(|_| ())
+    super::domain::ground(&probe, &rules, &Default::default(), limits).map(|g| g.steps)
 }
 
 /// `program` grounded under `limits` (with every retry) agrees with the interpreter.
@@ -412,11 +412,8 @@ fn a_helper_read_with_known_arguments_grounds_on_demand_and_agrees() {
 #[test]
 fn a_game_beyond_the_first_attempts_share_of_join_steps_grounds_as_written_at_last() {
     let program = program(&parity_chain_game(40, &[3])).expect("builds");
-    let as_written = |limits: &super::GroundingLimits| {
-        let mut probe = program.clone();
-        let rules = super::factor::factor(&probe.rules, &mut probe.symbols);
-        super::domain::ground(&probe, &rules, &Default::default(), limits).map(|g| g.steps)
-    };
+    let as_written =
+        |limits: &super::GroundingLimits| ground_rewritten(&program, limits, |rules, _| rules);
     let steps = as_written(&super::GroundingLimits::default()).expect("grounds as written");
     let limits = super::GroundingLimits {
         max_steps: steps,
@@ -440,21 +437,13 @@ fn a_game_beyond_the_first_attempts_share_of_join_steps_grounds_as_written_at_la
     });
     let mut probe = program.clone();
     let rules = super::factor::factor(&probe.rules, &mut probe.symbols);
-    let demanded = super::demand::demand(
-        &rules,
-        &probe.keywords,
-        &mut probe.symbols,
-        &|_| true,
-        &|_| false,
-    );
-    let on_demand = demanded
-        .map(|demanded| super::domain::ground(&probe, &demanded.rules, &demanded.guards, &limits));
+    let on_demand = super::game::ground_on_demand(&mut probe, &rules, &limits)
+        .map(|grounded| grounded.map(|grounding| grounding.steps));
     assert!(
         eliminated.is_err()
             && chained.is_err()
             && on_demand.as_ref().is_none_or(|grounded| grounded.is_err()),
-        "{eliminated:?} {chained:?} {:?}",
-        on_demand.map(|grounded| grounded.map(|_| ()))
+        "{eliminated:?} {chained:?} {on_demand:?}"
     );
     agrees_when_grounded_under(program, &limits, 10);
 }
