@@ -20,6 +20,7 @@
 //! interpreter.
 
 use crate::cpu_time::CpuDeadline;
+use std::cell::{Cell, RefCell};
 use std::ops::Range;
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -49,7 +50,18 @@ pub struct GroundingLimits {
     pub max_steps: u64,
     /// The CPU time grounding may take.
     pub deadline: Option<CpuDeadline>,
+    /// Stop, as too large, at a join of one round of the domain's fixpoint that takes at
+    /// least [`COSTLY_JOIN_STEPS`] join steps and a thousand per match: a body that chains
+    /// sums or counts through many literals, most of whose partial matches fail late, which
+    /// a rewriting grounds far sooner (for the first attempt of
+    /// [`super::GroundedGame::new`], which rewritings follow). In the corpus only
+    /// gt_two_thirds_6p's `total` (7.2 M steps for 800 matches) and merrills' `count_loop`
+    /// (8.6 M for 5,041) have such a join, and neither grounds as written.
+    pub stop_at_costly_joins: bool,
 }
+
+/// See [`GroundingLimits::stop_at_costly_joins`].
+pub(super) const COSTLY_JOIN_STEPS: u64 = 5_000_000;
 
 impl Default for GroundingLimits {
     /// Sized so that grounding stays well under 500 MB: a game beyond them (full chess) runs
@@ -62,6 +74,7 @@ impl Default for GroundingLimits {
             max_depth: 32,
             max_steps: 400_000_000,
             deadline: None,
+            stop_at_costly_joins: false,
         }
     }
 }
@@ -94,7 +107,24 @@ struct Relation {
     index: FxHashMap<(IndexKey, TermId), Vec<u32>>,
     /// Per index key: how many distinct terms occur there (for estimating a join's fan-out).
     distinct_terms: FxHashMap<IndexKey, u32>,
+    /// Indexes on two top-level arguments at once, made when a join asked for one (see
+    /// [`Grounding::make_requested_pair_indexes`]).
+    pairs: Vec<PairIndex>,
 }
+
+/// The positions in a relation's facts by their terms at two top-level arguments, ascending.
+/// gt_two_thirds_6p's `absDiff(?x, ?y, ?d)` read with `?x` and `?y` known has one fact per
+/// pair but 601 per value of either: through one argument, its 180,000 `lt` facts cost 600
+/// join steps each, 100 M of the 111 M its grounding took.
+#[derive(Debug)]
+struct PairIndex {
+    arguments: (usize, usize),
+    lists: FxHashMap<(TermId, TermId), Vec<u32>>,
+}
+
+/// A list of candidates longer than this, for a literal with two arguments or more known,
+/// asks for an index on two of them.
+const PAIR_INDEX_WORTH: usize = 32;
 
 /// Where in a fact an index looks: a top-level argument, the functor of a function-term
 /// argument, or an argument of a function-term argument. Facts of `true` are all one relation
@@ -137,6 +167,17 @@ impl Relation {
         self.index.get(&(key, term)).map_or(&[], Vec::as_slice)
     }
 
+    /// Adds the fact at `position`, with top-level arguments `args`, to the pair indexes.
+    fn add_to_pair_indexes(&mut self, args: &[TermId], position: u32) {
+        for pair in &mut self.pairs {
+            let (i, j) = pair.arguments;
+            pair.lists
+                .entry((args[i], args[j]))
+                .or_default()
+                .push(position);
+        }
+    }
+
     fn distinct_at(&self, key: IndexKey) -> f64 {
         f64::from(self.distinct_terms.get(&key).copied().unwrap_or(0).max(1))
     }
@@ -154,6 +195,12 @@ pub(super) struct Grounding {
     /// The static relations whose domain is exactly the atoms that hold (in every state):
     /// a negative literal over one of them is decided while grounding.
     exact: FxHashSet<RelKey>,
+    /// The game's own static relations (not keywords) whose every domain atom holds in every
+    /// state, so that a literal over one is decided while grounding and their rules need no
+    /// ground instances (see [`Grounding::fold_static`]).
+    folded: FxHashSet<RelKey>,
+    /// Pair indexes joins asked for (relation, arguments), made between joins.
+    pair_requests: RefCell<Vec<(RelKey, (usize, usize))>>,
     pub rules: GroundRules,
     /// The join steps grounding took (against [`GroundingLimits::max_steps`]).
     pub steps: u64,
@@ -249,6 +296,14 @@ pub(super) fn is_domain_too_large(error: &GdlError) -> bool {
         if message.contains(TOO_MANY_STEPS) || message.contains(TOO_MANY_TERMS))
 }
 
+/// Says why [`GroundingLimits::stop_at_costly_joins`] stopped grounding.
+const COSTLY_JOIN: &str = "to be grounded rewritten";
+
+/// Whether grounding stopped at [`GroundingLimits::stop_at_costly_joins`].
+pub(super) fn is_costly_join(error: &GdlError) -> bool {
+    matches!(error, GdlError::Budget(message) if message.contains(COSTLY_JOIN))
+}
+
 /// Whether grounding stopped at [`GroundingLimits::max_steps`].
 pub(super) fn is_out_of_steps(error: &GdlError) -> bool {
     matches!(error, GdlError::Budget(message) if message.contains(TOO_MANY_STEPS))
@@ -281,6 +336,8 @@ pub(super) fn ground(
         position: Vec::new(),
         relations: FxHashMap::default(),
         exact: FxHashSet::default(),
+        folded: FxHashSet::default(),
+        pair_requests: RefCell::default(),
         rules: GroundRules {
             starts: vec![0],
             ..GroundRules::default()
@@ -288,7 +345,7 @@ pub(super) fn ground(
         steps: 0,
     };
     let mut work = Work { limits, steps: 0 };
-    grounding.saturate_static_first(program, rules, &mut work)?;
+    grounding.saturate_static_first(program, rules, guards, &mut work)?;
     grounding.instantiate(program, rules, guards, &mut work)?;
     grounding.steps = work.steps;
     Ok(grounding)
@@ -320,6 +377,7 @@ impl Grounding {
             let position = entry.facts.len() as u32;
             entry.facts.push(atom);
             self.position[atom as usize] = position;
+            entry.add_to_pair_indexes(&args, position);
             for (i, &arg) in args.iter().enumerate() {
                 entry.add_to_index(argument_key(i), arg, position);
                 let inner = self.terms.args(arg);
@@ -371,10 +429,28 @@ impl Grounding {
         &mut self,
         program: &Program,
         rules: &[CompiledRule],
+        guards: &FxHashSet<Sym>,
         work: &mut Work<'_>,
     ) -> Result<(), GdlError> {
         let Ok(stratified) = program.with_rules(program.symbols.clone(), rules.to_vec()) else {
-            return self.saturate(program, &rules.iter().collect::<Vec<_>>(), work);
+            let instantiated = |rule: &CompiledRule| !guards.contains(&rule.head.relation);
+            return self.saturate(
+                program,
+                &rules.iter().collect::<Vec<_>>(),
+                &instantiated,
+                work,
+            );
+        };
+        // The rules sure to get ground instances: those of relations with a rule that reads
+        // the state or the moves (never folded, see `fold_static`), demand guards aside.
+        let dynamic_heads: FxHashSet<RelKey> = stratified
+            .strata
+            .iter()
+            .filter(|stratum| stratum.dynamic)
+            .flat_map(|stratum| stratum.rules.iter().map(|&r| rules[r].head.key()))
+            .collect();
+        let instantiated = |rule: &CompiledRule| {
+            dynamic_heads.contains(&rule.head.key()) && !guards.contains(&rule.head.relation)
         };
         let first = strata_deciding_negations(&stratified.strata, rules);
         let keywords = &program.keywords;
@@ -410,7 +486,7 @@ impl Grounding {
                     _ => true,
                 })
             });
-            self.saturate(program, &members, work)?;
+            self.saturate(program, &members, &instantiated, work)?;
             for rule in &members {
                 let key = rule.head.key();
                 if !exact_derivations {
@@ -423,22 +499,78 @@ impl Grounding {
                 }
             }
         }
-        self.saturate(program, &other_rules, work)
+        self.saturate(program, &other_rules, &instantiated, work)?;
+        self.fold_static(program, &stratified.strata, rules);
+        Ok(())
+    }
+
+    /// Marks the game's static relations whose derivations were all exact as folded: every
+    /// atom of theirs in the domain holds in every state. Their rules then get no ground
+    /// instances and a positive literal over one is left out of the ground rules (it held to
+    /// be matched). A game's arithmetic (gt_two_thirds' `absDiff`, `sum`, `lte` over hundreds
+    /// of numbers) was otherwise most of its ground rules and grounding time, for gates the
+    /// circuit folds to constants anyway. A derivation is exact when the rule reads only
+    /// folded relations (or its own, positively) and negates only exact ones (decided while
+    /// saturating); a relation with a rule in a dynamic stratum is never folded.
+    fn fold_static(&mut self, program: &Program, strata: &[Stratum], rules: &[CompiledRule]) {
+        let keywords = program.keywords.relations();
+        let mut unsound: FxHashSet<RelKey> = strata
+            .iter()
+            .filter(|stratum| stratum.dynamic)
+            .flat_map(|stratum| stratum.rules.iter().map(|&r| rules[r].head.key()))
+            .collect();
+        loop {
+            let newly: Vec<RelKey> = rules
+                .iter()
+                .filter(|rule| !unsound.contains(&rule.head.key()))
+                .filter(|rule| {
+                    rule.body.iter().any(|literal| match literal {
+                        CompiledLiteral::Positive(atom) => {
+                            atom.key() != rule.head.key() && unsound.contains(&atom.key())
+                        }
+                        CompiledLiteral::Negative(atom) => !self.exact.contains(&atom.key()),
+                        _ => false,
+                    })
+                })
+                .map(|rule| rule.head.key())
+                .collect();
+            if newly.is_empty() {
+                break;
+            }
+            unsound.extend(newly);
+        }
+        self.folded = rules
+            .iter()
+            .map(|rule| rule.head.key())
+            .filter(|key| !unsound.contains(key) && !keywords.contains(&key.0))
+            .collect();
     }
 
     /// The relaxed fixpoint, semi-naive: after the first round, a rule is joined once per
     /// positive literal whose relation grew in the last round, that literal reading only the
     /// new facts.
+    ///
+    /// A rule that `instantiated` says gets ground instances stops grounding as soon as its
+    /// matches so far are sure to be more than [`GroundingLimits::max_ground_rules`]: the
+    /// matches with one literal reading a round's new facts are distinct from those of any
+    /// other round (that literal's fact differs), and each is an instance of the rule over the
+    /// final domain. gt_two_thirds_4p's `total`, a sum of four guesses in one body, stops so
+    /// in its first attempt as written; it used to spend the attempt's 200 M join steps.
     fn saturate(
         &mut self,
         program: &Program,
         rules: &[&CompiledRule],
+        instantiated: &dyn Fn(&CompiledRule) -> bool,
         work: &mut Work<'_>,
     ) -> Result<(), GdlError> {
         let limits = work.limits;
         let mut bindings_found: Vec<TermId> = Vec::new();
         let mut previous_sizes: FxHashMap<RelKey, u32> = FxHashMap::default();
         let mut first_round = true;
+        // Per rule, per body literal: the matches so far with that literal reading new facts
+        // (in the first round, every literal).
+        let mut distinct_matches: Vec<Vec<usize>> =
+            rules.iter().map(|rule| vec![0; rule.body.len()]).collect();
         loop {
             let sizes: FxHashMap<RelKey, u32> = self
                 .relations
@@ -449,7 +581,7 @@ impl Grounding {
                 previous_sizes.get(key).copied().unwrap_or(0)..sizes.get(key).copied().unwrap_or(0)
             };
             let mut heads: Vec<TermId> = Vec::new();
-            for &rule in rules {
+            for (r, &rule) in rules.iter().enumerate() {
                 let mut joins: Vec<Option<(usize, Range<u32>)>> = Vec::new();
                 if first_round {
                     joins.push(None);
@@ -464,6 +596,8 @@ impl Grounding {
                     }
                 }
                 for restriction in joins {
+                    let restricted = restriction.as_ref().map(|(literal, _)| *literal);
+                    let steps_before = work.steps;
                     bindings_found.clear();
                     let mut matches = 0usize;
                     self.join(
@@ -489,6 +623,32 @@ impl Grounding {
                             Ok(())
                         },
                     )?;
+                    let join_steps = work.steps - steps_before;
+                    // Worded as a domain too large (join steps), so that the rewriting
+                    // for that comes first: merrills grounds on demand.
+                    if limits.stop_at_costly_joins
+                        && join_steps >= COSTLY_JOIN_STEPS
+                        && join_steps >= 1000 * matches.max(1) as u64
+                    {
+                        return Err(too_large(format!(
+                            "a rule for `{}` took {join_steps} {TOO_MANY_STEPS} for {matches} matches in one round ({COSTLY_JOIN})",
+                            program.symbols.name(rule.head.relation),
+                        )));
+                    }
+                    if instantiated(rule) {
+                        let counts = &mut distinct_matches[r];
+                        match restricted {
+                            Some(literal) => counts[literal] += matches,
+                            None => counts.iter_mut().for_each(|count| *count += matches),
+                        }
+                        if counts.iter().any(|&count| count > limits.max_ground_rules) {
+                            return Err(too_large(format!(
+                                "more than {} ground rules (the instances of a rule for `{}` found so far)",
+                                limits.max_ground_rules,
+                                program.symbols.name(rule.head.relation)
+                            )));
+                        }
+                    }
                     for m in 0..matches {
                         let bindings =
                             &bindings_found[m * rule.variables..(m + 1) * rule.variables];
@@ -496,6 +656,7 @@ impl Grounding {
                     }
                 }
             }
+            self.make_requested_pair_indexes();
             first_round = false;
             previous_sizes = sizes;
             let before = self.fact_count();
@@ -551,7 +712,7 @@ impl Grounding {
         // Ground rules per rule written, to name the largest when the limit is passed.
         let mut per_rule: Vec<(usize, Sym)> = Vec::new();
         for rule in program_rules {
-            if guards.contains(&rule.head.relation) {
+            if guards.contains(&rule.head.relation) || self.folded.contains(&rule.head.key()) {
                 continue;
             }
             let first = rules.heads.len();
@@ -578,7 +739,9 @@ impl Grounding {
                     rules.heads.push(head);
                     for (literal, &atom) in rule.body.iter().zip(atoms) {
                         match literal {
-                            CompiledLiteral::Positive(read) if guards.contains(&read.relation) => {}
+                            CompiledLiteral::Positive(read)
+                                if guards.contains(&read.relation)
+                                    || self.folded.contains(&read.key()) => {}
                             CompiledLiteral::Positive(_) => rules.literals.push(atom << 1),
                             CompiledLiteral::Negative(_) if atom != UNBOUND => {
                                 rules.literals.push(atom << 1 | 1);
@@ -605,6 +768,7 @@ impl Grounding {
                 },
             )?;
             per_rule.push((rules.heads.len() - first, rule.head.relation));
+            self.make_requested_pair_indexes();
         }
         self.rules = rules;
         Ok(())
@@ -951,10 +1115,10 @@ impl Grounding {
                 cursor: 0,
             };
         }
-        let mut best: Option<&'a [u32]> = None;
-        let mut consider = |list: &'a [u32]| {
-            if best.is_none_or(|b| list.len() < b.len()) {
-                best = Some(list);
+        let best: Cell<Option<&'a [u32]>> = Cell::new(None);
+        let consider = |list: &'a [u32]| {
+            if best.get().is_none_or(|b| list.len() < b.len()) {
+                best.set(Some(list));
             }
         };
         // The facts with `pattern`'s instance at `key` (none when that term does not exist).
@@ -986,10 +1150,87 @@ impl Grounding {
                 _ => consider(facts_with(argument_key(i), arg)),
             }
         }
+        if best.get().is_some_and(|list| list.len() > PAIR_INDEX_WORTH) {
+            self.narrow_by_a_pair(relation, atom, bindings, key, &consider);
+        }
         Candidates {
-            source: best.map_or(Source::All, Source::List),
+            source: best.get().map_or(Source::All, Source::List),
             range,
             cursor: 0,
+        }
+    }
+}
+
+impl Grounding {
+    /// Offers `consider` the list of a pair index on two known top-level arguments of `atom`;
+    /// when the relation has none on any two of them, asks for one on the two whose own lists
+    /// are shortest.
+    fn narrow_by_a_pair<'a>(
+        &'a self,
+        relation: &'a Relation,
+        atom: &PatternAtom,
+        bindings: &[TermId],
+        key: &mut KeyScratch,
+        consider: &impl Fn(&'a [u32]),
+    ) {
+        // (argument, its term, the length of its own list)
+        let mut known: Vec<(usize, TermId, usize)> = Vec::new();
+        for (i, arg) in atom.args.iter().enumerate() {
+            if pattern_bound(arg, bindings) {
+                let Some(term) = find_instance(&self.terms, arg, bindings, key) else {
+                    consider(&[]);
+                    return;
+                };
+                known.push((i, term, relation.list(argument_key(i), term).len()));
+            }
+        }
+        if known.len() < 2 {
+            return;
+        }
+        let term_at = |argument: usize| known.iter().find(|k| k.0 == argument).map(|k| k.1);
+        let mut indexed = false;
+        for pair in &relation.pairs {
+            let (i, j) = pair.arguments;
+            if let (Some(a), Some(b)) = (term_at(i), term_at(j)) {
+                indexed = true;
+                consider(pair.lists.get(&(a, b)).map_or(&[], Vec::as_slice));
+            }
+        }
+        if !indexed {
+            known.sort_by_key(|k| k.2);
+            let (i, j) = (known[0].0.min(known[1].0), known[0].0.max(known[1].0));
+            let request = (atom.key(), (i, j));
+            let mut requests = self.pair_requests.borrow_mut();
+            if !requests.contains(&request) {
+                requests.push(request);
+            }
+        }
+    }
+
+    /// Makes the pair indexes joins asked for since the last call, from the facts so far
+    /// ([`Relation::add_to_pair_indexes`] keeps them up to date after).
+    fn make_requested_pair_indexes(&mut self) {
+        let requests = std::mem::take(self.pair_requests.get_mut());
+        for (relation_key, arguments) in requests {
+            let Some(relation) = self.relations.get_mut(&relation_key) else {
+                continue;
+            };
+            if relation
+                .pairs
+                .iter()
+                .any(|pair| pair.arguments == arguments)
+            {
+                continue;
+            }
+            let mut lists: FxHashMap<(TermId, TermId), Vec<u32>> = FxHashMap::default();
+            for (position, &fact) in relation.facts.iter().enumerate() {
+                let args = self.terms.args(fact);
+                lists
+                    .entry((args[arguments.0], args[arguments.1]))
+                    .or_default()
+                    .push(position as u32);
+            }
+            relation.pairs.push(PairIndex { arguments, lists });
         }
     }
 }

@@ -9,13 +9,19 @@
 //! the aux rule per square and move and one of the frame rule per cell: the product becomes a
 //! sum, and the evaluator touches far fewer rules when a move changes.
 
-use super::super::program::{CompiledLiteral, CompiledRule, Pattern, PatternAtom, Symbols};
+use super::super::program::{CompiledLiteral, CompiledRule, Pattern, PatternAtom, RelKey, Symbols};
+use rustc_hash::FxHashSet;
 
 /// The rules with independent body parts moved into auxiliary relations.
 pub(super) fn factor(rules: &[CompiledRule], symbols: &mut Symbols) -> Vec<CompiledRule> {
+    let fixed = static_relations(rules, symbols);
     let mut factored = Vec::with_capacity(rules.len());
     for rule in rules {
-        split(rule, symbols, &mut factored);
+        if fixed.contains(&rule.head.key()) {
+            factored.push(rule.clone());
+        } else {
+            split(rule, symbols, &mut factored);
+        }
     }
     factored
 }
@@ -228,10 +234,14 @@ pub(in crate::gdl) fn for_each_var(pattern: &Pattern, visit: &mut impl FnMut(usi
 /// dropped variables exactly when the auxiliary atom does); the circuit gets deeper, so this
 /// is for games too large to ground as written.
 pub(super) fn chain(rules: &[CompiledRule], symbols: &mut Symbols) -> Vec<CompiledRule> {
+    let fixed = static_relations(rules, symbols);
     let mut chained = Vec::with_capacity(rules.len());
     for rule in rules {
         let mut rule = rule.clone();
-        while let Some((link, rest)) = cut_prefix(&rule, symbols, chained.len()) {
+        while let Some((link, rest)) = (!fixed.contains(&rule.head.key()))
+            .then(|| cut_prefix(&rule, symbols, chained.len()))
+            .flatten()
+        {
             chained.push(link);
             rule = rest;
         }
@@ -354,10 +364,14 @@ fn cut_prefix(
 /// there) and it is not the whole body. The meaning is unchanged: the auxiliary atom holds
 /// exactly when the bucket holds for some values of the variables it drops.
 pub(super) fn eliminate(rules: &[CompiledRule], symbols: &mut Symbols) -> Vec<CompiledRule> {
+    let fixed = static_relations(rules, symbols);
     let mut out = Vec::with_capacity(rules.len());
     let mut pending: Vec<CompiledRule> = rules.iter().rev().cloned().collect();
     while let Some(rule) = pending.pop() {
-        let Some((bucket, interface)) = cheapest_bucket(&rule) else {
+        let bucket = (!fixed.contains(&rule.head.key()))
+            .then(|| cheapest_bucket(&rule))
+            .flatten();
+        let Some((bucket, interface)) = bucket else {
             out.push(rule);
             continue;
         };
@@ -454,4 +468,38 @@ fn cheapest_bucket(rule: &CompiledRule) -> Option<(Vec<usize>, Vec<usize>)> {
         }
     }
     best.map(|(_, bucket, interface)| (bucket, interface))
+}
+
+/// The relations whose rules depend on neither the state nor the moves (through any chain of
+/// rules). Grounding folds them to facts, with no ground rules (`domain::Grounding`), so the
+/// rewritings that shrink ground rules ([`factor`], [`chain`], [`eliminate`]) leave their rules
+/// as written:
+/// cut up, gt_two_thirds' `absDiff` over 400 numbers only added two auxiliary relations of
+/// 160,000 atoms each.
+fn static_relations(rules: &[CompiledRule], symbols: &mut Symbols) -> FxHashSet<RelKey> {
+    // Interning finds the keywords' symbols (every program has them) without adding any.
+    let state_or_moves = [symbols.intern("true"), symbols.intern("does")];
+    let mut dynamic: FxHashSet<RelKey> = FxHashSet::default();
+    loop {
+        let before = dynamic.len();
+        for rule in rules {
+            let reads_dynamic = rule.body.iter().any(|literal| match literal {
+                CompiledLiteral::Positive(atom) | CompiledLiteral::Negative(atom) => {
+                    state_or_moves.contains(&atom.relation) || dynamic.contains(&atom.key())
+                }
+                _ => false,
+            });
+            if reads_dynamic {
+                dynamic.insert(rule.head.key());
+            }
+        }
+        if dynamic.len() == before {
+            break;
+        }
+    }
+    rules
+        .iter()
+        .map(|rule| rule.head.key())
+        .filter(|key| !dynamic.contains(key))
+        .collect()
 }
