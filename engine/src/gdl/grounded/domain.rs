@@ -50,7 +50,7 @@ pub struct GroundingLimits {
     pub max_steps: u64,
     /// The CPU time grounding may take.
     pub deadline: Option<CpuDeadline>,
-    /// Stop, as too large, at a join of one round of the domain's fixpoint that takes at
+    /// Stop, as too large, at one join (one rule, one round of the domain's fixpoint) taking at
     /// least [`COSTLY_JOIN_STEPS`] join steps and a thousand per match: a body that chains
     /// sums or counts through many literals, most of whose partial matches fail late, which
     /// a rewriting grounds far sooner (for the first attempt of
@@ -196,8 +196,8 @@ pub(super) struct Grounding {
     /// a negative literal over one of them is decided while grounding.
     exact: FxHashSet<RelKey>,
     /// The game's own static relations (not keywords) whose every domain atom holds in every
-    /// state, so that a literal over one is decided while grounding and their rules need no
-    /// ground instances (see [`Grounding::fold_static`]).
+    /// state, so that a positive literal over one is left out of the ground rules and their
+    /// rules need no ground instances (see [`Grounding::fold_static`]).
     folded: FxHashSet<RelKey>,
     /// Pair indexes joins asked for (relation, arguments), made between joins.
     pair_requests: RefCell<Vec<(RelKey, (usize, usize))>>,
@@ -441,8 +441,8 @@ impl Grounding {
                 work,
             );
         };
-        // The rules sure to get ground instances: those of relations with a rule that reads
-        // the state or the moves (never folded, see `fold_static`), demand guards aside.
+        // The rules sure to get ground instances: those of relations with a rule that depends
+        // on the state or the moves (never folded, see `fold_static`), demand guards aside.
         let dynamic_heads: FxHashSet<RelKey> = stratified
             .strata
             .iter()
@@ -486,7 +486,9 @@ impl Grounding {
                     _ => true,
                 })
             });
-            self.saturate(program, &members, &instantiated, work)?;
+            // Nothing counted here: a match may rest on a negation assumed over a relation
+            // not yet complete, which instantiation then decides against.
+            self.saturate(program, &members, &|_| false, work)?;
             for rule in &members {
                 let key = rule.head.key();
                 if !exact_derivations {
@@ -500,25 +502,37 @@ impl Grounding {
             }
         }
         self.saturate(program, &other_rules, &instantiated, work)?;
-        self.fold_static(program, &stratified.strata, rules);
+        self.fold_static(program, &stratified.strata, rules, inexact);
         Ok(())
     }
 
-    /// Marks the game's static relations whose derivations were all exact as folded: every
+    /// Marks the game's static relations whose derivations were all sound as folded: every
     /// atom of theirs in the domain holds in every state. Their rules then get no ground
     /// instances and a positive literal over one is left out of the ground rules (it held to
     /// be matched). A game's arithmetic (gt_two_thirds' `absDiff`, `sum`, `lte` over hundreds
     /// of numbers) was otherwise most of its ground rules and grounding time, for gates the
-    /// circuit folds to constants anyway. A derivation is exact when the rule reads only
-    /// folded relations (or its own, positively) and negates only exact ones (decided while
-    /// saturating); a relation with a rule in a dynamic stratum is never folded.
-    fn fold_static(&mut self, program: &Program, strata: &[Stratum], rules: &[CompiledRule]) {
+    /// circuit folds to constants anyway.
+    ///
+    /// Unsound: a relation with a rule that depends on the state or the moves; one the first
+    /// phase found `inexact` (a rule of it saturated before a relation it read was complete);
+    /// one with a rule that negates a relation not exact (the negation was assumed) or reads
+    /// an unsound one. A folded relation that some rule negates is therefore exact, and the
+    /// negation decided while grounding.
+    fn fold_static(
+        &mut self,
+        program: &Program,
+        strata: &[Stratum],
+        rules: &[CompiledRule],
+        inexact: FxHashSet<RelKey>,
+    ) {
         let keywords = program.keywords.relations();
-        let mut unsound: FxHashSet<RelKey> = strata
-            .iter()
-            .filter(|stratum| stratum.dynamic)
-            .flat_map(|stratum| stratum.rules.iter().map(|&r| rules[r].head.key()))
-            .collect();
+        let mut unsound = inexact;
+        unsound.extend(
+            strata
+                .iter()
+                .filter(|stratum| stratum.dynamic)
+                .flat_map(|stratum| stratum.rules.iter().map(|&r| rules[r].head.key())),
+        );
         loop {
             let newly: Vec<RelKey> = rules
                 .iter()
@@ -554,7 +568,7 @@ impl Grounding {
     /// matches so far are sure to be more than [`GroundingLimits::max_ground_rules`]: the
     /// matches with one literal reading a round's new facts are distinct from those of any
     /// other round (that literal's fact differs), and each is an instance of the rule over the
-    /// final domain. gt_two_thirds_4p's `total`, a sum of four guesses in one body, stops so
+    /// final domain (the negations decided here are decided alike there). gt_two_thirds_4p's `total`, a sum of four guesses in one body, stops so
     /// in its first attempt as written; it used to spend the attempt's 200 M join steps.
     fn saturate(
         &mut self,

@@ -9,7 +9,9 @@
 //! the aux rule per square and move and one of the frame rule per cell: the product becomes a
 //! sum, and the evaluator touches far fewer rules when a move changes.
 
-use super::super::program::{CompiledLiteral, CompiledRule, Pattern, PatternAtom, RelKey, Symbols};
+use super::super::program::{
+    CompiledLiteral, CompiledRule, Pattern, PatternAtom, RelKey, Sym, Symbols,
+};
 use rustc_hash::FxHashSet;
 
 /// The rules with independent body parts moved into auxiliary relations.
@@ -471,14 +473,17 @@ fn cheapest_bucket(rule: &CompiledRule) -> Option<(Vec<usize>, Vec<usize>)> {
 }
 
 /// The relations whose rules depend on neither the state nor the moves (through any chain of
-/// rules). Grounding folds them to facts, with no ground rules (`domain::Grounding`), so the
+/// rules). Grounding folds most of them to facts, with no ground rules (`domain::Grounding`,
+/// all but those with a rule over a negation it could not decide), so the
 /// rewritings that shrink ground rules ([`factor`], [`chain`], [`eliminate`]) leave their rules
 /// as written:
 /// cut up, gt_two_thirds' `absDiff` over 400 numbers only added two auxiliary relations of
 /// 160,000 atoms each.
-fn static_relations(rules: &[CompiledRule], symbols: &mut Symbols) -> FxHashSet<RelKey> {
-    // Interning finds the keywords' symbols (every program has them) without adding any.
-    let state_or_moves = [symbols.intern("true"), symbols.intern("does")];
+fn static_relations(rules: &[CompiledRule], symbols: &Symbols) -> FxHashSet<RelKey> {
+    let state_or_moves: Vec<Sym> = ["true", "does"]
+        .iter()
+        .filter_map(|keyword| symbols.get(keyword))
+        .collect();
     let mut dynamic: FxHashSet<RelKey> = FxHashSet::default();
     loop {
         let before = dynamic.len();

@@ -100,9 +100,15 @@ impl GroundedGame {
         }
         let rules = factor::factor(&program.rules, &mut program.symbols);
         let no_guards = FxHashSet::default();
+        // The caller's limits, for every attempt but the first (which alone stops at a costly
+        // join, below).
+        let limits = &GroundingLimits {
+            stop_at_costly_joins: false,
+            ..limits.clone()
+        };
         // Too large (not out of time): tried again with the rules rewritten. Each rewriting is
         // tried only when the ones before fail, so a game that grounds as written within the
-        // first attempt's share of join steps keeps its circuit.
+        // first attempt's share of join steps, with no costly join, keeps its circuit.
         let too_large = |grounded: &Result<_, GdlError>| {
             matches!(grounded, Err(GdlError::Budget(_)))
                 && !limits.deadline.is_some_and(|d| d.is_past())
@@ -123,9 +129,8 @@ impl GroundedGame {
             ..limits.clone()
         };
         let mut grounded = domain::ground(&program, &rules, &no_guards, &first_try);
-        let retry_as_written = grounded
-            .as_ref()
-            .is_err_and(|error| domain::is_out_of_steps(error) || domain::is_costly_join(error));
+        // (A costly join is worded as steps too: see `stop_at_costly_joins`.)
+        let retry_as_written = grounded.as_ref().is_err_and(domain::is_out_of_steps);
         // When every rewriting fails too, the error to report is the one about the rules as
         // written: a rewriting's names its own helper relations, which the game does not have.
         let mut as_written = grounded.as_ref().err().cloned();

@@ -636,6 +636,27 @@ fn static_arithmetic_is_folded_into_facts_and_agrees() {
     agrees_when_grounded_under(program, &Default::default(), 20);
 }
 
+/// A static relation saturated before the relation it reads is complete is not folded: `f`
+/// reads `(g a)`, which holds, but `g`'s other rule (through `s`) may come after `f`'s in the
+/// first phase (`f` is negated, so its stratum goes first), leaving `f` inexact. Folded, `f`
+/// would have no ground rules and `(not f)` would fold to true: the goal would say 100 where
+/// the interpreter says 0. A relation assumed over a negation (`h`, which holds only if `(r b)`
+/// does not) must not be folded either.
+#[test]
+fn a_static_relation_saturated_before_what_it_reads_is_complete_is_not_folded() {
+    agree(
+        "(role p) (init (at 0)) (g a) (s) (r b)
+         (<= f (g a)) (<= (g b) s)
+         (<= (h a) (not (r b))) (<= (r c) s)
+         (<= u (not f)) (<= v (not (h a)))
+         (<= (legal p go) (true (at 0)))
+         (<= (next (at 1)) (does p go))
+         (<= terminal (true (at 1)))
+         (<= (goal p 100) u) (<= (goal p 50) (h a)) (<= (goal p 0) f v)",
+        3,
+    );
+}
+
 /// `(diff ?x ?y ?d)` over the numbers 0 to 200, read with `?x` and `?y` known, has one atom
 /// per pair but 201 per value of either: through an index on one argument, each of its 20,100
 /// recursive derivations (one per `(lt ?y ?x)`) would scan about 200 atoms, 4 M join steps in
