@@ -658,9 +658,9 @@ fn a_static_relation_saturated_before_what_it_reads_is_complete_is_not_folded() 
 }
 
 /// `(diff ?x ?y ?d)` over the numbers 0 to 200, read with `?x` and `?y` known, has one atom
-/// per pair but 201 per value of either: through an index on one argument, each of its 20,100
-/// recursive derivations (one per `(lt ?y ?x)`) would scan about 200 atoms, 4 M join steps in
-/// all. The pair index the join asks for finds each in one.
+/// per pair but up to 201 per value of either: through an index on one argument, each of its
+/// 20,100 recursive derivations (one per `(lt ?y ?x)`) scans up to 200 atoms, and grounding
+/// takes 1.56 M join steps. The pair index the join asks for finds each in one: 0.31 M.
 #[test]
 fn a_relation_read_with_two_arguments_known_is_joined_through_a_pair_index() {
     let text = format!(
@@ -680,7 +680,7 @@ fn a_relation_read_with_two_arguments_known_is_joined_through_a_pair_index() {
     let grounding = ground_as_written(&program, &Default::default()).expect("grounds");
     let diff = program.symbols.get("diff").expect("a relation");
     assert_eq!(grounding.facts((diff, 3)).len(), 201 * 201 - 201 * 200 / 2);
-    assert!(grounding.steps < 1_500_000, "{}", grounding.steps);
+    assert!(grounding.steps < 600_000, "{}", grounding.steps);
     agrees_when_grounded_under(program, &Default::default(), 20);
 }
 
