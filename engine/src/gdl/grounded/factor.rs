@@ -473,11 +473,10 @@ fn cheapest_bucket(rule: &CompiledRule) -> Option<(Vec<usize>, Vec<usize>)> {
 }
 
 /// The relations whose rules depend on neither the state nor the moves (through any chain of
-/// rules). Grounding folds most of them to facts, with no ground rules (`domain::Grounding`,
-/// all but those with a rule over a negation it could not decide), so the
-/// rewritings that shrink ground rules ([`factor`], [`chain`], [`eliminate`]) leave their rules
-/// as written:
-/// cut up, gt_two_thirds' `absDiff` over 400 numbers only added two auxiliary relations of
+/// rules). Grounding folds most of them to facts, with no ground rules (`domain::Grounding`;
+/// all but those with a rule over a negation it could not decide), so the rewritings that
+/// shrink ground rules ([`factor`], [`chain`], [`eliminate`]) leave their rules as written.
+/// Cut up, gt_two_thirds' `absDiff` over 400 numbers only added two auxiliary relations of
 /// 160,000 atoms each.
 fn static_relations(rules: &[CompiledRule], symbols: &Symbols) -> FxHashSet<RelKey> {
     let state_or_moves: Vec<Sym> = ["true", "does"]
