@@ -504,7 +504,9 @@ impl Grounding {
             }
         }
         self.saturate(program, &other_rules, &instantiated, work)?;
-        self.fold_static(program, &stratified.strata, rules, inexact);
+        let mut unsound = inexact;
+        unsound.extend(dynamic_heads);
+        self.fold_static(program, rules, unsound);
         Ok(())
     }
 
@@ -520,21 +522,15 @@ impl Grounding {
     /// one with a rule that negates a relation not exact (the negation was assumed) or reads
     /// an unsound one. A folded relation that some rule negates is therefore exact, and the
     /// negation decided while grounding.
+    ///
+    /// `unsound` comes with the first two kinds; the rest are found here.
     fn fold_static(
         &mut self,
         program: &Program,
-        strata: &[Stratum],
         rules: &[CompiledRule],
-        inexact: FxHashSet<RelKey>,
+        mut unsound: FxHashSet<RelKey>,
     ) {
         let keywords = program.keywords.relations();
-        let mut unsound = inexact;
-        unsound.extend(
-            strata
-                .iter()
-                .filter(|stratum| stratum.dynamic)
-                .flat_map(|stratum| stratum.rules.iter().map(|&r| rules[r].head.key())),
-        );
         loop {
             let newly: Vec<RelKey> = rules
                 .iter()

@@ -115,14 +115,13 @@ impl GroundedGame {
         };
         // The first attempt as written gets half the join steps: the corpus games that ground
         // as written take under 50 M but three (brawl 174 M, quarto and quartoSuicide 352 M),
-        // while a game that needs more may ground much sooner rewritten (merrills spent most
-        // of 16-25 CPU s failing as written at 400 M, and now grounds on demand in 9.7-11.1;
-        // BENCHMARKS.md). The whole allowance goes to the rewritings, and to the rules as
-        // written again last. (A game that needs more than the share as written and that no
-        // rewriting grounds now spends the rewritings' time first: none in the corpus.)
-        // It also stops at a join far costlier than its matches (a body summing or counting
-        // through many literals: gt_two_thirds_6p, merrills, which then grounds on demand in
-        // about 3 CPU s instead of 10).
+        // while a game that needs more may ground much sooner rewritten. It also stops at a
+        // join far costlier than its matches (a body summing or counting through many
+        // literals): merrills, which spent 16-25 CPU s failing as written at 400 M join steps,
+        // stops so and grounds on demand in about 3 (BENCHMARKS.md). The whole allowance goes
+        // to the rewritings, and to the rules as written again last. (A game that needs more
+        // than the share as written and that no rewriting grounds spends the rewritings' time
+        // first: none in the corpus.)
         let first_try = GroundingLimits {
             max_steps: limits.max_steps / FIRST_TRY_SHARE_OF_STEPS,
             stop_at_costly_joins: true,
