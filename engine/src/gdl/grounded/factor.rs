@@ -178,7 +178,7 @@ fn auxiliary(
     (aux_rule, aux_atom)
 }
 
-fn renumbered(pattern: &Pattern, renumber: &[Option<usize>]) -> Pattern {
+pub(super) fn renumbered(pattern: &Pattern, renumber: &[Option<usize>]) -> Pattern {
     match pattern {
         Pattern::Const(sym) => Pattern::Const(*sym),
         Pattern::Var(slot) => Pattern::Var(renumber[*slot].expect("every variable renumbered")),
@@ -188,7 +188,10 @@ fn renumbered(pattern: &Pattern, renumber: &[Option<usize>]) -> Pattern {
     }
 }
 
-fn map_literal(literal: &CompiledLiteral, map: &impl Fn(&Pattern) -> Pattern) -> CompiledLiteral {
+pub(super) fn map_literal(
+    literal: &CompiledLiteral,
+    map: &impl Fn(&Pattern) -> Pattern,
+) -> CompiledLiteral {
     let atom = |atom: &PatternAtom| PatternAtom {
         relation: atom.relation,
         args: atom.args.iter().map(map).collect(),

@@ -10,6 +10,7 @@ use super::super::program::{CompiledRule, Ground, Program};
 use super::circuit::{self, Circuit, Prop};
 use super::demand;
 use super::domain::{self, GroundingLimits};
+use super::domain_arguments;
 use super::evaluator::Evaluator;
 use super::factor;
 use crate::playout::{Playout, PlayoutEnd};
@@ -98,7 +99,13 @@ impl GroundedGame {
         if role_names.is_empty() {
             return Err(GdlError::Build("the game declares no role".to_owned()));
         }
-        let rules = factor::factor(&program.rules, &mut program.symbols);
+        let reduced = domain_arguments::drop_domain_arguments(
+            &program.rules,
+            &program.strata,
+            &program.keywords,
+            &mut program.symbols,
+        );
+        let rules = factor::factor(&reduced, &mut program.symbols);
         let no_guards = FxHashSet::default();
         // The caller's limits, for every attempt but the first (which alone stops at a costly
         // join, below).

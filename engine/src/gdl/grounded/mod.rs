@@ -10,6 +10,7 @@
 mod circuit;
 pub(super) mod demand;
 mod domain;
+mod domain_arguments;
 mod evaluator;
 pub(super) mod factor;
 mod game;

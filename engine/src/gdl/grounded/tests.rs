@@ -208,15 +208,17 @@ fn an_unbounded_game_falls_back_to_the_interpreter() {
 
 #[test]
 fn a_runaway_join_is_refused_at_the_ground_rule_limit_before_its_matches_are_collected() {
-    // `crowd` matches 10⁶ times in the first round: more than the limit of 1,000 ground rules,
-    // so grounding must stop at the 1,001st match instead of collecting them all first. It is
-    // read with every argument free, so grounding on demand cannot narrow it either.
+    // `crowd` matches 729,000 times in the first round: more than the limit of 1,000 ground
+    // rules, so grounding must stop at the 1,001st match instead of collecting them all first.
+    // It is read with every argument free, so grounding on demand cannot narrow it either, and
+    // its arguments are compared, so none is dropped as a mere member of a domain.
     let program = program(
         "(role robot) (init on) (legal robot wait) (<= (next on) (true on))
          (digit 0) (digit 1) (digit 2) (digit 3) (digit 4)
          (digit 5) (digit 6) (digit 7) (digit 8) (digit 9)
          (<= (crowd ?a ?b ?c ?d ?e ?f) (true on)
-             (digit ?a) (digit ?b) (digit ?c) (digit ?d) (digit ?e) (digit ?f))
+             (digit ?a) (digit ?b) (digit ?c) (digit ?d) (digit ?e) (digit ?f)
+             (distinct ?a ?b) (distinct ?c ?d) (distinct ?e ?f))
          (<= terminal (crowd ?a ?b ?c ?d ?e ?f)) (goal robot 100)",
     )
     .expect("builds");
@@ -751,6 +753,81 @@ fn a_rule_whose_instances_pass_the_limit_over_the_rounds_stops_the_saturation() 
         matches!(&grounded, Err(GdlError::Budget(message))
             if message.contains("the instances of a rule for `pair` found so far")),
         "{grounded:?}"
+    );
+}
+
+/// ruleDepthExponential's shape at depth `depth`: `(prereqK b1 … bK)` holds for every tuple of
+/// bits at step K, and before step K when both of its extensions by one bit hold at K+1; the
+/// robot may `continue` while `(prereq1 0)` holds.
+fn prerequisite_chain_game(depth: usize) -> String {
+    let bits = |k: usize| -> String { (1..=k).map(|i| format!(" ?b{i}")).collect() };
+    let mut text = String::from(
+        "(role robot) (init (step 1)) (bit 0) (bit 1)
+         (legal robot giveUp) (<= (legal robot continue) (prereq1 0))
+         (<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+         (<= (next over) (does robot giveUp))
+         (<= terminal (true over)) (<= (goal robot 0) (true over))
+         (<= (goal robot 100) (not (true over)))",
+    );
+    text.push_str(&format!(" (<= terminal (true (step {depth})))"));
+    text.push_str(&succ_facts(depth));
+    for k in 1..=depth {
+        let guards: String = (1..=k).map(|i| format!(" (bit ?b{i})")).collect();
+        text.push_str(&format!(
+            " (<= (prereq{k}{}){guards} (true (step {k})))",
+            bits(k)
+        ));
+        if k < depth {
+            text.push_str(&format!(
+                " (<= (prereq{k}{}) (not (true (step {k}))) (prereq{}{} 0) (prereq{}{} 1))",
+                bits(k),
+                k + 1,
+                bits(k),
+                k + 1,
+                bits(k)
+            ));
+        }
+    }
+    text
+}
+
+/// The prerequisite chain at depth 12 has 2^12 atoms of `prereq12` as written (8,190 over the
+/// twelve relations), each with its own rules; every argument is a bit passed along, so all of
+/// them are dropped and each relation grounds to one atom. The game plays as the interpreter
+/// does.
+#[test]
+fn arguments_that_only_name_a_member_of_a_domain_are_dropped_and_the_game_agrees() {
+    let program = program(&prerequisite_chain_game(12)).expect("builds");
+    let as_written = ground_as_written(&program, &Default::default()).expect("grounds");
+    assert!(as_written.terms.len() > 8_000, "{}", as_written.terms.len());
+    let game = super::GroundedGame::new(program.clone(), &Default::default()).expect("grounds");
+    let (props, rules) = game.size();
+    assert!(props < 200 && rules < 200, "{props} props, {rules} rules");
+    agrees_when_grounded_under(program, &Default::default(), 5);
+}
+
+/// Where an argument is not only a domain member, it stays, and the game plays as the
+/// interpreter does: `p`'s two rules give its argument different domains (bits, digits); `q`
+/// is read negatively with a variable; `r` is read with a constant outside its domain
+/// (positively: never holds; negatively: always holds) and inside it.
+#[test]
+fn arguments_that_are_more_than_a_domain_member_are_kept_and_the_game_agrees() {
+    agree(
+        "(role p) (init (at 0)) (bit 0) (bit 1) (digit 0) (digit 1) (digit 2)
+         (<= (p ?x) (bit ?x) (true (at 0)))
+         (<= (p ?x) (digit ?x) (true (at 1)))
+         (<= (q ?x) (bit ?x) (true (at 1)))
+         (<= (r ?x) (bit ?x) (true (at 1)))
+         (<= (legal p (go ?x)) (digit ?x) (p ?x))
+         (<= (legal p (skip ?x)) (digit ?x) (not (q ?x)))
+         (<= (legal p never) (r 2))
+         (<= (legal p always) (not (r 2)))
+         (<= (legal p once) (r 1))
+         (<= (next (at 1)) (true (at 0)))
+         (<= (next (at 2)) (true (at 1)))
+         (<= terminal (true (at 2)))
+         (<= (goal p 100) (true (at 2)))",
+        3,
     );
 }
 
