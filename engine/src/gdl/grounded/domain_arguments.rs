@@ -11,19 +11,24 @@
 //! atoms, and the game's twenty such relations pass any grounding limit. Such an argument
 //! position is a *domain argument*: in every rule of the relation, the head's variable there
 //! occurs once in the head and, in the body, only in guards (positive literals of a unary
-//! relation given by constant facts, such as `bit`) and in domain arguments of relations
-//! defined before it; and every rule gives that variable the same set of values, its domain.
-//! Then `p(…, t, …)` holds exactly when `t` is in the domain and `p` with that argument left out
-//! holds (by induction over the relations in dependency order: each rule's body is the guards
-//! on the variable and a body that does not mention it). So the position is dropped: from the
-//! heads, and from every literal over `p`, where a variable keeps its guards (the guards of one
-//! rule: their intersection is the domain), a constant outside the domain makes the literal
-//! false, and a constant inside is simply dropped. A negative literal must have a constant
-//! there: `(not (p ?x))` cannot be split so. Relations in recursion keep their arguments (the
-//! induction needs the relations a rule reads to be settled first), and so do the keywords.
+//! relation given by constant facts, such as `bit`, over the bare variable) and in domain
+//! arguments already decided; and every rule gives that variable the same set of values, its
+//! domain. Then `p(…, t, …)` holds exactly when `t` is in the domain and `p` with that argument
+//! left out holds: by induction over derivations, given the same claim for the domain arguments
+//! the rule reads (decided before it, so the claims do not go round in a circle), each rule's
+//! body is the guards on the variable and a body that does not mention it.
+//!
+//! So the position is dropped: from the heads, and from every literal over `p`. There a
+//! variable keeps the guards of one rule (their intersection is the domain), a constant outside
+//! the domain makes the literal false, and a constant inside is simply dropped. A negative
+//! literal must have a constant there: `(not (p ?x))` cannot be split so. Relations in
+//! recursion keep their arguments, and so do the keywords.
 //!
 //! A variable left only in guards (the dropped head variable of a rule) says "some member of
 //! the guards' intersection exists"; the guards go, or the rule when the intersection is empty.
+//!
+//! The rewriting comes before every grounding attempt, so a grounding error may name a reduced
+//! relation (`prereq18 without its domain arguments 1, 2, …`).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -63,54 +68,60 @@ pub(super) fn drop_domain_arguments(
         }
     }
     let keywords = keywords_of(keywords, symbols);
-    // Strata are per group of rules, so a relation's rules may be in several: each relation is
-    // taken up after its last (all it reads is settled by then), unless one is recursive.
-    let mut relations: FxHashMap<RelKey, (usize, bool, Vec<usize>)> = FxHashMap::default();
-    for (order, stratum) in strata.iter().enumerate() {
+    let mut relations: FxHashMap<RelKey, (bool, Vec<usize>)> = FxHashMap::default();
+    for stratum in strata {
         for key in &stratum.relations {
-            let entry = relations.entry(*key).or_default();
-            entry.0 = order;
-            entry.1 |= stratum.recursive;
+            relations.entry(*key).or_default().0 |= stratum.recursive;
         }
     }
     for (index, rule) in rules.iter().enumerate() {
         if let Some(entry) = relations.get_mut(&rule.head.key()) {
-            entry.2.push(index);
+            entry.1.push(index);
         }
     }
-    let mut in_order: Vec<(usize, RelKey)> = relations
+    let mut candidates: Vec<RelKey> = relations
         .iter()
-        .filter(|(key, (_, recursive, _))| {
+        .filter(|(key, (recursive, _))| {
             !recursive && !keywords.contains(&key.0) && !guards.contains_key(*key)
         })
-        .map(|(key, (order, _, _))| (*order, *key))
+        .map(|(key, _)| *key)
         .collect();
-    in_order.sort_unstable();
+    candidates.sort_unstable();
+    // A domain is decided from the domains known so far, and final once known; a position whose
+    // rules read a position not yet decided is tried again in the next pass. (Strata are per
+    // group of rules, so no order of the relations settles what each reads first.)
     let mut domains: FxHashMap<(RelKey, usize), Domain> = FxHashMap::default();
-    for (_, key) in in_order {
-        let defining = &relations[&key].2;
-        for position in 0..key.1 {
-            if pinned.contains(&(key, position)) {
-                continue;
-            }
-            let mut agreed: Option<Domain> = None;
-            for &index in defining {
-                let Some(domain) = rule_domain(&rules[index], position, &guards, &domains) else {
-                    agreed = None;
-                    break;
-                };
-                match &agreed {
-                    Some(first) if first.values != domain.values => {
+    loop {
+        let known = domains.len();
+        for &key in &candidates {
+            let defining = &relations[&key].1;
+            for position in 0..key.1 {
+                if pinned.contains(&(key, position)) || domains.contains_key(&(key, position)) {
+                    continue;
+                }
+                let mut agreed: Option<Domain> = None;
+                for &index in defining {
+                    let Some(domain) = rule_domain(&rules[index], position, &guards, &domains)
+                    else {
                         agreed = None;
                         break;
+                    };
+                    match &agreed {
+                        Some(first) if first.values != domain.values => {
+                            agreed = None;
+                            break;
+                        }
+                        Some(_) => {}
+                        None => agreed = Some(domain),
                     }
-                    Some(_) => {}
-                    None => agreed = Some(domain),
+                }
+                if let Some(domain) = agreed {
+                    domains.insert((key, position), domain);
                 }
             }
-            if let Some(domain) = agreed {
-                domains.insert((key, position), domain);
-            }
+        }
+        if domains.len() == known {
+            break;
         }
     }
     if domains.is_empty() {
@@ -216,6 +227,9 @@ fn rule_domain(
             return None;
         }
         if let Some(allowed) = guards.get(&atom.key()) {
+            if atom.args != [Pattern::Var(var)] {
+                return None;
+            }
             narrow(allowed);
             guard_list.push(atom.relation);
             continue;
@@ -325,7 +339,11 @@ fn reduced_rule(
         match (positive, holds) {
             (true, true) => {
                 body.push(CompiledLiteral::Positive(reduced));
-                body.extend(kept_guards);
+                for guard in kept_guards {
+                    if !body.contains(&guard) {
+                        body.push(guard);
+                    }
+                }
             }
             (true, false) => return None,
             (false, true) => body.push(CompiledLiteral::Negative(reduced)),

@@ -139,6 +139,8 @@ impl GroundedGame {
         let retry_as_written = grounded.as_ref().is_err_and(domain::is_out_of_steps);
         // When every rewriting fails too, the error to report is the one about the rules as
         // written: a rewriting's names its own helper relations, which the game does not have.
+        // ("As written" is after the domain arguments are dropped: a reduced relation's name
+        // says which relation of the game it is.)
         let mut as_written = grounded.as_ref().err().cloned();
         // Two rewritings, the one that addresses why grounding as written failed first: helper
         // relations grounded only where they are read (the domain is too large), and local

@@ -831,6 +831,46 @@ fn arguments_that_are_more_than_a_domain_member_are_kept_and_the_game_agrees() {
     );
 }
 
+/// Domain arguments found through two relations, in three passes: `r` reads `p`, which reads
+/// `q`, each named before what it reads; `init` reads `r`. `s` drops two positions of different
+/// domains read in one literal, where a variable keeps its guards and a constant outside the
+/// domain makes the literal false.
+#[test]
+fn domain_arguments_through_several_relations_are_dropped_and_the_game_agrees() {
+    let text = "(role robot) (bit 0) (bit 1) (digit 0) (digit 1) (digit 2)
+         (<= (r ?y) (p ?y)) (<= (p ?x) (q ?x a)) (<= (q ?x a) (bit ?x)) (<= (q ?x b) (bit ?x))
+         (<= (init (at 0)) (r 1)) (<= (init (at 9)) (r 2))
+         (<= (s ?b ?d) (bit ?b) (digit ?d) (true (at 0)))
+         (<= (legal robot (go ?d)) (s 1 ?d)) (<= (legal robot stay) (s 1 5))
+         (<= (legal robot wait) (not (s 2 0)))
+         (<= (next (at 1)) (does robot (go ?d)))
+         (<= terminal (true (at 1))) (goal robot 100)";
+    let mut program = program(text).expect("builds");
+    let reduced = super::domain_arguments::drop_domain_arguments(
+        &program.rules,
+        &program.strata,
+        &program.keywords,
+        &mut program.symbols,
+    );
+    let mut names: Vec<&str> = reduced
+        .iter()
+        .map(|rule| program.symbols.name(rule.head.relation))
+        .filter(|name| name.contains("without"))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(
+        names,
+        [
+            "p without its domain arguments 1",
+            "q without its domain arguments 1",
+            "r without its domain arguments 1",
+            "s without its domain arguments 1, 2",
+        ]
+    );
+    agree(text, 3);
+}
+
 /// Grounds the corpus files listed in `GDL_GROUND_PROFILE` (paths separated by `:`) and prints
 /// each outcome with its CPU time, then, when `GDL_PLAYOUT_SECONDS` is set, plays random
 /// playouts from the initial state (at most 500 plies each) for that many CPU seconds and
