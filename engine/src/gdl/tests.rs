@@ -544,7 +544,7 @@ fn goal_directed_evaluation_agrees_with_the_bottom_up_one() {
 /// the step is `K`. Bottom-up, each level derives its 2^K facts once; goal-directed, the demand
 /// for `prereqK+1` doubles at each level and all of it is one recursive stratum, so that the
 /// demand costs more than it saves.
-fn rule_depth_exponential(levels: usize) -> String {
+pub(super) fn rule_depth_exponential(levels: usize) -> String {
     let bits = |k: usize| (0..k).rev().map(|b| format!(" ?b{b}")).collect::<String>();
     let bit_literals = |k: usize| {
         (0..k)

@@ -756,48 +756,13 @@ fn a_rule_whose_instances_pass_the_limit_over_the_rounds_stops_the_saturation() 
     );
 }
 
-/// ruleDepthExponential's shape at depth `depth`: `(prereqK b1 … bK)` holds for every tuple of
-/// bits at step K, and before step K when both of its extensions by one bit hold at K+1; the
-/// robot may `continue` while `(prereq1 0)` holds.
-fn prerequisite_chain_game(depth: usize) -> String {
-    let bits = |k: usize| -> String { (1..=k).map(|i| format!(" ?b{i}")).collect() };
-    let mut text = String::from(
-        "(role robot) (init (step 1)) (bit 0) (bit 1)
-         (legal robot giveUp) (<= (legal robot continue) (prereq1 0))
-         (<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
-         (<= (next over) (does robot giveUp))
-         (<= terminal (true over)) (<= (goal robot 0) (true over))
-         (<= (goal robot 100) (not (true over)))",
-    );
-    text.push_str(&format!(" (<= terminal (true (step {depth})))"));
-    text.push_str(&succ_facts(depth));
-    for k in 1..=depth {
-        let guards: String = (1..=k).map(|i| format!(" (bit ?b{i})")).collect();
-        text.push_str(&format!(
-            " (<= (prereq{k}{}){guards} (true (step {k})))",
-            bits(k)
-        ));
-        if k < depth {
-            text.push_str(&format!(
-                " (<= (prereq{k}{}) (not (true (step {k}))) (prereq{}{} 0) (prereq{}{} 1))",
-                bits(k),
-                k + 1,
-                bits(k),
-                k + 1,
-                bits(k)
-            ));
-        }
-    }
-    text
-}
-
-/// The prerequisite chain at depth 12 has 2^12 atoms of `prereq12` as written (8,190 over the
-/// twelve relations), each with its own rules; every argument is a bit passed along, so all of
-/// them are dropped and each relation grounds to one atom. The game plays as the interpreter
+/// ruleDepthExponential cut to 12 levels has 2^12 atoms of `prereq12` as written (8,190 over
+/// the twelve relations), each with its own rules; every argument is a bit passed along, so all
+/// of them are dropped and each relation grounds to one atom. The game plays as the interpreter
 /// does.
 #[test]
 fn arguments_that_only_name_a_member_of_a_domain_are_dropped_and_the_game_agrees() {
-    let program = program(&prerequisite_chain_game(12)).expect("builds");
+    let program = program(&super::super::tests::rule_depth_exponential(12)).expect("builds");
     let as_written = ground_as_written(&program, &Default::default()).expect("grounds");
     assert!(as_written.terms.len() > 8_000, "{}", as_written.terms.len());
     let game = super::GroundedGame::new(program.clone(), &Default::default()).expect("grounds");
