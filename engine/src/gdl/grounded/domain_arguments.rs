@@ -35,7 +35,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::super::program::{
     CompiledLiteral, CompiledRule, Keywords, Pattern, PatternAtom, RelKey, Stratum, Sym, Symbols,
 };
-use super::factor::{for_each_literal_var, renumbered};
+use super::factor::{for_each_literal_var, for_each_var, map_literal, renumbered};
 
 /// The values a domain argument may take, and the guard relations whose intersection they are.
 #[derive(Debug)]
@@ -53,7 +53,8 @@ pub(super) fn drop_domain_arguments(
     keywords: &Keywords,
     symbols: &mut Symbols,
 ) -> Vec<CompiledRule> {
-    let guards = guard_relations(rules, keywords, symbols);
+    let keywords = keywords_of(keywords, symbols);
+    let guards = guard_relations(rules, &keywords);
     // Positions a negative literal reads with a variable (or compound term) cannot be dropped.
     let mut pinned: FxHashSet<(RelKey, usize)> = FxHashSet::default();
     for rule in rules {
@@ -67,7 +68,6 @@ pub(super) fn drop_domain_arguments(
             }
         }
     }
-    let keywords = keywords_of(keywords, symbols);
     let mut relations: FxHashMap<RelKey, (bool, Vec<usize>)> = FxHashMap::default();
     for stratum in strata {
         for key in &stratum.relations {
@@ -161,10 +161,8 @@ fn keywords_of(keywords: &Keywords, symbols: &Symbols) -> FxHashSet<Sym> {
 /// its constants.
 fn guard_relations(
     rules: &[CompiledRule],
-    keywords: &Keywords,
-    symbols: &Symbols,
+    keywords: &FxHashSet<Sym>,
 ) -> FxHashMap<RelKey, FxHashSet<Sym>> {
-    let keywords = keywords_of(keywords, symbols);
     let mut guards: FxHashMap<RelKey, FxHashSet<Sym>> = FxHashMap::default();
     let mut refused: FxHashSet<RelKey> = FxHashSet::default();
     for rule in rules {
@@ -250,7 +248,7 @@ fn rule_domain(
 
 fn occurrences(pattern: &Pattern, var: usize) -> usize {
     let mut count = 0;
-    super::factor::for_each_var(pattern, &mut |slot| count += usize::from(slot == var));
+    for_each_var(pattern, &mut |slot| count += usize::from(slot == var));
     count
 }
 
@@ -378,7 +376,7 @@ fn without_guard_only_variables(
     };
     let mut elsewhere: FxHashSet<usize> = FxHashSet::default();
     for arg in &head.args {
-        super::factor::for_each_var(arg, &mut |slot| {
+        for_each_var(arg, &mut |slot| {
             elsewhere.insert(slot);
         });
     }
@@ -416,7 +414,7 @@ fn compacted(rule: CompiledRule) -> CompiledRule {
         }
     };
     for arg in &rule.head.args {
-        super::factor::for_each_var(arg, &mut visit);
+        for_each_var(arg, &mut visit);
     }
     for literal in &rule.body {
         for_each_literal_var(literal, &mut visit);
@@ -430,7 +428,7 @@ fn compacted(rule: CompiledRule) -> CompiledRule {
         body: rule
             .body
             .iter()
-            .map(|literal| super::factor::map_literal(literal, &map))
+            .map(|literal| map_literal(literal, &map))
             .collect(),
         variables: next,
     }
