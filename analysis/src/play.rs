@@ -183,6 +183,15 @@ impl PlayableGame {
         }
     }
 
+    /// Why a grounded GDL game's goal values come from the interpreter, when its goal alone
+    /// did not ground.
+    pub fn interpreted_goals_reason(&self) -> Option<&str> {
+        match self {
+            PlayableGame::Gdl(reasoner) => reasoner.interpreted_goals_reason(),
+            _ => None,
+        }
+    }
+
     pub fn circuit_size(&self) -> Option<CircuitSize> {
         match self {
             PlayableGame::Gdl(reasoner) => match reasoner.engine() {

@@ -22,6 +22,10 @@ struct Report {
     /// Why the interpreter ran, when the game could not be grounded.
     #[serde(skip_serializing_if = "Option::is_none")]
     fallback_reason: Option<String>,
+    /// Why the goal values come from the interpreter, when the game is grounded without its
+    /// goal (the goal alone did not ground; a playout asks it once, at its end).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    interpreted_goals: Option<String>,
     /// Loading, checking and (for the grounded reasoner) grounding the game, in CPU seconds.
     setup_seconds: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -156,6 +160,7 @@ fn report(path: &Path, game: &PlayableGame, setup_seconds: f64, figures: Playout
         game: path.display().to_string(),
         engine: game.engine_name().to_owned(),
         fallback_reason: game.fallback_reason().map(str::to_owned),
+        interpreted_goals: game.interpreted_goals_reason().map(str::to_owned),
         setup_seconds,
         circuit: game.circuit_size().map(|size| CircuitSize {
             propositions: size.propositions,
@@ -188,6 +193,9 @@ fn print_human(report: &Report) {
     );
     if let Some(reason) = &report.fallback_reason {
         println!("  (not grounded: {reason})");
+    }
+    if let Some(reason) = &report.interpreted_goals {
+        println!("  (goal values from the interpreter: the goal alone did not ground: {reason})");
     }
     if let Some(circuit) = &report.circuit {
         println!(

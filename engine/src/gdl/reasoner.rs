@@ -86,15 +86,34 @@ impl Reasoner {
                 fallback_reason: None,
                 mixed_up: Cell::new(false),
             }),
-            Err(error) => {
-                let interpreter = Interpreter::new(program, budget)?;
-                Ok(Reasoner {
-                    engine: Engine::Interpreted(Box::new(interpreter)),
-                    fallback_reason: Some(error.to_string()),
-                    mixed_up: Cell::new(false),
-                })
+            // Too large: perhaps only the goal is, which the interpreter answers once a playout.
+            Err(error @ GdlError::Budget(_)) => {
+                match GroundedGame::with_interpreted_goals(
+                    program.clone(),
+                    limits,
+                    budget.clone(),
+                    &error,
+                ) {
+                    Ok(game) => Ok(Reasoner {
+                        engine: Engine::Grounded(Box::new(game)),
+                        fallback_reason: None,
+                        mixed_up: Cell::new(false),
+                    }),
+                    Err(_) => Reasoner::fall_back(program, budget, &error),
+                }
             }
+            Err(error) => Reasoner::fall_back(program, budget, &error),
         }
+    }
+
+    /// The interpreter, for a game that did not ground (`why`).
+    fn fall_back(program: Program, budget: Budget, why: &GdlError) -> Result<Reasoner, GdlError> {
+        let interpreter = Interpreter::new(program, budget)?;
+        Ok(Reasoner {
+            engine: Engine::Interpreted(Box::new(interpreter)),
+            fallback_reason: Some(why.to_string()),
+            mixed_up: Cell::new(false),
+        })
     }
 
     /// Only the interpreter (its goal-directed evaluation), for comparisons.
@@ -131,6 +150,15 @@ impl Reasoner {
     /// Why the game runs on the interpreter, when grounding failed.
     pub fn fallback_reason(&self) -> Option<&str> {
         self.fallback_reason.as_deref()
+    }
+
+    /// Why the goal values come from the interpreter, for a game grounded without its goal
+    /// ([`GroundedGame::with_interpreted_goals`]).
+    pub fn interpreted_goals_reason(&self) -> Option<&str> {
+        match &self.engine {
+            Engine::Grounded(game) => game.interpreted_goals_reason(),
+            Engine::Interpreted(_) => None,
+        }
     }
 
     /// The first error a [`Game`] method met, with its kind (a budget that ran out, a game that

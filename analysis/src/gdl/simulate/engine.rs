@@ -59,7 +59,12 @@ fn grounding_limits(started: CpuInstant, options: &SimulationOptions) -> Groundi
 /// game did not ground.
 pub fn engine_description(engine: &SimulationEngine) -> String {
     match (engine.engine(), engine.fallback_reason()) {
-        (Engine::Grounded(_), _) => "the grounded reasoner".to_owned(),
+        (Engine::Grounded(game), _) => match game.interpreted_goals_reason() {
+            None => "the grounded reasoner".to_owned(),
+            Some(reason) => format!(
+                "the grounded reasoner, with goal values from the interpreter (the goal alone did not ground: {reason})"
+            ),
+        },
         (Engine::Interpreted(_), None) => "the interpreter".to_owned(),
         (Engine::Interpreted(_), Some(reason)) => {
             format!("the interpreter (the game did not ground: {reason})")

@@ -6,6 +6,7 @@ use rand::{Rng, RngExt};
 use rustc_hash::FxHashSet;
 
 use super::super::GdlError;
+use super::super::interpreter::{Budget, Interpreter};
 use super::super::program::{CompiledRule, Ground, Program};
 use super::circuit::{self, Circuit, Prop};
 use super::demand;
@@ -13,6 +14,7 @@ use super::domain::{self, GroundingLimits};
 use super::domain_arguments;
 use super::evaluator::Evaluator;
 use super::factor;
+use super::played::{self, GoalRules};
 use crate::playout::{Playout, PlayoutEnd};
 use crate::{Game, Reward, RoleIndex};
 
@@ -30,6 +32,20 @@ struct GoalProp {
     prop: Prop,
     value: Option<Reward>,
     text: String,
+}
+
+/// Where a game's goal values come from.
+#[derive(Debug)]
+enum Goals {
+    /// Per role: its goal propositions.
+    Circuit(Vec<Vec<GoalProp>>),
+    /// The interpreter, from the state's fluents, for a game whose goal alone did not ground
+    /// ([`GroundedGame::with_interpreted_goals`]).
+    Interpreted {
+        interpreter: Box<Interpreter>,
+        /// Why the goal is not on the circuit: the grounding error of the whole game.
+        reason: String,
+    },
 }
 
 /// Buffers reused by every query and playout.
@@ -54,7 +70,7 @@ pub struct GroundedGame {
     actions: Vec<Ground>,
     /// Per role: (input prop, legal prop) of each move it may ever make.
     moves: Vec<Vec<(Prop, Prop)>>,
-    goals: Vec<Vec<GoalProp>>,
+    goals: Goals,
     /// Per role: (sees prop, percept).
     percepts: Vec<Vec<(Prop, Ground)>>,
     initial: GroundedState,
@@ -90,7 +106,50 @@ pub(super) fn ground_on_demand(
 
 impl GroundedGame {
     /// Grounds `program` within `limits`.
-    pub fn new(mut program: Program, limits: &GroundingLimits) -> Result<GroundedGame, GdlError> {
+    pub fn new(program: Program, limits: &GroundingLimits) -> Result<GroundedGame, GdlError> {
+        GroundedGame::build(program, limits, GoalRules::Grounded)
+    }
+
+    /// As [`GroundedGame::new`], with the relations only the goal reads left out of the
+    /// circuit and the goal values asked of the interpreter, under `budget`, from the state's
+    /// fluents: for a game too large to ground (`why`, the error of [`GroundedGame::new`])
+    /// whose goal alone is the cause. A playout asks once, at its end. An error when no
+    /// relation is the goal's alone (the game would be no smaller) or when the rest does not
+    /// ground either.
+    pub fn with_interpreted_goals(
+        program: Program,
+        limits: &GroundingLimits,
+        budget: Budget,
+        why: &GdlError,
+    ) -> Result<GroundedGame, GdlError> {
+        let past_deadline = limits.deadline.is_some_and(|d| d.is_past());
+        if past_deadline || played::relations_only_the_goal_reads(&program).is_empty() {
+            return Err(why.clone());
+        }
+        let mut game = GroundedGame::build(program.clone(), limits, GoalRules::Left)?;
+        game.goals = Goals::Interpreted {
+            interpreter: Box::new(Interpreter::new(program, budget)?),
+            reason: why.to_string(),
+        };
+        Ok(game)
+    }
+
+    /// Why the goal values come from the interpreter, for a game made by
+    /// [`GroundedGame::with_interpreted_goals`].
+    pub fn interpreted_goals_reason(&self) -> Option<&str> {
+        match &self.goals {
+            Goals::Circuit(_) => None,
+            Goals::Interpreted { reason, .. } => Some(reason),
+        }
+    }
+
+    /// Grounds `program` within `limits`, with or without the goal (then the game has no goal
+    /// proposition, until its caller sets where goals come from).
+    fn build(
+        mut program: Program,
+        limits: &GroundingLimits,
+        goal_rules: GoalRules,
+    ) -> Result<GroundedGame, GdlError> {
         let role_names: Vec<String> = program
             .roles
             .iter()
@@ -99,9 +158,14 @@ impl GroundedGame {
         if role_names.is_empty() {
             return Err(GdlError::Build("the game declares no role".to_owned()));
         }
+        // A subset of a stratified program's rules stratifies: this cannot fail.
+        let played = program.with_rules(
+            program.symbols.clone(),
+            played::played_rules(&program, goal_rules),
+        )?;
         let reduced = domain_arguments::drop_domain_arguments(
-            &program.rules,
-            &program.strata,
+            &played.rules,
+            &played.strata,
             &program.keywords,
             &mut program.symbols,
         );
@@ -204,7 +268,7 @@ impl GroundedGame {
                 moves[*role].push((circuit.input_start + i as Prop, circuit.input_legal[i]));
             }
         }
-        let goals = circuit
+        let circuit_goals = circuit
             .goals
             .iter()
             .map(|role_goals| {
@@ -253,7 +317,7 @@ impl GroundedGame {
             fluents,
             actions,
             moves,
-            goals,
+            goals: Goals::Circuit(circuit_goals),
             percepts,
             initial: GroundedState(initial.into_boxed_slice()),
             scratch: RefCell::new(scratch),
@@ -277,10 +341,28 @@ impl GroundedGame {
 
     /// The fluents of a state, as terms.
     pub fn fluents(&self, state: &GroundedState) -> Vec<Ground> {
+        self.fluents_of(&state.0)
+    }
+
+    /// The fluents of a state's bits, as terms.
+    fn fluents_of(&self, bits: &[u64]) -> Vec<Ground> {
         (0..self.circuit.base_count)
-            .filter(|&i| state.0[i >> 6] >> (i & 63) & 1 == 1)
+            .filter(|&i| bits[i >> 6] >> (i & 63) & 1 == 1)
             .map(|i| self.fluents[i].clone())
             .collect()
+    }
+
+    /// Every goal value of each role (ascending) in the state of `bits`, from the
+    /// interpreter; `None` when the circuit answers goals.
+    fn interpreted_goal_values(&self, bits: &[u64]) -> Option<Result<Vec<Vec<Reward>>, GdlError>> {
+        let Goals::Interpreted { interpreter, .. } = &self.goals else {
+            return None;
+        };
+        // The interpreter's states are sorted sets of fluents.
+        let mut fluents = self.fluents_of(bits);
+        fluents.sort_unstable();
+        fluents.dedup();
+        Some(interpreter.try_goal_values(&fluents))
     }
 
     /// Every fluent the circuit has a proposition for: all a state of the game may hold (and
@@ -318,11 +400,17 @@ impl GroundedGame {
     /// Every goal value of each role, ascending (a well-formed game gives exactly one in
     /// terminal states).
     pub fn try_goal_values(&self, state: &GroundedState) -> Result<Vec<Vec<Reward>>, GdlError> {
+        let role_goals = match &self.goals {
+            Goals::Circuit(role_goals) => role_goals,
+            Goals::Interpreted { .. } => {
+                return self.interpreted_goal_values(&state.0).unwrap_or(Ok(Vec::new()));
+            }
+        };
         let mut scratch = self.scratch.borrow_mut();
         self.evaluate_state(&mut scratch, state);
         let evaluator = &mut scratch.evaluator;
-        let mut values = Vec::with_capacity(self.goals.len());
-        for (role, goals) in self.goals.iter().enumerate() {
+        let mut values = Vec::with_capacity(role_goals.len());
+        for (role, goals) in role_goals.iter().enumerate() {
             let mut role_values = Vec::new();
             for goal in goals
                 .iter()
@@ -372,13 +460,26 @@ impl GroundedGame {
         scratch.next.copy_from_slice(scratch.evaluator.next_state());
     }
 
-    /// The highest goal value of each role (0 when none), or the error of a bad value.
     /// Each role's goal value (the highest of several, 0 for none), and whether some role had
-    /// several different ones.
-    fn goal_rewards(&self, evaluator: &mut Evaluator) -> Result<(Vec<Reward>, bool), GdlError> {
-        let mut rewards = Vec::with_capacity(self.goals.len());
+    /// several different ones, in the state of `bits` with its state layer evaluated in
+    /// `evaluator`; or the error of a bad value.
+    fn goal_rewards(
+        &self,
+        evaluator: &mut Evaluator,
+        bits: &[u64],
+    ) -> Result<(Vec<Reward>, bool), GdlError> {
+        let role_goals = match &self.goals {
+            Goals::Circuit(role_goals) => role_goals,
+            Goals::Interpreted { .. } => {
+                let values = self.interpreted_goal_values(bits).unwrap_or(Ok(Vec::new()))?;
+                let ambiguous = values.iter().any(|role| role.len() > 1);
+                let highest = values.iter().map(|role| role.last().copied().unwrap_or(0));
+                return Ok((highest.collect(), ambiguous));
+            }
+        };
+        let mut rewards = Vec::with_capacity(role_goals.len());
         let mut ambiguous = false;
-        for (role, goals) in self.goals.iter().enumerate() {
+        for (role, goals) in role_goals.iter().enumerate() {
             let mut best: Option<Reward> = None;
             for goal in goals
                 .iter()
@@ -523,7 +624,9 @@ impl GroundedGame {
         };
         let (mut goals, mut ambiguous_goals) = (None, false);
         if end == PlayoutEnd::Terminal {
-            match self.goal_rewards(&mut scratch.evaluator) {
+            // The state loaded last: the start, or the last next state read.
+            let bits: &[u64] = if plies == 0 { &state.0 } else { &scratch.next };
+            match self.goal_rewards(&mut scratch.evaluator, bits) {
                 Ok((rewards, ambiguous)) => (goals, ambiguous_goals) = (Some(rewards), ambiguous),
                 Err(error) => {
                     let message = error.to_string();
@@ -603,7 +706,7 @@ impl Game for GroundedGame {
         }
         let mut scratch = self.scratch.borrow_mut();
         self.evaluate_state(&mut scratch, state);
-        match self.goal_rewards(&mut scratch.evaluator) {
+        match self.goal_rewards(&mut scratch.evaluator, &state.0) {
             Ok((rewards, _)) => rewards,
             Err(error) => {
                 self.record(error);
@@ -618,7 +721,7 @@ impl Game for GroundedGame {
         }
         let mut scratch = self.scratch.borrow_mut();
         self.evaluate_state(&mut scratch, state);
-        self.goal_rewards(&mut scratch.evaluator)
+        self.goal_rewards(&mut scratch.evaluator, &state.0)
             .is_ok_and(|(_, ambiguous)| ambiguous)
     }
 

@@ -14,6 +14,7 @@ mod domain_arguments;
 mod evaluator;
 pub(super) mod factor;
 mod game;
+mod played;
 mod gates;
 mod terms;
 #[cfg(test)]

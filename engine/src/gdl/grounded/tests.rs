@@ -836,6 +836,97 @@ fn domain_arguments_through_several_relations_are_dropped_and_the_game_agrees() 
     agree(text, 3);
 }
 
+/// A relation that nothing play reads is not grounded: `later` (every pair of 1,100 numbers
+/// in order, 604,450 atoms, more than the limit of ground terms) is read by no rule, so its
+/// rules are left out, with `succ`'s (before, grounding as written failed on it and grounding on demand
+/// found it never asked). The game grounds, and plays as the interpreter does.
+#[test]
+fn a_relation_nothing_reads_is_not_grounded() {
+    let text = format!(
+        "(role robot) (init (at 0)) (legal robot wait)
+         (<= (next (at 1)) (true (at 0)))
+         (<= (later ?a ?b) (succ ?a ?b)) (<= (later ?a ?c) (succ ?a ?b) (later ?b ?c))
+         (<= terminal (true (at 1))) (goal robot 100) {}",
+        succ_facts(1_100)
+    );
+    let program = program(&text).expect("builds");
+    let error = ground_as_written(&program, &Default::default()).expect_err("too large");
+    assert!(matches!(error, GdlError::Budget(_)), "{error}");
+    let played = super::played::played_rules(&program, super::played::GoalRules::Grounded);
+    let heads: Vec<&str> = played
+        .iter()
+        .map(|rule| program.symbols.name(rule.head.relation))
+        .collect();
+    // `succ` goes too: only `later` reads it.
+    assert_eq!(heads, ["role", "init", "legal", "next", "terminal", "goal"]);
+    agree(&text, 2);
+}
+
+/// Seven dials, each turned to a digit, one a turn; the player wins when neighbours differ,
+/// which the goal asks of `differ`, a static relation of 10 × 9⁶ tuples: too large to ground,
+/// and read only by the goal. The rest is grounded, the goal values come from the
+/// interpreter, and the game plays as the interpreter does. After the seventh turn comes a
+/// forced `wait`, so that a random playout from there ends one ply later in a known state:
+/// its goals are those of the state it ends in, not of the one it starts from.
+#[test]
+fn a_goal_too_large_to_ground_is_answered_by_the_interpreter_and_the_game_agrees() {
+    let mut text = String::from(
+        "(role p) (init (step 0))
+         (<= (legal p (turn ?d ?v)) (true (step ?n)) (early ?n) (dial ?d) (digit ?v))
+         (<= (legal p wait) (true (step 7)))
+         (<= (next (at ?d ?v)) (does p (turn ?d ?v)))
+         (<= (next (at ?d ?v)) (true (at ?d ?v)) (not (turned ?d)))
+         (<= (turned ?d) (does p (turn ?d ?v)))
+         (<= (next (step ?m)) (true (step ?n)) (tick ?n ?m))
+         (<= terminal (true (step 8)))
+         (<= win (true (at 1 ?a)) (true (at 2 ?b)) (true (at 3 ?c)) (true (at 4 ?d))
+             (true (at 5 ?e)) (true (at 6 ?f)) (true (at 7 ?g)) (differ ?a ?b ?c ?d ?e ?f ?g))
+         (<= (goal p 100) win)
+         (<= (goal p 0) (not win))
+         (<= (differ ?a ?b ?c ?d ?e ?f ?g)
+             (digit ?a) (digit ?b) (digit ?c) (digit ?d) (digit ?e) (digit ?f) (digit ?g)
+             (distinct ?a ?b) (distinct ?b ?c) (distinct ?c ?d) (distinct ?d ?e)
+             (distinct ?e ?f) (distinct ?f ?g))",
+    );
+    for digit in 0..10 {
+        text.push_str(&format!(" (digit {digit})"));
+    }
+    for dial in 1..=7 {
+        text.push_str(&format!(" (dial {dial}) (init (at {dial} 0))"));
+    }
+    for step in 0..8 {
+        text.push_str(&format!(" (tick {step} {})", step + 1));
+        if step < 7 {
+            text.push_str(&format!(" (early {step})"));
+        }
+    }
+    let program = program(&text).expect("builds");
+    let whole = super::GroundedGame::new(program.clone(), &Default::default())
+        .expect_err("the goal is too large to ground");
+    assert!(whole.to_string().contains("`differ`"), "{whole}");
+    let oracle = Reasoner::interpreted(program.clone(), Budget::default()).expect("runs");
+    let fast = Reasoner::new(program, Budget::default()).expect("runs");
+    assert_eq!(fast.engine_name(), "grounded");
+    let reason = fast.interpreted_goals_reason().expect("goals from the interpreter");
+    assert!(reason.contains("`differ`"), "{reason}");
+    agree_on_trajectories(&oracle, &fast, 20);
+    // Neighbours made to differ (2, 1, 2, ...), then one random playout of the forced wait.
+    let mut state = fast.initial_state();
+    for dial in 1..=7 {
+        let turn = find(&fast, &state, 0, &format!("(turn {dial} {})", dial % 2 + 1));
+        state = fast.next_state(&state, &[turn]);
+    }
+    assert_eq!(fast.try_goal_values(&state), Ok(vec![vec![100]]));
+    let mut rng = SmallRng::seed_from_u64(0);
+    let playout = fast.random_playout(&state, &mut rng, 10);
+    assert_eq!((playout.plies, playout.goals), (1, Some(vec![100])));
+    // From the start, every playout ends after seven random turns and the wait, as the
+    // interpreter judges its last state.
+    let playout = fast.random_playout(&fast.initial_state(), &mut rng, 10);
+    assert_eq!(playout.plies, 8);
+    assert_eq!(fast.failure(), None);
+}
+
 /// Grounds the corpus files listed in `GDL_GROUND_PROFILE` (paths separated by `:`) and prints
 /// each outcome with its CPU time, then, when `GDL_PLAYOUT_SECONDS` is set, plays random
 /// playouts from the initial state (at most 500 plies each) for that many CPU seconds and
