@@ -352,17 +352,17 @@ impl GroundedGame {
             .collect()
     }
 
-    /// Every goal value of each role (ascending) in the state of `bits`, from the
-    /// interpreter; `None` when the circuit answers goals.
-    fn interpreted_goal_values(&self, bits: &[u64]) -> Option<Result<Vec<Vec<Reward>>, GdlError>> {
-        let Goals::Interpreted { interpreter, .. } = &self.goals else {
-            return None;
-        };
+    /// Every goal value of each role (ascending) in the state of `bits`, from `interpreter`.
+    fn interpreted_goal_values(
+        &self,
+        interpreter: &Interpreter,
+        bits: &[u64],
+    ) -> Result<Vec<Vec<Reward>>, GdlError> {
         // The interpreter's states are sorted sets of fluents.
         let mut fluents = self.fluents_of(bits);
         fluents.sort_unstable();
         fluents.dedup();
-        Some(interpreter.try_goal_values(&fluents))
+        interpreter.try_goal_values(&fluents)
     }
 
     /// Every fluent the circuit has a proposition for: all a state of the game may hold (and
@@ -402,8 +402,8 @@ impl GroundedGame {
     pub fn try_goal_values(&self, state: &GroundedState) -> Result<Vec<Vec<Reward>>, GdlError> {
         let role_goals = match &self.goals {
             Goals::Circuit(role_goals) => role_goals,
-            Goals::Interpreted { .. } => {
-                return self.interpreted_goal_values(&state.0).unwrap_or(Ok(Vec::new()));
+            Goals::Interpreted { interpreter, .. } => {
+                return self.interpreted_goal_values(interpreter, &state.0);
             }
         };
         let mut scratch = self.scratch.borrow_mut();
@@ -470,8 +470,8 @@ impl GroundedGame {
     ) -> Result<(Vec<Reward>, bool), GdlError> {
         let role_goals = match &self.goals {
             Goals::Circuit(role_goals) => role_goals,
-            Goals::Interpreted { .. } => {
-                let values = self.interpreted_goal_values(bits).unwrap_or(Ok(Vec::new()))?;
+            Goals::Interpreted { interpreter, .. } => {
+                let values = self.interpreted_goal_values(interpreter, bits)?;
                 let ambiguous = values.iter().any(|role| role.len() > 1);
                 let highest = values.iter().map(|role| role.last().copied().unwrap_or(0));
                 return Ok((highest.collect(), ambiguous));

@@ -14,8 +14,8 @@ mod domain_arguments;
 mod evaluator;
 pub(super) mod factor;
 mod game;
-mod played;
 mod gates;
+mod played;
 mod terms;
 #[cfg(test)]
 mod tests;

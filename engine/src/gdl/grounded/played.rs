@@ -6,7 +6,7 @@
 //! are left out too: sudoku's `exactlyFirst` has 9⁹ tuples and is read only to judge the final
 //! grid, which the interpreter answers from one state in a fraction of a millisecond.
 
-use super::super::program::{CompiledRule, Program, RelKey, Sym};
+use super::super::program::{CompiledRule, Program, RelKey};
 
 /// Whether the goal's rules are grounded with the rest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,22 +49,18 @@ pub(super) fn relations_only_the_goal_reads(program: &Program) -> Vec<RelKey> {
     only_goal
 }
 
-/// The keyword relations play reads (with `role`, which the circuit names moves by).
+/// The keyword relations (with `role`, which the circuit names moves by), the goal's unless
+/// it is left out.
 fn played_relations(program: &Program, goal: GoalRules) -> Vec<RelKey> {
-    let keywords = &program.keywords;
-    let mut names: Vec<Sym> = vec![
-        keywords.role,
-        keywords.init,
-        keywords.legal,
-        keywords.next,
-        keywords.terminal,
-        keywords.sees,
-    ];
-    if goal == GoalRules::Grounded {
-        names.push(keywords.goal);
-    }
-    names
+    let left_out = match goal {
+        GoalRules::Grounded => None,
+        GoalRules::Left => Some(program.keywords.goal),
+    };
+    program
+        .keywords
+        .relations()
         .into_iter()
+        .filter(|&name| Some(name) != left_out)
         .flat_map(|name| program.keys_named(name))
         .collect()
 }

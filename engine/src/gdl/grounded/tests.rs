@@ -907,7 +907,9 @@ fn a_goal_too_large_to_ground_is_answered_by_the_interpreter_and_the_game_agrees
     let oracle = Reasoner::interpreted(program.clone(), Budget::default()).expect("runs");
     let fast = Reasoner::new(program, Budget::default()).expect("runs");
     assert_eq!(fast.engine_name(), "grounded");
-    let reason = fast.interpreted_goals_reason().expect("goals from the interpreter");
+    let reason = fast
+        .interpreted_goals_reason()
+        .expect("goals from the interpreter");
     assert!(reason.contains("`differ`"), "{reason}");
     agree_on_trajectories(&oracle, &fast, 20);
     // Neighbours made to differ (2, 1, 2, ...), then one random playout of the forced wait.
