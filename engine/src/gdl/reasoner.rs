@@ -1,5 +1,6 @@
-//! The GDL reasoner to use: the grounded circuit when the game grounds within its limits, the
-//! interpreter otherwise (with the reason kept), behind one [`Game`] implementation.
+//! The GDL reasoner to use: the grounded circuit when the game grounds within its limits (or
+//! grounds without its goal, whose values the interpreter then gives), the interpreter
+//! otherwise (with the reason kept), behind one [`Game`] implementation.
 
 use std::cell::Cell;
 use std::time::Duration;

@@ -5,7 +5,8 @@
 //! ([`circuit`]), and plays through an incremental bit-vector [`evaluator`]. A state is a bit
 //! vector over the base propositions, a move the number of its `does` proposition. Grounding
 //! works under [`GroundingLimits`]; a game too large to ground gets an error, and
-//! [`Reasoner`](super::Reasoner) falls back to the interpreter.
+//! [`Reasoner`](super::Reasoner) falls back to the interpreter, unless the game grounds without
+//! its goal ([`played`]), whose values the interpreter then gives.
 
 mod circuit;
 pub(super) mod demand;
