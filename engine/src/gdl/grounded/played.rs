@@ -3,8 +3,8 @@
 //! A relation that neither `legal`, `next`, `terminal`, `sees`, `init` nor `goal` depends on
 //! cannot change the game, and grounding it can only fail: a helper the author left unused may
 //! be as large as any. Without its goal ([`GoalRules::Left`]), the relations only the goal reads
-//! are left out too: sudoku's `exactlyFirst` has 9⁹ tuples and is read only to judge the final
-//! grid, which the interpreter answers from one state in a fraction of a millisecond.
+//! are left out too: sudoku's `exactlyFirst` has 9 × 8⁸ tuples and is read only to judge the
+//! final grid, which the interpreter answers from one state in under a millisecond.
 
 use super::super::program::{CompiledRule, Program, RelKey};
 
