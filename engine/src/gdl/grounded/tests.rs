@@ -838,8 +838,8 @@ fn domain_arguments_through_several_relations_are_dropped_and_the_game_agrees() 
 
 /// A relation that nothing play reads is not grounded: `later` (every pair of 1,100 numbers
 /// in order, 604,450 atoms, more than the limit of ground terms) is read by no rule, so its
-/// rules are left out, with `succ`'s (before, grounding as written failed on it and grounding on demand
-/// found it never asked). The game grounds, and plays as the interpreter does.
+/// rules are left out, with `succ`'s (before, grounding as written failed on it and grounding
+/// on demand found it never asked). The game grounds, and plays as the interpreter does.
 #[test]
 fn a_relation_nothing_reads_is_not_grounded() {
     let text = format!(
@@ -922,8 +922,7 @@ fn a_goal_too_large_to_ground_is_answered_by_the_interpreter_and_the_game_agrees
     let mut rng = SmallRng::seed_from_u64(0);
     let playout = fast.random_playout(&state, &mut rng, 10);
     assert_eq!((playout.plies, playout.goals), (1, Some(vec![100])));
-    // From the start, every playout ends after seven random turns and the wait, as the
-    // interpreter judges its last state.
+    // From the start, every playout ends after seven random turns and the wait.
     let playout = fast.random_playout(&fast.initial_state(), &mut rng, 10);
     assert_eq!(playout.plies, 8);
     assert_eq!(fast.failure(), None);
