@@ -8,10 +8,16 @@
 //! and also when a listed one now does, so the list only shrinks as the grounder learns (it is
 //! empty when the measure holds). Grounding the whole corpus takes minutes unoptimised,
 //! so it is a full suite (`LUDEME_FULL_SUITES=1`, in an optimised build, as `.ci/run` runs it).
+//!
+//! A game that does not ground still plays, on the interpreter the reasoner falls back to, or
+//! stops with a message; none panics. With the full suites on, this test stands in for
+//! `gdl_reasoner.rs`'s corpus walk, which asks the same of every game within a shorter budget:
+//! the corpus is walked once, not twice, in CI's 45 minutes.
 
 mod support;
 
 use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -27,6 +33,9 @@ use rand::rngs::SmallRng;
 /// Random playouts per game, and the plies after which one counts as not finishing.
 const PLAYOUTS: usize = 10;
 const MAX_PLIES: usize = 2_000;
+/// The plies of the one playout a game that falls back to the interpreter plays there (chess
+/// takes the interpreter about 2.5 CPU s for 200).
+const FALLBACK_MAX_PLIES: usize = 300;
 
 const NOT_YET_GROUNDED: &str = "tests/data/gdl-not-yet-grounded.txt";
 
@@ -41,10 +50,16 @@ enum Outcome {
     Refused,
     /// Grounded, and this many of the playouts reached a terminal state.
     Grounded { terminal: usize },
-    /// Not grounded: the reason the reasoner gives (its fallback reason or its error).
-    NotGrounded(String),
+    /// Not grounded: the reason the reasoner gives (its fallback reason or its error), and,
+    /// when it fell back to the interpreter, how a random playout there ended.
+    NotGrounded {
+        reason: String,
+        on_the_fallback: Option<PlayoutEnd>,
+    },
     /// Grounded, but a playout failed (a budget or an error of the circuit).
     PlayoutFailed(String),
+    /// An engine panicked on the game.
+    Panicked,
 }
 
 fn run_game(path: &Path) -> Outcome {
@@ -65,13 +80,22 @@ fn run_game(path: &Path) -> Outcome {
     }
     let game: Reasoner = match reasoner_for(&db, file, Budget::default()) {
         Ok(game) => game,
-        Err(error) => return Outcome::NotGrounded(error.to_string()),
+        Err(error) => {
+            return Outcome::NotGrounded {
+                reason: error.to_string(),
+                on_the_fallback: None,
+            };
+        }
     };
+    let mut rng = SmallRng::seed_from_u64(21);
     if game.engine_name() != "grounded" {
-        return Outcome::NotGrounded(game.fallback_reason().unwrap_or("no reason").to_owned());
+        let start = game.initial_state();
+        return Outcome::NotGrounded {
+            reason: game.fallback_reason().unwrap_or("no reason").to_owned(),
+            on_the_fallback: Some(random_playout(&game, &start, &mut rng, FALLBACK_MAX_PLIES).end),
+        };
     }
     let start = game.initial_state();
-    let mut rng = SmallRng::seed_from_u64(21);
     let mut terminal = 0;
     for _ in 0..PLAYOUTS {
         match random_playout(&game, &start, &mut rng, MAX_PLIES).end {
@@ -121,7 +145,9 @@ fn every_checked_corpus_game_plays_on_the_grounded_reasoner() {
                         .step_by(2)
                         .map(|path| {
                             let name = path.strip_prefix(gdl).unwrap_or(path);
-                            (name.display().to_string(), run_game(path))
+                            let outcome = catch_unwind(AssertUnwindSafe(|| run_game(path)))
+                                .unwrap_or(Outcome::Panicked);
+                            (name.display().to_string(), outcome)
                         })
                         .collect::<Vec<_>>()
                 })
@@ -158,8 +184,21 @@ fn every_checked_corpus_game_plays_on_the_grounded_reasoner() {
                     ));
                 }
             }
-            Outcome::NotGrounded(reason) => {
-                not_grounded.insert(name.clone(), reason.clone());
+            Outcome::NotGrounded {
+                reason,
+                on_the_fallback,
+            } => {
+                let played = match on_the_fallback {
+                    None => String::new(),
+                    Some(PlayoutEnd::Failure(message)) if message.is_empty() => {
+                        problems.push(format!(
+                            "{name}: a playout on the interpreter failed without a message"
+                        ));
+                        String::new()
+                    }
+                    Some(end) => format!(" (on the interpreter, a playout: {end:?})"),
+                };
+                not_grounded.insert(name.clone(), format!("{reason}{played}"));
                 // A game at the budget may miss it, and only it: any other reason is a failure.
                 let missed_its_budget =
                     at_the_budget.contains_key(name) && reason.starts_with("budget exhausted");
@@ -170,6 +209,7 @@ fn every_checked_corpus_game_plays_on_the_grounded_reasoner() {
             Outcome::PlayoutFailed(message) => problems.push(format!(
                 "{name}: a playout on the circuit failed: {message}"
             )),
+            Outcome::Panicked => problems.push(format!("{name}: an engine panicked")),
         }
     }
     for name in expected.keys().chain(at_the_budget.keys()) {
@@ -192,8 +232,9 @@ fn every_checked_corpus_game_plays_on_the_grounded_reasoner() {
         let what = match outcome {
             Outcome::Refused => "refused by the checks",
             Outcome::Grounded { .. } => "grounded and played",
-            Outcome::NotGrounded(_) => "did not ground",
+            Outcome::NotGrounded { .. } => "did not ground",
             Outcome::PlayoutFailed(_) => "grounded, and a playout failed",
+            Outcome::Panicked => "panicked",
         };
         eprintln!("at the budget: {name} {what}");
     }
