@@ -271,6 +271,7 @@ fn games_grounded_on_demand_or_rewritten_agree_with_the_interpreter() {
         "crissrace",
         "checkers-mustjump-torus",
         "crossers3",
+        "mummymaze1p",
         "sudokuGrade6E",
         "sudokuGrade6H",
         "urmAdd",

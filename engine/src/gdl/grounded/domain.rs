@@ -27,7 +27,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::super::GdlError;
 use super::super::program::{
-    CompiledLiteral, CompiledRule, Pattern, PatternAtom, Program, RelKey, Stratum, Sym,
+    CompiledLiteral, CompiledRule, Keywords, Pattern, PatternAtom, Program, RelKey, Stratum, Sym,
 };
 use super::factor::{for_each_literal_var, for_each_var};
 use super::terms::{
@@ -244,6 +244,16 @@ impl Work<'_> {
 /// Strata group rules, not relations: a relation's facts and its recursive rules may lie in
 /// different strata, and all of them go first together.
 pub(super) fn strata_deciding_negations(strata: &[Stratum], rules: &[CompiledRule]) -> Vec<bool> {
+    strata_deciding_negations_of(strata, rules, rules)
+}
+
+/// As [`strata_deciding_negations`], for the negations in `negating` (which may be more rules
+/// than `strata` covers: a program's static part, negated by its dynamic rules too).
+fn strata_deciding_negations_of(
+    strata: &[Stratum],
+    rules: &[CompiledRule],
+    negating: &[CompiledRule],
+) -> Vec<bool> {
     let mut strata_deriving: FxHashMap<RelKey, Vec<usize>> = FxHashMap::default();
     for (index, stratum) in strata.iter().enumerate() {
         for &rule in &stratum.rules {
@@ -255,7 +265,7 @@ pub(super) fn strata_deciding_negations(strata: &[Stratum], rules: &[CompiledRul
     }
     let deriving = |key: RelKey| strata_deriving.get(&key).into_iter().flatten().copied();
     let mut first = vec![false; strata.len()];
-    let mut pending: Vec<usize> = rules
+    let mut pending: Vec<usize> = negating
         .iter()
         .flat_map(|rule| &rule.body)
         .filter_map(|literal| match literal {
@@ -277,6 +287,34 @@ pub(super) fn strata_deciding_negations(strata: &[Stratum], rules: &[CompiledRul
         }
     }
     first
+}
+
+/// The relations of `rules` that depend, through any chain of rules, on `true` or `does`.
+fn dynamic_relations(rules: &[CompiledRule], keywords: &Keywords) -> FxHashSet<RelKey> {
+    let mut dynamic: FxHashSet<RelKey> = FxHashSet::default();
+    loop {
+        let mut changed = false;
+        for rule in rules {
+            if dynamic.contains(&rule.head.key()) {
+                continue;
+            }
+            let reads_dynamic = rule.body.iter().any(|literal| match literal {
+                CompiledLiteral::Positive(atom) | CompiledLiteral::Negative(atom) => {
+                    atom.relation == keywords.true_
+                        || atom.relation == keywords.does
+                        || dynamic.contains(&atom.key())
+                }
+                _ => false,
+            });
+            if reads_dynamic {
+                dynamic.insert(rule.head.key());
+                changed = true;
+            }
+        }
+        if !changed {
+            return dynamic;
+        }
+    }
 }
 
 fn too_large(what: String) -> GdlError {
@@ -419,14 +457,22 @@ impl Grounding {
 
     /// The relaxed fixpoint of `rules`. The static strata that some rule negates (and those
     /// they read) come first, each to its own fixpoint in evaluation order, marking the
-    /// relations that come out exact; then all the other rules together. When the rules do not
-    /// stratify (a rewriting may break it), all run together, relaxed.
+    /// relations that come out exact; then all the other rules together.
     ///
     /// Only the negated strata go first because the order changes the cost of the joins: a
     /// relation complete before the dynamic rules start makes every round of their semi-naive
     /// fixpoint join its whole extent. gt_attrition's score rules (two `does` and a `sum` over a
     /// hundred numbers) took 12–89 M join steps a round so (more than 400 M in all), against
     /// about 1 M a round with `sum` growing alongside the scores.
+    ///
+    /// When the rules do not stratify (a rewriting may break it: a demand relation reads what
+    /// reads a negated relation's reader), the static relations (those that depend on neither
+    /// `true` nor `does`) still may: then the negated ones among them still come first, exact,
+    /// and all the rest run together, relaxed. mummymaze1p on demand so decides its never-
+    /// changing walls (read as a static relation, see [`super::constant`]), which keep its
+    /// pieces on the board: assumed absent, they let the pieces walk along every number of
+    /// the step counter. Relations are folded (see [`Grounding::fold_static`]) only when all
+    /// the rules stratify.
     fn saturate_static_first(
         &mut self,
         program: &Program,
@@ -436,12 +482,30 @@ impl Grounding {
     ) -> Result<(), GdlError> {
         let Ok(stratified) = program.with_rules(program.symbols.clone(), rules.to_vec()) else {
             let instantiated = |rule: &CompiledRule| !guards.contains(&rule.head.relation);
-            return self.saturate(
-                program,
-                &rules.iter().collect::<Vec<_>>(),
-                &instantiated,
-                work,
-            );
+            let dynamic = dynamic_relations(rules, &program.keywords);
+            let (dynamic_rules, static_rules): (Vec<&CompiledRule>, Vec<&CompiledRule>) = rules
+                .iter()
+                .partition(|rule| dynamic.contains(&rule.head.key()));
+            let static_rules: Vec<CompiledRule> = static_rules.into_iter().cloned().collect();
+            let mut other_rules =
+                match program.with_rules(program.symbols.clone(), static_rules.clone()) {
+                    Ok(stratified) => {
+                        let first =
+                            strata_deciding_negations_of(&stratified.strata, &static_rules, rules);
+                        self.saturate_negated_strata(
+                            program,
+                            &static_rules,
+                            &stratified.strata,
+                            &first,
+                            rules,
+                            work,
+                        )?
+                        .0
+                    }
+                    Err(_) => static_rules.iter().collect(),
+                };
+            other_rules.extend(dynamic_rules);
+            return self.saturate(program, &other_rules, &instantiated, work);
         };
         // The rules sure to get ground instances: those of relations with a rule that depends
         // on the state or the moves (never folded, see `fold_static`), demand guards aside.
@@ -455,9 +519,31 @@ impl Grounding {
             dynamic_heads.contains(&rule.head.key()) && !guards.contains(&rule.head.relation)
         };
         let first = strata_deciding_negations(&stratified.strata, rules);
+        let (other_rules, inexact) =
+            self.saturate_negated_strata(program, rules, &stratified.strata, &first, rules, work)?;
+        self.saturate(program, &other_rules, &instantiated, work)?;
+        let mut unsound = inexact;
+        unsound.extend(dynamic_heads);
+        self.fold_static(program, rules, unsound);
+        Ok(())
+    }
+
+    /// Saturates the strata of `rules` that `first` marks, each to its own fixpoint in
+    /// evaluation order, and marks the relations that come out exact. Returns the rules of the
+    /// other strata, and the relations some of whose derivations may include atoms that do not
+    /// hold. `all_rules` (a superset of `rules`) say which relations some rule derives.
+    fn saturate_negated_strata<'r>(
+        &mut self,
+        program: &Program,
+        rules: &'r [CompiledRule],
+        strata: &[Stratum],
+        first: &[bool],
+        all_rules: &[CompiledRule],
+        work: &mut Work<'_>,
+    ) -> Result<(Vec<&'r CompiledRule>, FxHashSet<RelKey>), GdlError> {
         let keywords = &program.keywords;
         let mut rules_left: FxHashMap<RelKey, usize> = FxHashMap::default();
-        for rule in rules {
+        for rule in all_rules {
             *rules_left.entry(rule.head.key()).or_default() += 1;
         }
         let derived: FxHashSet<RelKey> = rules_left.keys().copied().collect();
@@ -468,7 +554,7 @@ impl Grounding {
         // Relations with a rule whose derivations may include atoms that do not hold.
         let mut inexact: FxHashSet<RelKey> = FxHashSet::default();
         let mut other_rules = Vec::new();
-        for (stratum, goes_first) in stratified.strata.iter().zip(first) {
+        for (stratum, &goes_first) in strata.iter().zip(first) {
             let members: Vec<&CompiledRule> = stratum.rules.iter().map(|&r| &rules[r]).collect();
             if !goes_first {
                 other_rules.extend(members);
@@ -503,11 +589,7 @@ impl Grounding {
                 }
             }
         }
-        self.saturate(program, &other_rules, &instantiated, work)?;
-        let mut unsound = inexact;
-        unsound.extend(dynamic_heads);
-        self.fold_static(program, rules, unsound);
-        Ok(())
+        Ok((other_rules, inexact))
     }
 
     /// Marks the game's static relations whose derivations were all sound as folded: every

@@ -9,6 +9,7 @@ use super::super::GdlError;
 use super::super::interpreter::{Budget, Interpreter};
 use super::super::program::{CompiledRule, Ground, Program};
 use super::circuit::{self, Circuit, Prop};
+use super::constant;
 use super::demand;
 use super::domain::{self, GroundingLimits};
 use super::domain_arguments;
@@ -163,6 +164,15 @@ impl GroundedGame {
             program.symbols.clone(),
             played::played_rules(&program, goal_rules),
         )?;
+        // Never-changing fluents read as static relations, unless that stops the rules from
+        // stratifying (an `init` rule that reads what reads the fluent).
+        let played = constant::constant_fluents_as_static(
+            &played.rules,
+            &program.keywords,
+            &mut program.symbols,
+        )
+        .and_then(|rules| played.with_rules(program.symbols.clone(), rules).ok())
+        .unwrap_or(played);
         let reduced = domain_arguments::drop_domain_arguments(
             &played.rules,
             &played.strata,

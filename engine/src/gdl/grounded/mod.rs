@@ -9,6 +9,7 @@
 //! its goal ([`played`]), whose values the interpreter then gives.
 
 mod circuit;
+mod constant;
 pub(super) mod demand;
 mod domain;
 mod domain_arguments;
