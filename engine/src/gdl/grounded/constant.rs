@@ -3,11 +3,12 @@
 //! A fluent whose every `next` rule is its own frame, `(<= (next (wall ?x ?y ?d)) (true (wall
 //! ?x ?y ?d)))`, holds in every reachable state exactly when `init` holds for it: a maze's walls,
 //! a board's cells. The relaxed domain assumes that a negated `true` holds, so mummymaze1p's
-//! `(not (true (wall ?x ?y north)))` lets its pieces walk off the board along every number its
-//! step counter has (51 × 51 places, and 6.7 M instances of `direction-from`). Read through a
-//! static relation whose rules are the fluent's `init` rules, the negation is decided while
-//! grounding (a negated static relation is computed exactly first, see `domain.rs`), and the
-//! pieces stay on the board's 81 cells.
+//! `(not (true (wall ?x ?y north)))` let its pieces walk off the board along every number its
+//! step counter has (0 to 50). Read through a static relation whose rules are the fluent's
+//! `init` rules, the negation is decided while grounding (a negated static relation is computed
+//! exactly first, even on demand when the rewritten rules do not stratify: see
+//! `saturate_static_first` in `domain.rs`), and the pieces stay on the 64 cells inside the
+//! boundary walls.
 //!
 //! The state keeps the fluent: its `init` rules and frames stay, so states, their rendering and
 //! their equality are unchanged; only the rules that read it read the static relation instead.
