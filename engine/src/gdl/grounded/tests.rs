@@ -598,23 +598,33 @@ fn only_the_strata_a_negation_reads_are_saturated_first() {
     agrees_when_grounded_under(program, &Default::default(), 20);
 }
 
-/// A corridor whose walls are fluents that never change (`next` is only their frame), read
-/// under `not`: the relaxed domain would assume a wall absent and walk the robot along every
-/// number `succ` has (0 to 40). Read as a static relation built from `init`, a wall is known
-/// while grounding, and the robot's places are the four between the walls, as in play.
-#[test]
-fn a_never_changing_fluent_under_not_bounds_the_domain_and_agrees() {
-    let text = format!(
-        "(role robot) (init (at 2)) (init (wall 0)) (init (wall 5)) (init (turn 0))
-         (<= (next (wall ?x)) (true (wall ?x)))
-         (<= (legal robot (go ?b)) (true (at ?a)) (succ ?a ?b) (not (true (wall ?b))))
-         (<= (legal robot (go ?b)) (true (at ?a)) (succ ?b ?a) (not (true (wall ?b))))
+/// A one-robot game on a line of numbers 0 to 40: the robot starts at 2, moves to the place its
+/// `go` names, scores 100 at 4, and the game ends after 30 turns; `walls_and_moves` says where
+/// the walls are and which moves are legal.
+fn corridor(walls_and_moves: &str) -> String {
+    format!(
+        "(role robot) (init (at 2)) (init (turn 0))
+         {walls_and_moves}
          (<= (next (at ?b)) (does robot (go ?b)))
          (<= (next (turn ?m)) (true (turn ?n)) (succ ?n ?m))
          (<= terminal (true (turn 30)))
          (<= (goal robot 100) (true (at 4))) (<= (goal robot 0) (not (true (at 4))))
          {}",
         succ_facts(40)
+    )
+}
+
+/// A corridor whose walls are fluents that never change (`next` is only their frame), read
+/// under `not`: the relaxed domain would assume a wall absent and walk the robot along every
+/// number `succ` has (0 to 40). Read as a static relation built from `init`, a wall is known
+/// while grounding, and the robot's places are the four between the walls, as in play.
+#[test]
+fn a_never_changing_fluent_under_not_bounds_the_domain_and_agrees() {
+    let text = corridor(
+        "(init (wall 0)) (init (wall 5))
+         (<= (next (wall ?x)) (true (wall ?x)))
+         (<= (legal robot (go ?b)) (true (at ?a)) (succ ?a ?b) (not (true (wall ?b))))
+         (<= (legal robot (go ?b)) (true (at ?a)) (succ ?b ?a) (not (true (wall ?b))))",
     );
     let program = program(&text).expect("builds");
     let game = super::GroundedGame::new(program.clone(), &Default::default()).expect("grounds");
@@ -637,18 +647,12 @@ fn a_never_changing_fluent_under_not_bounds_the_domain_and_agrees() {
 /// (the relaxed domain of the whole, every negation assumed to hold).
 #[test]
 fn a_negated_static_relation_is_decided_on_demand_even_when_the_rewriting_does_not_stratify() {
-    let text = format!(
-        "(role robot) (init (at 2)) (init (turn 0)) (wall 0) (wall 5) (last 40)
+    let text = corridor(
+        "(wall 0) (wall 5) (last 40)
          (<= (tired ?a) (succ ?a ?b) (last ?b))
          (<= (step ?a ?b) (succ ?a ?b) (not (wall ?b)) (not (tired ?a)))
          (<= (step ?a ?b) (succ ?b ?a) (not (wall ?b)) (not (tired ?a)))
-         (<= (legal robot (go ?c)) (true (at ?a)) (step ?a ?b) (step ?b ?c))
-         (<= (next (at ?c)) (does robot (go ?c)))
-         (<= (next (turn ?m)) (true (turn ?n)) (succ ?n ?m))
-         (<= terminal (true (turn 30)))
-         (<= (goal robot 100) (true (at 4))) (<= (goal robot 0) (not (true (at 4))))
-         {}",
-        succ_facts(40)
+         (<= (legal robot (go ?c)) (true (at ?a)) (step ?a ?b) (step ?b ?c))",
     );
     let program = program(&text).expect("builds");
     let mut probe = program.clone();
