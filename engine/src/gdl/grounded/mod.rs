@@ -1,7 +1,8 @@
 //! The fast GDL reasoner: the rules are grounded and evaluated as a propositional circuit.
 //!
 //! [`GroundedGame::new`] grounds the program ([`domain`]: a relaxed reachability fixpoint, then
-//! every rule instantiated over it), folds constants and numbers the propositions
+//! every rule instantiated over it, with fluents that never change read as static relations,
+//! [`constant`]), folds constants and numbers the propositions
 //! ([`circuit`]), and plays through an incremental bit-vector [`evaluator`]. A state is a bit
 //! vector over the base propositions, a move the number of its `does` proposition. Grounding
 //! works under [`GroundingLimits`]; a game too large to ground gets an error, and
