@@ -87,15 +87,14 @@ fn run_game(path: &Path) -> Outcome {
             };
         }
     };
+    let start = game.initial_state();
     let mut rng = SmallRng::seed_from_u64(21);
     if game.engine_name() != "grounded" {
-        let start = game.initial_state();
         return Outcome::NotGrounded {
             reason: game.fallback_reason().unwrap_or("no reason").to_owned(),
             on_the_fallback: Some(random_playout(&game, &start, &mut rng, FALLBACK_MAX_PLIES).end),
         };
     }
-    let start = game.initial_state();
     let mut terminal = 0;
     for _ in 0..PLAYOUTS {
         match random_playout(&game, &start, &mut rng, MAX_PLIES).end {

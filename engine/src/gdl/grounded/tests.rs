@@ -531,18 +531,7 @@ fn a_static_relation_bounded_by_negation_grounds_exactly_and_agrees() {
         super::domain::ground(&program, &rules, &Default::default(), &Default::default())
             .expect("grounds");
     let position = program.symbols.get("position").expect("a relation");
-    let mut positions: Vec<String> = grounding
-        .facts((position, 1))
-        .iter()
-        .map(|&atom| {
-            grounding
-                .terms
-                .to_ground(atom)
-                .display(&program.symbols)
-                .to_string()
-        })
-        .collect();
-    positions.sort();
+    let positions = displayed_facts(&grounding, (position, 1), &program.symbols);
     assert_eq!(
         positions,
         [
@@ -674,22 +663,29 @@ fn a_negated_static_relation_is_decided_on_demand_even_when_the_rewriting_does_n
     let grounding = super::game::ground_on_demand(&mut probe, &rules, &Default::default())
         .expect("a rewriting")
         .expect("grounds");
-    let mut places: Vec<String> = grounding
-        .facts((probe.keywords.true_, 1))
-        .iter()
-        .map(|&atom| {
-            grounding
-                .terms
-                .to_ground(atom)
-                .display(&probe.symbols)
-                .to_string()
-        })
-        .filter(|fluent| fluent.starts_with("(true (at "))
-        .collect();
-    places.sort();
+    let places: Vec<String> =
+        displayed_facts(&grounding, (probe.keywords.true_, 1), &probe.symbols)
+            .into_iter()
+            .filter(|fluent| fluent.starts_with("(true (at "))
+            .collect();
     // Two steps a move: from 2 to 2 or 4 (0 is a wall), from 4 to 2 or 4 (5 is a wall).
     assert_eq!(places, ["(true (at 2))", "(true (at 4))"]);
     agrees_when_grounded_under(program, &Default::default(), 20);
+}
+
+/// The atoms of relation `key` in a grounding's domain, as text, sorted.
+fn displayed_facts(
+    grounding: &super::domain::Grounding,
+    key: super::super::program::RelKey,
+    symbols: &super::super::program::Symbols,
+) -> Vec<String> {
+    let mut facts: Vec<String> = grounding
+        .facts(key)
+        .iter()
+        .map(|&atom| grounding.terms.to_ground(atom).display(symbols).to_string())
+        .collect();
+    facts.sort();
+    facts
 }
 
 /// `succ` from 0 to `n`, as facts.
