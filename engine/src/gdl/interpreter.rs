@@ -18,9 +18,9 @@
 //! Both derive the same answers to every query; a test plays random trajectories through both.
 
 use crate::cpu_time::CpuDeadline;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::hash::Hasher;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -104,14 +104,14 @@ enum Probe {
 
 /// The facts of one relation, in derivation order (for deltas) and as a set (for membership),
 /// with the indexes the joins of the goal-directed evaluation read: for each of the relation's
-/// index specs, the positions in `list` of the facts by their values at the spec's places
+/// index specs, the positions in `list` of the facts by their [`IndexKey`] at the spec's places
 /// (ascending, so that a delta's range is a sub-slice).
 #[derive(Clone, Debug, Default)]
 struct Relation {
     list: Vec<Ground>,
-    set: HashSet<Ground>,
+    set: FxHashSet<Ground>,
     specs: Arc<[IndexSpec]>,
-    indexes: Vec<FxHashMap<Vec<Ground>, Vec<u32>>>,
+    indexes: Vec<FxHashMap<IndexKey, Vec<u32>>>,
 }
 
 impl Relation {
@@ -124,7 +124,9 @@ impl Relation {
     }
 
     fn insert(&mut self, fact: Ground) -> bool {
-        if self.set.contains(&fact) {
+        // One hash per fact: the callers insert facts not known yet, so the clone of a
+        // duplicate's handle is rare.
+        if !self.set.insert(fact.clone()) {
             return false;
         }
         let position = u32::try_from(self.list.len()).expect("fewer than 2^32 facts");
@@ -133,15 +135,20 @@ impl Relation {
                 index.entry(key).or_default().push(position);
             }
         }
-        self.set.insert(fact.clone());
         self.list.push(fact);
         true
     }
 }
 
-/// The values of `fact` at the places of `spec`; `None` when a place is missing (a fact of
-/// another shape, which no literal read through this index can match).
-fn index_key(spec: &[Place], fact: &Ground) -> Option<Vec<Ground>> {
+/// An index's key: a hash of the values at its places, computed without building them. Facts
+/// with different values may share a key; the join matches every candidate against its literal
+/// anyway, so such a collision costs one failed match, never a wrong answer. (Keys made of the
+/// values themselves were allocated for every fact and every probe: a tenth of chess's time.)
+type IndexKey = u64;
+
+/// The key of `fact` at the places of `spec`; `None` when a place is missing (a fact of another
+/// shape, which no literal read through this index can match).
+fn index_key(spec: &[Place], fact: &Ground) -> Option<IndexKey> {
     let at = |path: &[usize]| -> Option<&Ground> {
         let mut term = fact;
         for &i in path {
@@ -149,18 +156,75 @@ fn index_key(spec: &[Place], fact: &Ground) -> Option<Vec<Ground>> {
         }
         Some(term)
     };
-    spec.iter()
-        .map(|place| match place {
-            Place::Value(path) => at(path).cloned(),
+    let mut hasher = FxHasher::default();
+    for place in spec.iter() {
+        match place {
+            Place::Value(path) => hash_ground(&mut hasher, at(path)?),
             Place::Functor(path) => match at(path)? {
-                Ground::Func(name, _) => Some(Ground::Const(*name)),
-                Ground::Const(_) => None,
+                Ground::Func(name, _) => hash_name(&mut hasher, *name),
+                Ground::Const(_) => return None,
             },
-        })
-        .collect()
+        }
+    }
+    Some(hasher.finish())
 }
 
-type Store = HashMap<RelKey, Relation>;
+/// The key a probe looks up: the values of its patterns under `bindings`, hashed as
+/// [`index_key`] hashes a fact's.
+fn probe_key(probes: &[Probe], bindings: &[Option<Ground>]) -> IndexKey {
+    let mut hasher = FxHasher::default();
+    for probe in probes {
+        match probe {
+            Probe::Value(pattern) => hash_pattern(&mut hasher, pattern, bindings),
+            Probe::Functor(name) => hash_name(&mut hasher, *name),
+        }
+    }
+    hasher.finish()
+}
+
+/// A constant, or a function term's name at a [`Place::Functor`], hashed as that constant.
+fn hash_name(hasher: &mut FxHasher, name: Sym) {
+    hasher.write_u8(0);
+    hasher.write_u32(name.0);
+}
+
+fn hash_ground(hasher: &mut FxHasher, term: &Ground) {
+    match term {
+        Ground::Const(name) => hash_name(hasher, *name),
+        Ground::Func(name, args) => {
+            hasher.write_u8(1);
+            hasher.write_u32(name.0);
+            hasher.write_usize(args.len());
+            for arg in args.iter() {
+                hash_ground(hasher, arg);
+            }
+        }
+    }
+}
+
+/// As [`hash_ground`] of the pattern instantiated under `bindings`. Recursion is bounded by the
+/// depth of the pattern and of the bound terms (see [`instantiate`]).
+fn hash_pattern(hasher: &mut FxHasher, pattern: &Pattern, bindings: &[Option<Ground>]) {
+    match pattern {
+        Pattern::Const(name) => hash_name(hasher, *name),
+        Pattern::Var(slot) => hash_ground(
+            hasher,
+            bindings[*slot]
+                .as_ref()
+                .expect("an index probes only places bound when the join reaches the literal"),
+        ),
+        Pattern::Func(name, args) => {
+            hasher.write_u8(1);
+            hasher.write_u32(name.0);
+            hasher.write_usize(args.len());
+            for arg in args {
+                hash_pattern(hasher, arg, bindings);
+            }
+        }
+    }
+}
+
+type Store = FxHashMap<RelKey, Relation>;
 
 /// The facts one round derives that its stratum's store does not hold yet, in the order they
 /// were found. Each is counted against the budget the moment it is found, so a join matching
@@ -169,11 +233,11 @@ type Store = HashMap<RelKey, Relation>;
 #[derive(Default)]
 struct Derived {
     list: Vec<Ground>,
-    seen: HashSet<Ground>,
+    seen: FxHashSet<Ground>,
 }
 
 /// The new facts of the last round of a recursive stratum, per relation.
-type Delta = HashMap<RelKey, Range<usize>>;
+type Delta = FxHashMap<RelKey, Range<usize>>;
 
 /// Counts one query's work against the budget.
 struct Counter<'a> {
@@ -224,7 +288,7 @@ pub struct Interpreter {
     /// (`None`: by scanning the whole relation).
     access: Vec<Vec<Option<Access>>>,
     /// The index specs of each relation, the places that `access` reads.
-    index_specs: HashMap<RelKey, Arc<[IndexSpec]>>,
+    index_specs: FxHashMap<RelKey, Arc<[IndexSpec]>>,
     budget: Budget,
     statics: Store,
     role_names: Vec<String>,
@@ -276,7 +340,7 @@ impl Interpreter {
         budget: Budget,
         evaluation: Evaluation,
     ) -> Result<Interpreter, GdlError> {
-        let mut too_large_once: HashSet<RelKey> = HashSet::new();
+        let mut too_large_once: FxHashSet<RelKey> = FxHashSet::default();
         loop {
             match Interpreter::make(&written, &budget, evaluation, &too_large_once) {
                 Ok(interpreter) => return Ok(interpreter),
@@ -298,14 +362,14 @@ impl Interpreter {
         written: &Program,
         budget: &Budget,
         evaluation: Evaluation,
-        too_large_once: &HashSet<RelKey>,
+        too_large_once: &FxHashSet<RelKey>,
     ) -> Result<Interpreter, (GdlError, Option<Vec<RelKey>>)> {
         let written = written.clone();
         let budget = budget.clone();
         let (program, access, index_specs) = match evaluation {
             Evaluation::BottomUp => {
                 let access = written.rules.iter().map(|r| vec![None; r.body.len()]);
-                (written.clone(), access.collect(), HashMap::new())
+                (written.clone(), access.collect(), FxHashMap::default())
             }
             Evaluation::GoalDirected => {
                 let program = rewritten_for_demand(&written, too_large_once);
@@ -357,7 +421,7 @@ impl Interpreter {
             access,
             index_specs,
             budget,
-            statics: Store::new(),
+            statics: Store::default(),
             role_names,
             roles,
             state_strata,
@@ -370,8 +434,8 @@ impl Interpreter {
         let static_strata: Vec<usize> = (0..interpreter.evaluated.strata.len())
             .filter(|&s| !interpreter.evaluated.strata[s].dynamic)
             .collect();
-        let empty = Store::new();
-        let mut statics = Store::new();
+        let empty = Store::default();
+        let mut statics = Store::default();
         let mut counter = interpreter.counter();
         for &s in &static_strata {
             let stratum = &interpreter.evaluated.strata[s];
@@ -607,7 +671,7 @@ impl Interpreter {
         joint: &[Ground],
     ) -> Result<Store, GdlError> {
         let keywords = self.evaluated.keywords;
-        let mut store = Store::new();
+        let mut store = Store::default();
         let mut counter = self.counter();
         let mut truths = self.relation((keywords.true_, 1));
         for fluent in state {
@@ -830,7 +894,7 @@ fn holds(
 impl Interpreter {
     /// Adds derived facts (counted when found), returning the range of new facts per relation.
     fn add_all(&self, top: &mut Store, derived: Derived) -> Delta {
-        let starts: HashMap<RelKey, usize> = top
+        let starts: FxHashMap<RelKey, usize> = top
             .iter()
             .map(|(key, relation)| (*key, relation.list.len()))
             .collect();
@@ -882,14 +946,7 @@ impl<'s> Candidates<'s> {
                 },
             };
         };
-        let key: Vec<Ground> = access
-            .probes
-            .iter()
-            .map(|probe| match probe {
-                Probe::Value(pattern) => instantiate(pattern, bindings),
-                Probe::Functor(name) => Ground::Const(*name),
-            })
-            .collect();
+        let key = probe_key(&access.probes, bindings);
         let positions = |relation: Option<&'s Relation>| -> &'s [u32] {
             relation
                 .and_then(|r| r.indexes[access.index].get(&key))
@@ -935,8 +992,8 @@ impl<'s> Candidates<'s> {
 /// Guarded are the relations with a rule evaluated per state (chess's `clear_row_ig` has a
 /// static base case, 21,576 facts, and recursive cases reading the board) and those of
 /// `too_large_once`; the other static relations are evaluated once, whole, for every state.
-fn rewritten_for_demand(written: &Program, too_large_once: &HashSet<RelKey>) -> Program {
-    let mut per_state: HashSet<RelKey> = too_large_once.clone();
+fn rewritten_for_demand(written: &Program, too_large_once: &FxHashSet<RelKey>) -> Program {
+    let mut per_state: FxHashSet<RelKey> = too_large_once.clone();
     for stratum in written.strata.iter().filter(|stratum| stratum.dynamic) {
         per_state.extend(stratum.rules.iter().map(|&r| written.rules[r].head.key()));
     }
@@ -961,7 +1018,7 @@ fn rewritten_for_demand(written: &Program, too_large_once: &HashSet<RelKey>) -> 
     let mut symbols = written.symbols.clone();
     let guardable = |key: RelKey| per_state.contains(&key);
     let keywords = written.keywords;
-    let defined: HashSet<RelKey> = written.rules.iter().map(|rule| rule.head.key()).collect();
+    let defined: FxHashSet<RelKey> = written.rules.iter().map(|rule| rule.head.key()).collect();
     // Complete before any demand is derived: the inputs, and the relations evaluated once.
     let complete_first = |key: RelKey| {
         key.0 == keywords.true_
@@ -983,14 +1040,17 @@ fn rewritten_for_demand(written: &Program, too_large_once: &HashSet<RelKey>) -> 
 }
 
 /// Per rule and body literal, its [`Access`]; per relation, its index specs.
-type AccessPlans = (Vec<Vec<Option<Access>>>, HashMap<RelKey, Arc<[IndexSpec]>>);
+type AccessPlans = (
+    Vec<Vec<Option<Access>>>,
+    FxHashMap<RelKey, Arc<[IndexSpec]>>,
+);
 
 /// For each rule and body literal, how the join reaches the literal's candidates: through an
 /// index on the places whose values are known when the join gets there (the literals are
 /// joined in their written order, so which variables are bound is known before any fact is);
 /// and the index specs of each relation.
 fn access_plans(rules: &[CompiledRule]) -> AccessPlans {
-    let mut specs: HashMap<RelKey, Vec<IndexSpec>> = HashMap::new();
+    let mut specs: FxHashMap<RelKey, Vec<IndexSpec>> = FxHashMap::default();
     let plans = rules
         .iter()
         .map(|rule| {
