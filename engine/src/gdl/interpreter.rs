@@ -1273,3 +1273,37 @@ impl Game for Interpreter {
         self.failure.borrow().as_ref().map(ToString::to_string)
     }
 }
+
+#[cfg(test)]
+mod index_key_tests {
+    use super::*;
+
+    /// A join finds a fact through an index only if the key it probes with, built from the
+    /// literal's patterns under the bindings, is the key the fact was filed under.
+    #[test]
+    fn a_probe_hashes_as_the_fact_it_stands_for() {
+        let (cell, a, b, f) = (Sym(1), Sym(2), Sym(3), Sym(4));
+        // (cell a (f b a)), indexed by its first argument, its second and the second's name.
+        let nested = Ground::Func(f, vec![Ground::Const(b), Ground::Const(a)].into());
+        let fact = Ground::Func(cell, vec![Ground::Const(a), nested].into());
+        let spec = [
+            Place::Value(vec![0]),
+            Place::Value(vec![1]),
+            Place::Functor(vec![1]),
+        ];
+        // (cell ?x (f ?y a)) with ?x = a, ?y = b.
+        let probes = [
+            Probe::Value(Pattern::Var(0)),
+            Probe::Value(Pattern::Func(f, vec![Pattern::Var(1), Pattern::Const(a)])),
+            Probe::Functor(f),
+        ];
+        let bindings = [Some(Ground::Const(a)), Some(Ground::Const(b))];
+        assert_eq!(index_key(&spec, &fact), Some(probe_key(&probes, &bindings)));
+        // Swapped values make another key: the index keeps them apart.
+        let swapped = [Some(Ground::Const(b)), Some(Ground::Const(a))];
+        assert_ne!(index_key(&spec, &fact), Some(probe_key(&probes, &swapped)));
+        // A constant where the spec reads a function's name: a fact no such literal matches.
+        let flat = Ground::Func(cell, vec![Ground::Const(a), Ground::Const(f)].into());
+        assert_eq!(index_key(&spec, &flat), None);
+    }
+}
