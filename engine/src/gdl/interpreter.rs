@@ -188,6 +188,7 @@ fn hash_name(hasher: &mut FxHasher, name: Sym) {
     hasher.write_u32(name.0);
 }
 
+/// A ground term, node by node, as [`hash_pattern`] hashes a pattern that instantiates to it.
 fn hash_ground(hasher: &mut FxHasher, term: &Ground) {
     match term {
         Ground::Const(name) => hash_name(hasher, *name),
@@ -1119,7 +1120,7 @@ fn known_places(
 }
 
 /// Unifies a pattern atom with a ground fact, extending `bindings`; new bindings go on `trail`.
-/// On failure the caller undoes the trail. Runs on an explicit stack.
+/// On failure the caller undoes the trail.
 fn match_atom(
     atom: &PatternAtom,
     fact: &Ground,
@@ -1127,39 +1128,42 @@ fn match_atom(
     trail: &mut Vec<usize>,
 ) -> bool {
     let (name, args) = fact.parts();
-    if name != atom.relation || args.len() != atom.args.len() {
-        return false;
-    }
-    let mut pending: Vec<(&Pattern, &Ground)> = atom.args.iter().zip(args.iter()).collect();
-    while let Some((pattern, ground)) = pending.pop() {
-        match pattern {
-            Pattern::Const(sym) => {
-                if *ground != Ground::Const(*sym) {
-                    return false;
-                }
-            }
+    name == atom.relation
+        && args.len() == atom.args.len()
+        && match_arguments(&atom.args, args, bindings, trail)
+}
+
+/// [`match_atom`] of the arguments. It recurses along the pattern, whose depth the builder keeps
+/// within [`MAX_TERM_DEPTH`] (a variable takes a whole term, however deep, without recursing),
+/// and allocates nothing: it runs for every candidate fact of every join.
+fn match_arguments(
+    patterns: &[Pattern],
+    grounds: &[Ground],
+    bindings: &mut [Option<Ground>],
+    trail: &mut Vec<usize>,
+) -> bool {
+    patterns
+        .iter()
+        .zip(grounds)
+        .all(|(pattern, ground)| match pattern {
+            Pattern::Const(sym) => matches!(ground, Ground::Const(name) if name == sym),
             Pattern::Var(slot) => match &bindings[*slot] {
-                Some(bound) => {
-                    if bound != ground {
-                        return false;
-                    }
-                }
+                Some(bound) => bound == ground,
                 None => {
                     bindings[*slot] = Some(ground.clone());
                     trail.push(*slot);
+                    true
                 }
             },
             Pattern::Func(sym, pattern_args) => match ground {
                 Ground::Func(name, ground_args)
                     if name == sym && ground_args.len() == pattern_args.len() =>
                 {
-                    pending.extend(pattern_args.iter().zip(ground_args.iter()));
+                    match_arguments(pattern_args, ground_args, bindings, trail)
                 }
-                _ => return false,
+                _ => false,
             },
-        }
-    }
-    true
+        })
 }
 
 fn instantiate_atom(atom: &PatternAtom, bindings: &[Option<Ground>]) -> Ground {
