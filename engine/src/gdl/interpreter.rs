@@ -18,6 +18,7 @@
 //! Both derive the same answers to every query; a test plays random trajectories through both.
 
 use crate::cpu_time::CpuDeadline;
+use hashbrown::HashTable;
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::cell::RefCell;
 use std::hash::Hasher;
@@ -109,7 +110,7 @@ enum Probe {
 #[derive(Clone, Debug, Default)]
 struct Relation {
     list: Vec<Ground>,
-    set: FxHashSet<Ground>,
+    members: Members,
     specs: Arc<[IndexSpec]>,
     indexes: Vec<FxHashMap<IndexKey, Vec<u32>>>,
 }
@@ -124,9 +125,12 @@ impl Relation {
     }
 
     fn insert(&mut self, fact: Ground) -> bool {
-        // One hash per fact: the callers insert facts not known yet, so the clone of a
-        // duplicate's handle is rare.
-        if !self.set.insert(fact.clone()) {
+        self.insert_hashed(fact_hash(&fact), fact)
+    }
+
+    /// Adds `fact`, whose [`fact_hash`] is `hash`, unless the relation has it; whether it was new.
+    fn insert_hashed(&mut self, hash: u64, fact: Ground) -> bool {
+        if self.members.find(hash, |p| self.list[p] == fact) {
             return false;
         }
         let position = u32::try_from(self.list.len()).expect("fewer than 2^32 facts");
@@ -135,8 +139,50 @@ impl Relation {
                 index.entry(key).or_default().push(position);
             }
         }
+        self.members.add(hash, position);
         self.list.push(fact);
         true
+    }
+
+    /// Whether the relation has the instance of `atom` under `bindings`, whose
+    /// [`instance_hash`] is `hash`, without building it.
+    fn contains_instance(
+        &self,
+        hash: u64,
+        atom: &PatternAtom,
+        bindings: &[Option<Ground>],
+    ) -> bool {
+        self.members
+            .find(hash, |p| is_instance(&self.list[p], atom, bindings))
+    }
+}
+
+/// Which facts a list holds: each fact's hash, and its position by hash. A fact is looked up by
+/// its hash and compared in place, so that a join asks whether the instance of a pattern under
+/// its bindings is known without building it: it asks so of every match it makes, and most
+/// matches of a recursive stratum's later rounds give facts known already.
+#[derive(Clone, Debug, Default)]
+struct Members {
+    /// The hash of each fact of the list, by position.
+    hashes: Vec<u64>,
+    table: HashTable<u32>,
+}
+
+impl Members {
+    /// Whether a fact of hash `hash` is at a position where `same` holds.
+    fn find(&self, hash: u64, mut same: impl FnMut(usize) -> bool) -> bool {
+        self.table
+            .find(hash, |&p| {
+                self.hashes[p as usize] == hash && same(p as usize)
+            })
+            .is_some()
+    }
+
+    /// Records the fact of hash `hash` the list's owner puts at `position`, the list's end.
+    fn add(&mut self, hash: u64, position: u32) {
+        let Members { hashes, table } = self;
+        hashes.push(hash);
+        table.insert_unique(hash, position, |&p| hashes[p as usize]);
     }
 }
 
@@ -212,7 +258,7 @@ fn hash_pattern(hasher: &mut FxHasher, pattern: &Pattern, bindings: &[Option<Gro
             hasher,
             bindings[*slot]
                 .as_ref()
-                .expect("an index probes only places bound when the join reaches the literal"),
+                .expect("a pattern is hashed once its variables are bound"),
         ),
         Pattern::Func(name, args) => {
             hasher.write_u8(1);
@@ -225,6 +271,55 @@ fn hash_pattern(hasher: &mut FxHasher, pattern: &Pattern, bindings: &[Option<Gro
     }
 }
 
+/// A fact's hash, as [`Members`] files it.
+fn fact_hash(fact: &Ground) -> u64 {
+    let mut hasher = FxHasher::default();
+    hash_ground(&mut hasher, fact);
+    hasher.finish()
+}
+
+/// The [`fact_hash`] of `atom` instantiated under `bindings` (as [`instantiate_atom`] builds
+/// it: a constant when it has no arguments), without building it.
+fn instance_hash(atom: &PatternAtom, bindings: &[Option<Ground>]) -> u64 {
+    let mut hasher = FxHasher::default();
+    if atom.args.is_empty() {
+        hash_name(&mut hasher, atom.relation);
+    } else {
+        hasher.write_u8(1);
+        hasher.write_u32(atom.relation.0);
+        hasher.write_usize(atom.args.len());
+        for arg in &atom.args {
+            hash_pattern(&mut hasher, arg, bindings);
+        }
+    }
+    hasher.finish()
+}
+
+/// Whether `fact` is `atom` instantiated under `bindings` (every variable of it bound).
+fn is_instance(fact: &Ground, atom: &PatternAtom, bindings: &[Option<Ground>]) -> bool {
+    let (name, args) = fact.parts();
+    name == atom.relation
+        && args.len() == atom.args.len()
+        && are_instances(args, &atom.args, bindings)
+}
+
+/// Whether each term is its pattern instantiated under `bindings`; recursion as in
+/// [`match_arguments`].
+fn are_instances(grounds: &[Ground], patterns: &[Pattern], bindings: &[Option<Ground>]) -> bool {
+    grounds
+        .iter()
+        .zip(patterns)
+        .all(|(ground, pattern)| match pattern {
+            Pattern::Const(sym) => matches!(ground, Ground::Const(name) if name == sym),
+            Pattern::Var(slot) => bindings[*slot].as_ref() == Some(ground),
+            Pattern::Func(sym, args) => matches!(
+                ground,
+                Ground::Func(name, terms)
+                    if name == sym && terms.len() == args.len() && are_instances(terms, args, bindings)
+            ),
+        })
+}
+
 type Store = FxHashMap<RelKey, Relation>;
 
 /// The facts one round derives that its stratum's store does not hold yet, in the order they
@@ -234,7 +329,27 @@ type Store = FxHashMap<RelKey, Relation>;
 #[derive(Default)]
 struct Derived {
     list: Vec<Ground>,
-    seen: FxHashSet<Ground>,
+    members: Members,
+}
+
+impl Derived {
+    /// As [`Relation::contains_instance`].
+    fn contains_instance(
+        &self,
+        hash: u64,
+        atom: &PatternAtom,
+        bindings: &[Option<Ground>],
+    ) -> bool {
+        self.members
+            .find(hash, |p| is_instance(&self.list[p], atom, bindings))
+    }
+
+    /// Adds a fact not found by [`Derived::contains_instance`].
+    fn push(&mut self, hash: u64, fact: Ground) {
+        let position = u32::try_from(self.list.len()).expect("fewer than 2^32 facts");
+        self.members.add(hash, position);
+        self.list.push(fact);
+    }
 }
 
 /// The new facts of the last round of a recursive stratum, per relation.
@@ -790,26 +905,32 @@ impl Interpreter {
         // The candidates of each level, found when the join enters it: the facts of the
         // relation in `base` and in `top`, all of them or those at the given positions.
         let mut candidates: Vec<Candidates<'_>> = vec![Candidates::default(); body.len()];
-        let contains = |key: RelKey, fact: &Ground| {
-            [base, top]
-                .iter()
-                .any(|store| store.get(&key).is_some_and(|r| r.set.contains(fact)))
+        let contains = |atom: &PatternAtom, bindings: &[Option<Ground>]| {
+            let hash = instance_hash(atom, bindings);
+            [base, top].iter().any(|store| {
+                store
+                    .get(&atom.key())
+                    .is_some_and(|r| r.contains_instance(hash, atom, bindings))
+            })
         };
         let mut level = 0;
         loop {
             if level == body.len() {
-                let head = instantiate_atom(&rule.head, &bindings);
-                if head.depth() > MAX_TERM_DEPTH {
-                    return Err(GdlError::Budget(format!(
-                        "a derived term is nested more than {MAX_TERM_DEPTH} levels deep (unbounded recursion through function terms?)"
-                    )));
-                }
-                let known = top
-                    .get(&rule.head.key())
-                    .is_some_and(|relation| relation.set.contains(&head));
-                if !known && out.seen.insert(head.clone()) {
+                // Most matches of a recursive stratum's later rounds give known facts: they are
+                // looked up without being built.
+                let hash = instance_hash(&rule.head, &bindings);
+                let known = top.get(&rule.head.key()).is_some_and(|relation| {
+                    relation.contains_instance(hash, &rule.head, &bindings)
+                }) || out.contains_instance(hash, &rule.head, &bindings);
+                if !known {
+                    let head = instantiate_atom(&rule.head, &bindings);
+                    if head.depth() > MAX_TERM_DEPTH {
+                        return Err(GdlError::Budget(format!(
+                            "a derived term is nested more than {MAX_TERM_DEPTH} levels deep (unbounded recursion through function terms?)"
+                        )));
+                    }
                     counter.fact()?;
-                    out.list.push(head);
+                    out.push(hash, head);
                 }
                 if level == 0 {
                     return Ok(());
@@ -879,13 +1000,10 @@ impl Interpreter {
 fn holds(
     test: &CompiledLiteral,
     bindings: &[Option<Ground>],
-    contains: &impl Fn(RelKey, &Ground) -> bool,
+    contains: &impl Fn(&PatternAtom, &[Option<Ground>]) -> bool,
 ) -> bool {
     match test {
-        CompiledLiteral::Negative(atom) => {
-            let fact = instantiate_atom(atom, bindings);
-            !contains(atom.key(), &fact)
-        }
+        CompiledLiteral::Negative(atom) => !contains(atom, bindings),
         CompiledLiteral::Distinct(a, b) => instantiate(a, bindings) != instantiate(b, bindings),
         CompiledLiteral::Equal(a, b) => instantiate(a, bindings) == instantiate(b, bindings),
         CompiledLiteral::Positive(_) => unreachable!("positive literals are joined"),
@@ -899,12 +1017,13 @@ impl Interpreter {
             .iter()
             .map(|(key, relation)| (*key, relation.list.len()))
             .collect();
-        for fact in derived.list {
+        let Derived { list, members } = derived;
+        for (fact, hash) in list.into_iter().zip(members.hashes) {
             let (name, args) = fact.parts();
             let key = (name, args.len());
             top.entry(key)
                 .or_insert_with(|| self.relation(key))
-                .insert(fact);
+                .insert_hashed(hash, fact);
         }
         top.iter()
             .map(|(key, relation)| {
