@@ -143,18 +143,6 @@ impl Relation {
         self.list.push(fact);
         true
     }
-
-    /// Whether the relation has the instance of `atom` under `bindings`, whose
-    /// [`instance_hash`] is `hash`, without building it.
-    fn contains_instance(
-        &self,
-        hash: u64,
-        atom: &PatternAtom,
-        bindings: &[Option<Ground>],
-    ) -> bool {
-        self.members
-            .find(hash, |p| is_instance(&self.list[p], atom, bindings))
-    }
 }
 
 /// Which facts a list holds: each fact's hash, and its position by hash. A fact is looked up by
@@ -176,6 +164,18 @@ impl Members {
                 self.hashes[p as usize] == hash && same(p as usize)
             })
             .is_some()
+    }
+
+    /// Whether `list` (whose members these are) has the instance of `atom` under `bindings`,
+    /// whose [`instance_hash`] is `hash`, without building it.
+    fn contains_instance(
+        &self,
+        list: &[Ground],
+        hash: u64,
+        atom: &PatternAtom,
+        bindings: &[Option<Ground>],
+    ) -> bool {
+        self.find(hash, |p| is_instance(&list[p], atom, bindings))
     }
 
     /// Records the fact of hash `hash` the list's owner puts at `position`, the list's end.
@@ -333,18 +333,7 @@ struct Derived {
 }
 
 impl Derived {
-    /// As [`Relation::contains_instance`].
-    fn contains_instance(
-        &self,
-        hash: u64,
-        atom: &PatternAtom,
-        bindings: &[Option<Ground>],
-    ) -> bool {
-        self.members
-            .find(hash, |p| is_instance(&self.list[p], atom, bindings))
-    }
-
-    /// Adds a fact not found by [`Derived::contains_instance`].
+    /// Adds a fact its [`Members::contains_instance`] did not find.
     fn push(&mut self, hash: u64, fact: Ground) {
         let position = u32::try_from(self.list.len()).expect("fewer than 2^32 facts");
         self.members.add(hash, position);
@@ -910,7 +899,7 @@ impl Interpreter {
             [base, top].iter().any(|store| {
                 store
                     .get(&atom.key())
-                    .is_some_and(|r| r.contains_instance(hash, atom, bindings))
+                    .is_some_and(|r| r.members.contains_instance(&r.list, hash, atom, bindings))
             })
         };
         let mut level = 0;
@@ -920,8 +909,12 @@ impl Interpreter {
                 // looked up without being built.
                 let hash = instance_hash(&rule.head, &bindings);
                 let known = top.get(&rule.head.key()).is_some_and(|relation| {
-                    relation.contains_instance(hash, &rule.head, &bindings)
-                }) || out.contains_instance(hash, &rule.head, &bindings);
+                    relation
+                        .members
+                        .contains_instance(&relation.list, hash, &rule.head, &bindings)
+                }) || out
+                    .members
+                    .contains_instance(&out.list, hash, &rule.head, &bindings);
                 if !known {
                     let head = instantiate_atom(&rule.head, &bindings);
                     if head.depth() > MAX_TERM_DEPTH {
