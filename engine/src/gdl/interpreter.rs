@@ -147,8 +147,9 @@ impl Relation {
 
 /// Which facts a list holds: each fact's hash, and its position by hash. A fact is looked up by
 /// its hash and compared in place, so that a join asks whether the instance of a pattern under
-/// its bindings is known without building it: it asks so of every match it makes, and most
-/// matches of a recursive stratum's later rounds give facts known already.
+/// its bindings is known without building it. It asks so of every match it makes (is the head
+/// new?) and of every negated literal it tests; building the term first cost an allocation
+/// each time.
 #[derive(Clone, Debug, Default)]
 struct Members {
     /// The hash of each fact of the list, by position.
@@ -905,8 +906,7 @@ impl Interpreter {
         let mut level = 0;
         loop {
             if level == body.len() {
-                // Most matches of a recursive stratum's later rounds give known facts: they are
-                // looked up without being built.
+                // Looked up before being built: a known head costs no allocation.
                 let hash = instance_hash(&rule.head, &bindings);
                 let known = top.get(&rule.head.key()).is_some_and(|relation| {
                     relation
