@@ -1422,4 +1422,48 @@ mod index_key_tests {
         let flat = Ground::Func(cell, vec![Ground::Const(a), Ground::Const(f)].into());
         assert_eq!(index_key(&spec, &flat), None);
     }
+
+    /// A join asks whether a match's head is known without building it: the head's hash and
+    /// comparison, from its pattern and the bindings, must be those of the fact it would build.
+    #[test]
+    fn a_pattern_is_found_as_the_fact_it_instantiates_to() {
+        let (cell, a, b, f, marked) = (Sym(1), Sym(2), Sym(3), Sym(4), Sym(5));
+        // (cell ?x (f ?y a)) and the atom `marked`, without arguments.
+        let head = PatternAtom {
+            relation: cell,
+            args: vec![
+                Pattern::Var(0),
+                Pattern::Func(f, vec![Pattern::Var(1), Pattern::Const(a)]),
+            ],
+        };
+        let bare = PatternAtom {
+            relation: marked,
+            args: Vec::new(),
+        };
+        let bindings = [Some(Ground::Const(a)), Some(Ground::Const(b))];
+        let mut relation = Relation::default();
+        for atom in [&head, &bare] {
+            let fact = instantiate_atom(atom, &bindings);
+            assert_eq!(instance_hash(atom, &bindings), fact_hash(&fact));
+            assert!(is_instance(&fact, atom, &bindings));
+            assert!(relation.insert(fact));
+            let hash = instance_hash(atom, &bindings);
+            assert!(
+                relation
+                    .members
+                    .contains_instance(&relation.list, hash, atom, &bindings)
+            );
+        }
+        // Other bindings: another fact, not found and not a duplicate.
+        let swapped = [Some(Ground::Const(b)), Some(Ground::Const(a))];
+        let hash = instance_hash(&head, &swapped);
+        assert!(
+            !relation
+                .members
+                .contains_instance(&relation.list, hash, &head, &swapped)
+        );
+        assert!(relation.insert(instantiate_atom(&head, &swapped)));
+        assert!(!relation.insert(instantiate_atom(&head, &bindings)));
+        assert_eq!(relation.list.len(), 3);
+    }
 }
