@@ -124,15 +124,20 @@ impl Relation {
         }
     }
 
+    /// Adds `fact` unless the relation has it; whether it was new.
     fn insert(&mut self, fact: Ground) -> bool {
-        self.insert_hashed(fact_hash(&fact), fact)
-    }
-
-    /// Adds `fact`, whose [`fact_hash`] is `hash`, unless the relation has it; whether it was new.
-    fn insert_hashed(&mut self, hash: u64, fact: Ground) -> bool {
+        let hash = fact_hash(&fact);
         if self.members.find(hash, |p| self.list[p] == fact) {
             return false;
         }
+        self.push_new(hash, fact);
+        true
+    }
+
+    /// Adds `fact`, whose [`fact_hash`] is `hash`, which the relation lacks: the join derives
+    /// only facts its relation lacks, so their addition need not look for them again.
+    fn push_new(&mut self, hash: u64, fact: Ground) {
+        debug_assert!(!self.members.find(hash, |p| self.list[p] == fact));
         let position = u32::try_from(self.list.len()).expect("fewer than 2^32 facts");
         for (spec, index) in self.specs.iter().zip(&mut self.indexes) {
             if let Some(key) = index_key(spec, &fact) {
@@ -141,7 +146,6 @@ impl Relation {
         }
         self.members.add(hash, position);
         self.list.push(fact);
-        true
     }
 }
 
@@ -1016,7 +1020,7 @@ impl Interpreter {
             let key = (name, args.len());
             top.entry(key)
                 .or_insert_with(|| self.relation(key))
-                .insert_hashed(hash, fact);
+                .push_new(hash, fact);
         }
         top.iter()
             .map(|(key, relation)| {
@@ -1391,7 +1395,7 @@ impl Game for Interpreter {
 }
 
 #[cfg(test)]
-mod index_key_tests {
+mod hashing_tests {
     use super::*;
 
     /// A join finds a fact through an index only if the key it probes with, built from the
