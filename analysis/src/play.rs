@@ -21,7 +21,7 @@ use ludeme_engine::ludi::{LudiGame, LudiState};
 use ludeme_engine::notation::{replay, replay_from};
 use ludeme_engine::picture::Depict;
 use ludeme_engine::players::{Player, RandomPlayer, play_match, player_by_name};
-use ludeme_engine::playout::{PlayoutStats, random_playout};
+use ludeme_engine::playout::PlayoutStats;
 use ludeme_engine::probe::gdl_evaluator::GdlEvaluator;
 use ludeme_engine::probe::{probe, probe_with_progress};
 use rand::SeedableRng;
@@ -421,7 +421,7 @@ fn measure_playouts<G: Game>(
     let mut batch = 1u64;
     let mut until_reading = 1u64;
     let mut last_reading = Duration::ZERO;
-    let mut more = |stats: &PlayoutStats| match limit {
+    let mut another = |begun: u64| match limit {
         PlayoutLimit::CpuTime(duration) => {
             until_reading -= 1;
             if until_reading > 0 {
@@ -438,13 +438,11 @@ fn measure_playouts<G: Game>(
             until_reading = batch;
             now < duration
         }
-        PlayoutLimit::Count(count) => stats.playouts < count,
+        PlayoutLimit::Count(count) => begun < count,
     };
-    while more(&stats) {
-        stats.add(&random_playout(game, &start, &mut rng, BENCH_MAX_PLIES));
-        if let Some(failure) = game.failure() {
-            return Err(failure);
-        }
+    game.random_playouts_while(&start, &mut rng, BENCH_MAX_PLIES, &mut stats, &mut another);
+    if let Some(failure) = game.failure() {
+        return Err(failure);
     }
     let seconds = clock.elapsed().as_secs_f64();
     let outcomes = (0..game.roles().len())

@@ -25,7 +25,7 @@ use ludeme_analysis::engine_gate::engine_gate;
 use ludeme_analysis::gdl::engine::reasoner_for;
 use ludeme_analysis::{RootDatabase, Severity, SourceFile, Syntax, decode_source};
 use ludeme_engine::Game;
-use ludeme_engine::gdl::{Budget, Reasoner};
+use ludeme_engine::gdl::{Budget, Engine, Reasoner};
 use ludeme_engine::playout::{PlayoutEnd, random_playout};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -36,6 +36,10 @@ const MAX_PLIES: usize = 2_000;
 /// The plies of the one playout a game that falls back to the interpreter plays there (chess
 /// takes the interpreter about 2.5 CPU s for 200).
 const FALLBACK_MAX_PLIES: usize = 300;
+
+/// Playouts 64 at a time replayed step by step, and their ply limit.
+const LANE_PLAYOUTS: u64 = 96;
+const LANE_MAX_PLIES: usize = 300;
 
 const NOT_YET_GROUNDED: &str = "tests/data/gdl-not-yet-grounded.txt";
 
@@ -103,6 +107,13 @@ fn run_game(path: &Path) -> Outcome {
             PlayoutEnd::PlyLimit | PlayoutEnd::NoLegalMove(_) => {}
             PlayoutEnd::Failure(message) => return Outcome::PlayoutFailed(message),
         }
+    }
+    // Bench plays 64 playouts at a time in the bits of a word: a sample of them (a lane
+    // generation and a half) replayed on the circuit step by step must be the same playouts.
+    if let Engine::Grounded(grounded) = game.engine()
+        && let Err(error) = grounded.replay_lane_playouts(LANE_PLAYOUTS, 21, LANE_MAX_PLIES)
+    {
+        return Outcome::PlayoutFailed(format!("playouts 64 at a time: {error}"));
     }
     Outcome::Grounded { terminal }
 }

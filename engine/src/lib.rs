@@ -99,4 +99,23 @@ pub trait Game {
     {
         playout::step_by_step_playout(self, state, rng, max_plies)
     }
+
+    /// Random playouts from `state` into `stats`, each as [`Game::random_playout`] plays it,
+    /// beginning one more each time `another(begun)` agrees (`begun`: how many this call has
+    /// begun so far), and none after a failure. The default plays one after the other; an
+    /// engine may play several at once (the grounded GDL reasoner plays 64, one in each bit
+    /// of a word), so `another` is asked when a playout can begin, while others are still
+    /// being played; every playout begun is played to its end.
+    fn random_playouts_while<R: Rng + ?Sized>(
+        &self,
+        state: &Self::State,
+        rng: &mut R,
+        max_plies: usize,
+        stats: &mut playout::PlayoutStats,
+        another: &mut dyn FnMut(u64) -> bool,
+    ) where
+        Self: Sized,
+    {
+        playout::one_at_a_time(self, state, rng, max_plies, stats, another);
+    }
 }

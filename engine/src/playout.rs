@@ -116,6 +116,25 @@ pub fn step_by_step_playout<G: Game, R: Rng + ?Sized>(
     }
 }
 
+/// [`Game::random_playouts_while`] one playout after the other: its default.
+pub fn one_at_a_time<G: Game, R: Rng + ?Sized>(
+    game: &G,
+    state: &G::State,
+    rng: &mut R,
+    max_plies: usize,
+    stats: &mut PlayoutStats,
+    another: &mut dyn FnMut(u64) -> bool,
+) {
+    let mut begun = 0;
+    while another(begun) {
+        begun += 1;
+        stats.add(&game.random_playout(state, rng, max_plies));
+        if game.failure().is_some() {
+            break;
+        }
+    }
+}
+
 /// Totals over many playouts.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PlayoutStats {
@@ -144,24 +163,31 @@ impl PlayoutStats {
     }
 
     pub fn add(&mut self, playout: &Playout) {
-        self.playouts += 1;
-        match &playout.end {
+        let others = match &playout.end {
             PlayoutEnd::Terminal => {
-                self.completed += 1;
-                self.completed_plies += playout.plies as u64;
-                self.ambiguous_goals += u64::from(playout.ambiguous_goals);
-                for (role, &value) in playout.goals.iter().flatten().enumerate() {
-                    if let Some(outcome) = self.outcomes.get_mut(role) {
-                        *outcome.entry(value).or_default() += 1;
-                    }
-                }
+                let goals = playout.goals.as_deref().unwrap_or_default();
+                return self.add_terminal(playout.plies, goals, playout.ambiguous_goals);
             }
-            PlayoutEnd::PlyLimit => self.ply_limits += 1,
-            PlayoutEnd::NoLegalMove(_) => self.no_legal_move += 1,
+            PlayoutEnd::PlyLimit => &mut self.ply_limits,
+            PlayoutEnd::NoLegalMove(_) => &mut self.no_legal_move,
             PlayoutEnd::Failure(message) => {
-                self.failures += 1;
                 self.first_failure.get_or_insert_with(|| message.clone());
+                &mut self.failures
             }
+        };
+        *others += 1;
+        self.playouts += 1;
+    }
+
+    /// Adds a playout that reached a terminal state after `plies`, with these goals (as
+    /// [`PlayoutStats::add`], without building a [`Playout`]).
+    pub fn add_terminal(&mut self, plies: usize, goals: &[Reward], ambiguous_goals: bool) {
+        self.playouts += 1;
+        self.completed += 1;
+        self.completed_plies += plies as u64;
+        self.ambiguous_goals += u64::from(ambiguous_goals);
+        for (outcome, &value) in self.outcomes.iter_mut().zip(goals) {
+            *outcome.entry(value).or_default() += 1;
         }
     }
 
@@ -193,12 +219,8 @@ pub fn random_playouts<G: Game, R: Rng + ?Sized>(
 ) -> PlayoutStats {
     let start = game.initial_state();
     let mut stats = PlayoutStats::new(game.roles().len());
-    for _ in 0..count {
-        let playout = random_playout(game, &start, rng, max_plies);
-        stats.add(&playout);
-        if game.failure().is_some() {
-            break;
-        }
-    }
+    game.random_playouts_while(&start, rng, max_plies, &mut stats, &mut |started| {
+        started < count
+    });
     stats
 }

@@ -12,7 +12,7 @@ use super::grounded::{GroundedGame, GroundedMove, GroundedState, GroundingLimits
 use super::interpreter::{Budget, GdlState, Interpreter};
 use super::program::{Ground, Program};
 use crate::cpu_time::CpuDeadline;
-use crate::playout::Playout;
+use crate::playout::{Playout, PlayoutStats};
 use crate::{Game, Reward, RoleIndex};
 
 /// The engine running a game.
@@ -454,6 +454,24 @@ impl Game for Reasoner {
                 game.fast_random_playout(state, rng, max_plies)
             }
             _ => crate::playout::step_by_step_playout(self, state, rng, max_plies),
+        }
+    }
+
+    fn random_playouts_while<R: Rng + ?Sized>(
+        &self,
+        state: &ReasonerState,
+        rng: &mut R,
+        max_plies: usize,
+        stats: &mut PlayoutStats,
+        another: &mut dyn FnMut(u64) -> bool,
+    ) where
+        Self: Sized,
+    {
+        match (&self.engine, state) {
+            (Engine::Grounded(game), ReasonerState::Grounded(state)) => {
+                game.random_playouts_while(state, rng, max_plies, stats, another)
+            }
+            _ => crate::playout::one_at_a_time(self, state, rng, max_plies, stats, another),
         }
     }
 }

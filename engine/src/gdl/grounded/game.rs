@@ -1,6 +1,6 @@
 //! The grounded circuit behind the [`Game`] interface.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 
 use rand::{Rng, RngExt};
 use rustc_hash::FxHashSet;
@@ -15,8 +15,9 @@ use super::domain::{self, GroundingLimits};
 use super::domain_arguments;
 use super::evaluator::Evaluator;
 use super::factor;
+use super::lanes::{LaneGame, LanePlan, LaneWatch, Unwatched};
 use super::played::{self, GoalRules};
-use crate::playout::{Playout, PlayoutEnd};
+use crate::playout::{Playout, PlayoutEnd, PlayoutStats};
 use crate::{Game, Reward, RoleIndex};
 
 /// A state: one bit per base proposition (fluent).
@@ -76,6 +77,8 @@ pub struct GroundedGame {
     percepts: Vec<Vec<(Prop, Ground)>>,
     initial: GroundedState,
     scratch: RefCell<Scratch>,
+    /// What playouts 64 at a time evaluate ([`lanes`](super::lanes)), made by the first.
+    lane_plan: OnceCell<LanePlan>,
     failure: RefCell<Option<GdlError>>,
 }
 
@@ -331,6 +334,7 @@ impl GroundedGame {
             percepts,
             initial: GroundedState(initial.into_boxed_slice()),
             scratch: RefCell::new(scratch),
+            lane_plan: OnceCell::new(),
             failure: RefCell::new(None),
         })
     }
@@ -659,6 +663,238 @@ impl GroundedGame {
     }
 }
 
+impl GroundedGame {
+    /// [`Game::random_playouts_while`], 64 playouts at a time when the goals are on the
+    /// circuit ([`lanes`](super::lanes)); one at a time otherwise.
+    fn lane_playouts<R: Rng + ?Sized>(
+        &self,
+        state: &GroundedState,
+        rng: &mut R,
+        max_plies: usize,
+        stats: &mut PlayoutStats,
+        another: &mut dyn FnMut(u64) -> bool,
+    ) {
+        let Goals::Circuit(role_goals) = &self.goals else {
+            return crate::playout::one_at_a_time(self, state, rng, max_plies, stats, another);
+        };
+        if self.failure.borrow().is_some() {
+            return crate::playout::one_at_a_time(self, state, rng, max_plies, stats, another);
+        }
+        let plan = self
+            .lane_plan
+            .get_or_init(|| self.new_lane_plan(role_goals));
+        let game = self.lane_game(state);
+        let played = plan.playouts(&game, rng, max_plies, stats, another, &mut Unwatched);
+        if let Err(bad) = played {
+            let error = self.bad_goal(bad.role, &role_goals[bad.role][bad.goal]);
+            stats.add(&Playout {
+                plies: 0,
+                end: PlayoutEnd::Failure(error.to_string()),
+                goals: None,
+                ambiguous_goals: false,
+            });
+            self.record(error);
+        }
+    }
+
+    fn new_lane_plan(&self, role_goals: &[Vec<GoalProp>]) -> LanePlan {
+        let goals = role_goals
+            .iter()
+            .map(|goals| goals.iter().map(|goal| (goal.prop, goal.value)).collect())
+            .collect();
+        LanePlan::new(&self.circuit, &self.moves, goals)
+    }
+
+    fn lane_game<'g>(&'g self, state: &'g GroundedState) -> LaneGame<'g> {
+        LaneGame {
+            circuit: &self.circuit,
+            moves: &self.moves,
+            start: &state.0,
+        }
+    }
+
+    /// Plays `count` random playouts 64 at a time (as [`Game::random_playouts_while`] does)
+    /// and replays each on the circuit one step at a time through the [`Game`] methods:
+    /// every move legal and drawn from all of its role's legal moves, the end, the plies and
+    /// the goals the same. The error says where a playout went astray. A check for tests and
+    /// for the corpus suite, which keep the lanes honest against the step-by-step circuit.
+    pub fn replay_lane_playouts(
+        &self,
+        count: u64,
+        seed: u64,
+        max_plies: usize,
+    ) -> Result<(), String> {
+        let Goals::Circuit(role_goals) = &self.goals else {
+            return Ok(());
+        };
+        let plan = self
+            .lane_plan
+            .get_or_init(|| self.new_lane_plan(role_goals));
+        self.replay_with(plan, count, seed, max_plies)
+    }
+
+    /// [`GroundedGame::replay_lane_playouts`] with the goals of `goal_batch` lanes evaluated
+    /// together (small games would not make lanes wait); how many recursive groups and props
+    /// of input classes the lanes evaluate.
+    #[cfg(test)]
+    pub(super) fn replay_lane_playouts_batched(
+        &self,
+        count: u64,
+        seed: u64,
+        max_plies: usize,
+        goal_batch: u32,
+    ) -> Result<(usize, usize), String> {
+        let Goals::Circuit(role_goals) = &self.goals else {
+            return Err("the goals are not on the circuit".to_owned());
+        };
+        let mut plan = self.new_lane_plan(role_goals);
+        plan.set_goal_batch(goal_batch);
+        self.replay_with(&plan, count, seed, max_plies)?;
+        Ok(plan.groups_and_played())
+    }
+
+    fn replay_with(
+        &self,
+        plan: &LanePlan,
+        count: u64,
+        seed: u64,
+        max_plies: usize,
+    ) -> Result<(), String> {
+        use rand::SeedableRng;
+        let start = self.initial_state();
+        let mut stats = PlayoutStats::new(self.roles().len());
+        let mut recorder = LaneRecorder::default();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let game = self.lane_game(&start);
+        let mut another = |begun| begun < count;
+        plan.playouts(
+            &game,
+            &mut rng,
+            max_plies,
+            &mut stats,
+            &mut another,
+            &mut recorder,
+        )
+        .map_err(|bad| {
+            self.bad_goal(bad.role, &self.goal_props()[bad.role][bad.goal])
+                .to_string()
+        })?;
+        if stats.playouts != count || recorder.ended.len() as u64 != count {
+            return Err(format!(
+                "{count} playouts begun, {} ended",
+                recorder.ended.len()
+            ));
+        }
+        for (number, (moves, playout)) in recorder.ended.iter().enumerate() {
+            self.replay_one(&start, moves, playout, max_plies)
+                .map_err(|error| format!("lane playout {number}: {error}"))?;
+        }
+        Ok(())
+    }
+
+    /// Replays one lane playout (see [`GroundedGame::replay_lane_playouts`]).
+    fn replay_one(
+        &self,
+        start: &GroundedState,
+        moves: &[LaneMove],
+        playout: &Playout,
+        max_plies: usize,
+    ) -> Result<(), String> {
+        let mut state = start.clone();
+        let mut joint = Vec::new();
+        let mut plies = 0;
+        for &(role, input, legal_count) in moves {
+            if role == 0 && self.is_terminal(&state) {
+                return Err(format!("a move at ply {plies}, in a terminal state"));
+            }
+            let legal = self.legal_moves(&state, role);
+            if legal.len() as u32 != legal_count {
+                return Err(format!(
+                    "at ply {plies}, role {role} drew among {legal_count} moves, not its {} legal ones",
+                    legal.len()
+                ));
+            }
+            let Some(&chosen) = legal.iter().find(|m| m.0 == input) else {
+                return Err(format!(
+                    "at ply {plies}, role {role} played an illegal move"
+                ));
+            };
+            joint.push(chosen);
+            if joint.len() == self.role_names.len() {
+                state = self.next_state(&state, &joint);
+                joint.clear();
+                plies += 1;
+            }
+        }
+        let ended_right = match &playout.end {
+            PlayoutEnd::Terminal => {
+                joint.is_empty()
+                    && self.is_terminal(&state)
+                    && playout.goals.as_ref() == Some(&self.goals(&state))
+                    && playout.ambiguous_goals == self.goals_are_ambiguous(&state)
+            }
+            PlayoutEnd::PlyLimit => !self.is_terminal(&state) && plies == max_plies,
+            PlayoutEnd::NoLegalMove(role) => {
+                !self.is_terminal(&state) && self.legal_moves(&state, *role).is_empty()
+            }
+            PlayoutEnd::Failure(message) => return Err(message.clone()),
+        };
+        if playout.plies != plies || !ended_right {
+            return Err(format!(
+                "ended {:?} after {} plies with goals {:?}; step by step, {plies} plies reach a state {} with goals {:?}",
+                playout.end,
+                playout.plies,
+                playout.goals,
+                if self.is_terminal(&state) {
+                    "terminal"
+                } else {
+                    "not terminal"
+                },
+                self.goals(&state),
+            ));
+        }
+        Ok(())
+    }
+
+    fn goal_props(&self) -> &[Vec<GoalProp>] {
+        match &self.goals {
+            Goals::Circuit(role_goals) => role_goals,
+            Goals::Interpreted { .. } => &[],
+        }
+    }
+}
+
+/// Follows each lane of lane playouts for [`GroundedGame::replay_lane_playouts`]: the moves of
+/// the playout it plays, and each playout ended with its moves.
+#[derive(Default)]
+struct LaneRecorder {
+    /// Per lane, the moves of its current playout.
+    playing: Vec<Vec<LaneMove>>,
+    ended: Vec<(Vec<LaneMove>, Playout)>,
+}
+
+/// A move of a lane playout: the role, its input prop, and how many legal moves it was drawn
+/// from.
+type LaneMove = (RoleIndex, Prop, u32);
+
+impl LaneWatch for LaneRecorder {
+    fn began(&mut self, lane: usize) {
+        if self.playing.len() <= lane {
+            self.playing.resize(lane + 1, Vec::new());
+        }
+        self.playing[lane].clear();
+    }
+
+    fn moved(&mut self, lane: usize, role: RoleIndex, input: Prop, legal: u32) {
+        self.playing[lane].push((role, input, legal));
+    }
+
+    fn ended(&mut self, lane: usize, playout: &dyn Fn() -> Playout) {
+        self.ended
+            .push((std::mem::take(&mut self.playing[lane]), playout()));
+    }
+}
+
 /// The [`Game`] view. Grounded games do not run out of budget while playing; the one failure
 /// is a goal value that is not a number 0–100, after which the game answers "terminal, no
 /// moves, goals 0" like the interpreter.
@@ -749,5 +985,18 @@ impl Game for GroundedGame {
         Self: Sized,
     {
         self.fast_random_playout(state, rng, max_plies)
+    }
+
+    fn random_playouts_while<R: Rng + ?Sized>(
+        &self,
+        state: &GroundedState,
+        rng: &mut R,
+        max_plies: usize,
+        stats: &mut PlayoutStats,
+        another: &mut dyn FnMut(u64) -> bool,
+    ) where
+        Self: Sized,
+    {
+        self.lane_playouts(state, rng, max_plies, stats, another);
     }
 }

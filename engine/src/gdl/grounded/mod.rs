@@ -18,6 +18,7 @@ mod evaluator;
 pub(super) mod factor;
 mod game;
 mod gates;
+mod lanes;
 mod played;
 mod terms;
 #[cfg(test)]
