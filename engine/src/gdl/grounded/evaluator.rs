@@ -250,6 +250,12 @@ impl Evaluator {
         self.class_totals.copy_from_slice(&source.class_totals);
     }
 
+    /// The value of every prop, one bit each (lazy props: as last evaluated eagerly, which
+    /// is never).
+    pub(super) fn values(&self) -> &[u64] {
+        &self.values
+    }
+
     /// The move sets, up to date once the state layer is propagated.
     pub(super) fn moves(&self) -> &Moves {
         &self.moves

@@ -77,10 +77,24 @@ pub struct GroundedGame {
     percepts: Vec<Vec<(Prop, Ground)>>,
     initial: GroundedState,
     scratch: RefCell<Scratch>,
-    /// What playouts 64 at a time evaluate ([`lanes`](super::lanes)), made by the first.
-    lane_plan: OnceCell<LanePlan>,
+    /// What playouts 64 at a time evaluate ([`lanes`](super::lanes)), made by the first;
+    /// `None` where they would be slower than one at a time.
+    lane_plan: OnceCell<Option<LanePlan>>,
     failure: RefCell<Option<GdlError>>,
 }
+
+/// Lanes play a game when a lane's work per ply is at most this many times the incremental
+/// evaluator's (both in words read or updated: [`LanePlan::work_per_lane_ply`] and
+/// [`GroundedGame::work_per_ply`]). The two units differ in cost, and neither counts all of
+/// its engine's work (drawing moves; the evaluator's lazy cones), so the bound was set from
+/// measurement: on the 331 corpus games that ground, `bench --seconds 1` with lanes and one
+/// playout at a time (session 47, BENCHMARKS.md) put every game where lanes were much slower
+/// above 4 (urmAdd 10.6: 0.36 times as fast; hallway 4.8: 0.66; atariGo_7x7 4.7: 0.58;
+/// speedChess 4.4: 0.76) and left at or below it a few where they are somewhat slower
+/// (gomoku_15x15 3.4: 0.60; lightsOnSimultaneous 0.3: 0.77, whose 256 legal moves a ply
+/// lanes draw one by one) against many where they are faster (connect four 0.48: 3.9 times;
+/// breakthrough 1.06: 2.4; reversi 0.42: 10).
+const LANES_AT_MOST: f64 = 4.0;
 
 /// The first attempt to ground the rules as written is allowed this fraction of the join
 /// steps (see [`GroundedGame::new`]).
@@ -682,7 +696,10 @@ impl GroundedGame {
         }
         let plan = self
             .lane_plan
-            .get_or_init(|| self.new_lane_plan(role_goals));
+            .get_or_init(|| self.lane_plan_if_faster(role_goals));
+        let Some(plan) = plan else {
+            return crate::playout::one_at_a_time(self, state, rng, max_plies, stats, another);
+        };
         let game = self.lane_game(state);
         let played = plan.playouts(&game, rng, max_plies, stats, another, &mut Unwatched);
         if let Err(bad) = played {
@@ -697,12 +714,83 @@ impl GroundedGame {
         }
     }
 
+    /// What a ply costs the incremental evaluator, in the units of
+    /// [`LanePlan::work_per_lane_ply`]: each prop that changes, and each rule reading it
+    /// that the evaluator updates, over random playouts from the start (a fixed seed and a
+    /// fixed number of plies: the same figure on every machine and run).
+    fn work_per_ply(&self) -> f64 {
+        use rand::SeedableRng;
+        // Enough plies for a few playouts of most games; a game whose plies cost much is
+        // measured over fewer (a bound in work, not time, so that the figure is the same
+        // everywhere).
+        const PLIES: usize = 2_000;
+        const MOST_WORK: u64 = 4_000_000;
+        let circuit = &self.circuit;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(0x1a4e5);
+        let mut scratch = self.scratch.borrow_mut();
+        let scratch = &mut *scratch;
+        let mut before = scratch.evaluator.values().to_vec();
+        let mut work = 0u64;
+        let changed = |evaluator: &Evaluator, before: &mut Vec<u64>| {
+            let mut work = 0;
+            for (word, (now, was)) in evaluator.values().iter().zip(before.iter()).enumerate() {
+                let mut flipped = now ^ was;
+                while flipped != 0 {
+                    let prop = word << 6 | flipped.trailing_zeros() as usize;
+                    flipped &= flipped - 1;
+                    let wiring = &circuit.wiring[prop];
+                    work += 1 + u64::from(wiring.special_start - wiring.readers_start);
+                }
+            }
+            before.copy_from_slice(evaluator.values());
+            work
+        };
+        let mut plies = 0;
+        let mut state: Vec<u64> = self.initial.0.to_vec();
+        // Playouts that end at once (a terminal start) count as rounds, not plies.
+        let mut rounds = 0;
+        while plies < PLIES && rounds < 2 * PLIES && work < MOST_WORK {
+            rounds += 1;
+            self.evaluate_state(scratch, &GroundedState(state.clone().into_boxed_slice()));
+            work += changed(&scratch.evaluator, &mut before);
+            if scratch.evaluator.query(circuit, circuit.terminal) {
+                state.copy_from_slice(&self.initial.0);
+                continue;
+            }
+            scratch.joint.clear();
+            for role in 0..self.moves.len() {
+                if let Some(input) = self.random_move(&scratch.evaluator, role, &mut rng) {
+                    scratch.joint.push(input);
+                }
+            }
+            if scratch.joint.len() < self.moves.len() {
+                state.copy_from_slice(&self.initial.0);
+                continue;
+            }
+            scratch.evaluator.load_inputs(circuit, &scratch.joint);
+            scratch.evaluator.propagate(circuit, circuit.props as Prop);
+            work += changed(&scratch.evaluator, &mut before);
+            self.read_next(scratch);
+            state.copy_from_slice(&scratch.next);
+            plies += 1;
+        }
+        work as f64 / plies.max(1) as f64
+    }
+
     fn new_lane_plan(&self, role_goals: &[Vec<GoalProp>]) -> LanePlan {
         let goals = role_goals
             .iter()
             .map(|goals| goals.iter().map(|goal| (goal.prop, goal.value)).collect())
             .collect();
         LanePlan::new(&self.circuit, &self.moves, goals)
+    }
+
+    /// The lane plan when lanes play this game's playouts faster than the incremental
+    /// evaluator, by the two's work per ply (see [`LANES_AT_MOST`]).
+    fn lane_plan_if_faster(&self, role_goals: &[Vec<GoalProp>]) -> Option<LanePlan> {
+        let plan = self.new_lane_plan(role_goals);
+        let (lanes, one_at_a_time) = (plan.work_per_lane_ply(), self.work_per_ply());
+        (lanes <= LANES_AT_MOST * one_at_a_time).then_some(plan)
     }
 
     fn lane_game<'g>(&'g self, state: &'g GroundedState) -> LaneGame<'g> {
@@ -727,10 +815,7 @@ impl GroundedGame {
         let Goals::Circuit(role_goals) = &self.goals else {
             return Ok(());
         };
-        let plan = self
-            .lane_plan
-            .get_or_init(|| self.new_lane_plan(role_goals));
-        self.replay_with(plan, count, seed, max_plies)
+        self.replay_with(&self.new_lane_plan(role_goals), count, seed, max_plies)
     }
 
     /// [`GroundedGame::replay_lane_playouts`] with the goals of `goal_batch` lanes evaluated

@@ -69,6 +69,9 @@ pub(super) struct LanePlan {
     /// How many lanes wait in a terminal state before the goals' cone is evaluated for them
     /// all at once (see [`goal_batch`]).
     goal_batch: u32,
+    /// What the steps of a ply and the goals' cone cost, in words read (see [`cost`]).
+    every_ply_cost: u64,
+    goals_cost: u64,
 }
 
 impl LanePlan {
@@ -155,19 +158,23 @@ impl LanePlan {
             circuit.derived_start..layer_end,
         );
         let every_move = steps(&|p| every_ply[p as usize], layer_end..circuit.props as Prop);
-        let goal_batch = goal_batch(
-            cost(circuit, &every_state) + cost(circuit, &every_move),
-            cost(circuit, &goals_only),
-        );
-        LanePlan {
+        let mut plan = LanePlan {
             every_state,
             goals_only,
             every_move,
             goals,
             classes,
             left_out,
-            goal_batch,
-        }
+            goal_batch: 1,
+            every_ply_cost: 0,
+            goals_cost: 0,
+        };
+        plan.every_ply_cost = plan.cost(circuit, &plan.every_state)
+            + plan.cost(circuit, &plan.every_move)
+            + plan.classes_cost();
+        plan.goals_cost = plan.cost(circuit, &plan.goals_only);
+        plan.goal_batch = goal_batch(plan.every_ply_cost, plan.goals_cost);
+        plan
     }
 }
 
@@ -193,18 +200,33 @@ fn class_moves(circuit: &Circuit, class: &InputClass) -> Vec<Vec<Prop>> {
     by_role.into_iter().map(|(_, moves)| moves).collect()
 }
 
-/// What evaluating `steps` costs, in words read: one per literal and one per rule.
-fn cost(circuit: &Circuit, steps: &[Step]) -> u64 {
-    let props = |step: &Step| match *step {
-        Step::Prop(prop) | Step::Played { prop, .. } => prop..prop + 1,
-        Step::Group(first, end) => first..end,
-    };
-    steps
-        .iter()
-        .flat_map(props)
-        .flat_map(|prop| rules(circuit, prop))
-        .map(|rule| rule.len() as u64 + 1)
-        .sum()
+impl LanePlan {
+    /// What evaluating `steps` costs, in words read: one per literal and one per rule; a
+    /// prop of an input class reads the moves it leaves out.
+    fn cost(&self, circuit: &Circuit, steps: &[Step]) -> u64 {
+        let rules_cost =
+            |prop: Prop| -> u64 { rules(circuit, prop).map(|rule| rule.len() as u64 + 1).sum() };
+        steps
+            .iter()
+            .map(|step| match *step {
+                Step::Prop(prop) => rules_cost(prop),
+                Step::Group(first, end) => (first..end).map(rules_cost).sum(),
+                Step::Played { left_out, .. } => self.left_out[left_out as usize]
+                    .iter()
+                    .map(|moves| moves.len() as u64 + 1)
+                    .sum(),
+            })
+            .sum()
+    }
+
+    /// What a ply's words of the input classes cost: one per move of each class.
+    fn classes_cost(&self) -> u64 {
+        self.classes
+            .iter()
+            .flat_map(|class| &class.role_moves)
+            .map(|moves| moves.len() as u64)
+            .sum()
+    }
 }
 
 /// How many lanes should wait in a terminal state before the goals' cone is evaluated for
@@ -220,6 +242,14 @@ fn cost(circuit: &Circuit, steps: &[Step]) -> u64 {
 fn goal_batch(ply: u64, goals: u64) -> u32 {
     let batch = (128.0 * goals as f64 / ply.max(1) as f64).sqrt().round();
     batch.clamp(1.0, 32.0) as u32
+}
+
+impl LanePlan {
+    /// What a ply costs each lane, in words read: the steps of a ply shared by 64 lanes.
+    pub(super) fn work_per_lane_ply(&self) -> f64 {
+        let words = self.every_ply_cost + self.goals_cost / u64::from(self.goal_batch);
+        words as f64 / LANES as f64
+    }
 }
 
 #[cfg(test)]

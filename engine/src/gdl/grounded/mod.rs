@@ -3,7 +3,8 @@
 //! [`GroundedGame::new`] grounds the program ([`domain`]: a relaxed reachability fixpoint, then
 //! every rule instantiated over it, with fluents that never change read as static relations,
 //! [`constant`]), folds constants and numbers the propositions
-//! ([`circuit`]), and plays through an incremental bit-vector [`evaluator`]. A state is a bit
+//! ([`circuit`]), and plays through an incremental bit-vector [`evaluator`]; random playouts
+//! run 64 at a time, one in each bit of a word per proposition ([`lanes`]). A state is a bit
 //! vector over the base propositions, a move the number of its `does` proposition. Grounding
 //! works under [`GroundingLimits`]; a game too large to ground gets an error, and
 //! [`Reasoner`](super::Reasoner) falls back to the interpreter, unless the game grounds without
