@@ -314,6 +314,8 @@ fn bench_plays_an_exact_count_of_playouts() {
         Some(1234),
         "tic-tac-toe always ends"
     );
+    // Tic-tac-toe's circuit plays 64 playouts at a time, repeatably for a seed.
+    assert_eq!(first["circuit"]["playouts_at_once"].as_u64(), Some(64));
     let again = bench(&["--playouts", "1234", "--seed", "7"]);
     assert_eq!(first["outcomes"], again["outcomes"]);
     assert_eq!(first["avg_plies"], again["avg_plies"]);

@@ -96,6 +96,9 @@ macro_rules! on_engine {
 pub struct CircuitSize {
     pub propositions: usize,
     pub ground_rules: usize,
+    /// How many random playouts the circuit plays at once (64 in the bits of a word, or 1;
+    /// decided by the first playouts).
+    pub playouts_at_once: usize,
 }
 
 /// What random playouts measured.
@@ -200,6 +203,7 @@ impl PlayableGame {
                     Some(CircuitSize {
                         propositions,
                         ground_rules,
+                        playouts_at_once: grounded.playouts_at_once(),
                     })
                 }
                 Engine::Interpreted(_) => None,

@@ -56,6 +56,8 @@ struct Report {
 struct CircuitSize {
     propositions: usize,
     ground_rules: usize,
+    /// 64 when the playouts were played 64 at a time, one in each bit of a word.
+    playouts_at_once: usize,
 }
 
 /// When `bench` stops playing.
@@ -165,6 +167,7 @@ fn report(path: &Path, game: &PlayableGame, setup_seconds: f64, figures: Playout
         circuit: game.circuit_size().map(|size| CircuitSize {
             propositions: size.propositions,
             ground_rules: size.ground_rules,
+            playouts_at_once: size.playouts_at_once,
         }),
         playouts: figures.playouts,
         seconds: figures.seconds,
@@ -199,8 +202,15 @@ fn print_human(report: &Report) {
     }
     if let Some(circuit) = &report.circuit {
         println!(
-            "  ({} propositions, {} ground rules; loaded and grounded in {:.2} s of CPU time)",
-            circuit.propositions, circuit.ground_rules, report.setup_seconds
+            "  ({} propositions, {} ground rules; loaded and grounded in {:.2} s of CPU time{})",
+            circuit.propositions,
+            circuit.ground_rules,
+            report.setup_seconds,
+            if circuit.playouts_at_once > 1 {
+                format!("; {} playouts at a time", circuit.playouts_at_once)
+            } else {
+                String::new()
+            }
         );
     }
     for role in &report.roles {

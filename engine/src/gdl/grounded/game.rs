@@ -362,6 +362,15 @@ impl GroundedGame {
         (self.circuit.props, self.circuit.ground_rules)
     }
 
+    /// How many random playouts [`Game::random_playouts_while`] plays at once: 64 where
+    /// lanes play this game ([`lanes`](super::lanes)), 1 otherwise or before it has played.
+    pub fn playouts_at_once(&self) -> usize {
+        match self.lane_plan.get() {
+            Some(Some(_)) => super::lanes::LANES,
+            _ => 1,
+        }
+    }
+
     /// The first error met by a [`Game`] method (a goal value that is not a number 0–100).
     pub fn error(&self) -> Option<GdlError> {
         self.failure.borrow().clone()

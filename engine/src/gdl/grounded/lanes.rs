@@ -22,7 +22,7 @@ use crate::playout::{Playout, PlayoutEnd, PlayoutStats};
 use crate::{Reward, RoleIndex};
 
 /// Lanes in a word.
-const LANES: usize = 64;
+pub(super) const LANES: usize = 64;
 
 /// One step of an evaluation: a proposition from its rules, or a recursive group to its least
 /// fixpoint.
