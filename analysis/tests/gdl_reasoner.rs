@@ -17,7 +17,9 @@ use ludeme_analysis::{RootDatabase, SourceFile, Syntax, decode_source};
 use ludeme_engine::Game;
 use ludeme_engine::cpu_time::{CpuDeadline, CpuInstant};
 use ludeme_engine::gdl::grounded::GroundingLimits;
-use ludeme_engine::gdl::{Budget, GdlError, Program, Reasoner, ReasonerMove, ReasonerState};
+use ludeme_engine::gdl::{
+    Budget, Engine, GdlError, Program, Reasoner, ReasonerMove, ReasonerState,
+};
 use ludeme_engine::playout::{PlayoutEnd, random_playout, random_playouts};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -380,6 +382,36 @@ fn a_million_random_tic_tac_toe_playouts_have_the_exact_odds() {
     );
     // Every game X wins, O loses: the goal values come in pairs.
     assert_eq!(stats.frequency(1, 0), stats.frequency(0, 100));
+}
+
+/// The grounded reasoner plays random playouts 64 at a time, one in each bit of a word. Four
+/// million of them show the exact odds within four standard errors (0.1 points of a share,
+/// 0.0026 plies): a bias far below the bound would show.
+#[test]
+fn four_million_playouts_64_at_a_time_have_the_exact_odds_within_four_standard_errors() {
+    use support::random_tic_tac_toe::{four_standard_errors, four_standard_errors_of_plies};
+    if !support::full_suites("four million random tic-tac-toe playouts") {
+        return;
+    }
+    let Some(corpus) = support::shared_corpus() else {
+        return;
+    };
+    let path = corpus.join("gdl/ggp-repository/ticTacToe.kif");
+    let game = with_file(&path, |db, file| reasoner_for(db, file, Budget::default()))
+        .expect("readable game")
+        .expect("tic-tac-toe runs");
+    let n = 4_000_000;
+    let stats = random_playouts(&game, &mut SmallRng::seed_from_u64(47), n, 20);
+    let Engine::Grounded(grounded) = game.engine() else {
+        panic!("tic-tac-toe grounds");
+    };
+    assert_eq!(grounded.playouts_at_once(), 64);
+    assert_eq!(stats.completed, n);
+    assert_exact_odds(
+        &support::tic_tac_toe_odds(&stats),
+        |share| four_standard_errors(n, share),
+        four_standard_errors_of_plies(n),
+    );
 }
 
 /// Every one of the corpus games loads through `reasoner_for` and completes random playouts,

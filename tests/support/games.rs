@@ -86,6 +86,19 @@ pub mod random_tic_tac_toe {
     pub const O_WINS: f64 = 121.0 / 420.0;
     pub const DRAWS: f64 = 8.0 / 63.0;
     pub const PLIES: f64 = 3203.0 / 420.0;
+    /// The variance of a game's length, by the same enumeration (games last 5 to 9 plies):
+    /// what the standard error of an average over many games follows from.
+    pub const PLIES_VARIANCE: f64 = 297_491.0 / 176_400.0;
+
+    /// Four standard errors of an average over `games` independent games, of a share whose
+    /// exact value is `share` (a binomial proportion), and of the length.
+    pub fn four_standard_errors(games: u64, share: f64) -> f64 {
+        4.0 * (share * (1.0 - share) / games as f64).sqrt()
+    }
+
+    pub fn four_standard_errors_of_plies(games: u64) -> f64 {
+        4.0 * (PLIES_VARIANCE / games as f64).sqrt()
+    }
 
     /// The issues' acceptance bound: every share within half a percentage point, and the
     /// average length within half a percent.
