@@ -354,14 +354,9 @@ fn goal_directed_interpreter_agrees_with_the_bottom_up_one() {
 
 use support::random_tic_tac_toe::{ISSUE_BOUND, PLIES, assert_exact_odds};
 
-/// The issue's acceptance figure: one million random playouts on the grounded reasoner match
-/// the exact odds within ±0.5 % (points), and the length within ±0.5 % of 7.626 plies.
-#[test]
-fn a_million_random_tic_tac_toe_playouts_have_the_exact_odds() {
-    let Some(corpus) = support::shared_corpus() else {
-        return;
-    };
-    let path = corpus.join("gdl/ggp-repository/ticTacToe.kif");
+/// The shared corpus's tic-tac-toe on the grounded reasoner (`None` without the corpus).
+fn grounded_tic_tac_toe() -> Option<Reasoner> {
+    let path = support::shared_corpus()?.join("gdl/ggp-repository/ticTacToe.kif");
     let game = with_file(&path, |db, file| reasoner_for(db, file, Budget::default()))
         .expect("readable game")
         .expect("tic-tac-toe runs");
@@ -371,6 +366,16 @@ fn a_million_random_tic_tac_toe_playouts_have_the_exact_odds() {
         "{:?}",
         game.fallback_reason()
     );
+    Some(game)
+}
+
+/// The issue's acceptance figure: one million random playouts on the grounded reasoner match
+/// the exact odds within ±0.5 % (points), and the length within ±0.5 % of 7.626 plies.
+#[test]
+fn a_million_random_tic_tac_toe_playouts_have_the_exact_odds() {
+    let Some(game) = grounded_tic_tac_toe() else {
+        return;
+    };
     let n = 1_000_000;
     let mut rng = SmallRng::seed_from_u64(4);
     let stats = random_playouts(&game, &mut rng, n, 20);
@@ -393,13 +398,9 @@ fn four_million_playouts_64_at_a_time_have_the_exact_odds_within_four_standard_e
     if !support::full_suites("four million random tic-tac-toe playouts") {
         return;
     }
-    let Some(corpus) = support::shared_corpus() else {
+    let Some(game) = grounded_tic_tac_toe() else {
         return;
     };
-    let path = corpus.join("gdl/ggp-repository/ticTacToe.kif");
-    let game = with_file(&path, |db, file| reasoner_for(db, file, Budget::default()))
-        .expect("readable game")
-        .expect("tic-tac-toe runs");
     let n = 4_000_000;
     let stats = random_playouts(&game, &mut SmallRng::seed_from_u64(47), n, 20);
     let Engine::Grounded(grounded) = game.engine() else {

@@ -687,42 +687,6 @@ impl GroundedGame {
 }
 
 impl GroundedGame {
-    /// [`Game::random_playouts_while`], 64 playouts at a time when the goals are on the
-    /// circuit ([`lanes`](super::lanes)); one at a time otherwise.
-    fn lane_playouts<R: Rng + ?Sized>(
-        &self,
-        state: &GroundedState,
-        rng: &mut R,
-        max_plies: usize,
-        stats: &mut PlayoutStats,
-        another: &mut dyn FnMut(u64) -> bool,
-    ) {
-        let Goals::Circuit(role_goals) = &self.goals else {
-            return crate::playout::one_at_a_time(self, state, rng, max_plies, stats, another);
-        };
-        if self.failure.borrow().is_some() {
-            return crate::playout::one_at_a_time(self, state, rng, max_plies, stats, another);
-        }
-        let plan = self
-            .lane_plan
-            .get_or_init(|| self.lane_plan_if_faster(role_goals));
-        let Some(plan) = plan else {
-            return crate::playout::one_at_a_time(self, state, rng, max_plies, stats, another);
-        };
-        let game = self.lane_game(state);
-        let played = plan.playouts(&game, rng, max_plies, stats, another, &mut Unwatched);
-        if let Err(bad) = played {
-            let error = self.bad_goal(bad.role, &role_goals[bad.role][bad.goal]);
-            stats.add(&Playout {
-                plies: 0,
-                end: PlayoutEnd::Failure(error.to_string()),
-                goals: None,
-                ambiguous_goals: false,
-            });
-            self.record(error);
-        }
-    }
-
     /// What a ply costs the incremental evaluator, in the units of
     /// [`LanePlan::work_per_lane_ply`]: each prop that changes, and each rule reading it
     /// that the evaluator updates, over random playouts from the start (a fixed seed and a
@@ -1081,6 +1045,8 @@ impl Game for GroundedGame {
         self.fast_random_playout(state, rng, max_plies)
     }
 
+    /// 64 playouts at a time where lanes play this game ([`lanes`](super::lanes)), one at a
+    /// time otherwise (and when the goals come from the interpreter).
     fn random_playouts_while<R: Rng + ?Sized>(
         &self,
         state: &GroundedState,
@@ -1091,6 +1057,29 @@ impl Game for GroundedGame {
     ) where
         Self: Sized,
     {
-        self.lane_playouts(state, rng, max_plies, stats, another);
+        let Goals::Circuit(role_goals) = &self.goals else {
+            return crate::playout::one_at_a_time(self, state, rng, max_plies, stats, another);
+        };
+        if self.failure.borrow().is_some() {
+            return crate::playout::one_at_a_time(self, state, rng, max_plies, stats, another);
+        }
+        let plan = self
+            .lane_plan
+            .get_or_init(|| self.lane_plan_if_faster(role_goals));
+        let Some(plan) = plan else {
+            return crate::playout::one_at_a_time(self, state, rng, max_plies, stats, another);
+        };
+        let game = self.lane_game(state);
+        let played = plan.playouts(&game, rng, max_plies, stats, another, &mut Unwatched);
+        if let Err(bad) = played {
+            let error = self.bad_goal(bad.role, &role_goals[bad.role][bad.goal]);
+            stats.add(&Playout {
+                plies: 0,
+                end: PlayoutEnd::Failure(error.to_string()),
+                goals: None,
+                ambiguous_goals: false,
+            });
+            self.record(error);
+        }
     }
 }

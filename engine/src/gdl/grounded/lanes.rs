@@ -429,6 +429,24 @@ pub(super) struct LaneGame<'g> {
     pub start: &'g [u64],
 }
 
+/// Ends lane `lane`'s playout short of a terminal state, after `plies`.
+fn end_short(
+    lane: usize,
+    plies: usize,
+    end: PlayoutEnd,
+    stats: &mut PlayoutStats,
+    watch: &mut impl LaneWatch,
+) {
+    let playout = Playout {
+        plies,
+        end,
+        goals: None,
+        ambiguous_goals: false,
+    };
+    watch.ended(lane, &|| playout.clone());
+    stats.add(&playout);
+}
+
 /// A goal prop that held with a value that is not a number: the role and the prop's index
 /// among the role's goals.
 pub(super) struct BadGoal {
@@ -515,14 +533,7 @@ impl LanePlan {
                 let lane = lanes.trailing_zeros() as usize;
                 lanes &= lanes - 1;
                 if plies[lane] >= max_plies {
-                    let playout = Playout {
-                        plies: plies[lane],
-                        end: PlayoutEnd::PlyLimit,
-                        goals: None,
-                        ambiguous_goals: false,
-                    };
-                    watch.ended(lane, &|| playout.clone());
-                    stats.add(&playout);
+                    end_short(lane, plies[lane], PlayoutEnd::PlyLimit, stats, watch);
                     moving &= !(1 << lane);
                     ended |= 1 << lane;
                 }
@@ -546,14 +557,8 @@ impl LanePlan {
                     lanes &= lanes - 1;
                     let count = counts[lane];
                     if count == 0 {
-                        let playout = Playout {
-                            plies: plies[lane],
-                            end: PlayoutEnd::NoLegalMove(role),
-                            goals: None,
-                            ambiguous_goals: false,
-                        };
-                        watch.ended(lane, &|| playout.clone());
-                        stats.add(&playout);
+                        let end = PlayoutEnd::NoLegalMove(role);
+                        end_short(lane, plies[lane], end, stats, watch);
                         moving &= !(1 << lane);
                         ended |= 1 << lane;
                         continue;
