@@ -429,6 +429,130 @@ pub(super) struct LaneGame<'g> {
     pub start: &'g [u64],
 }
 
+/// Each lane's legal moves of a role, found in one of two ways (the same moves in the same
+/// order either way, so the same draw picks the same move):
+/// - listed: the set bits of each legal prop's word, lane by lane, into the lane's row of
+///   `listed`, at a cost per legal move of each lane;
+/// - transposed: the legal props' words, 64 at a time, turned into one word per lane (a 64 × 64
+///   bit transpose), at a cost per 64 moves of the role, whatever the lanes' legal moves:
+///   cheaper where lanes have many (a simultaneous game of 256 moves a ply).
+struct Draw {
+    /// Per lane, how many legal moves it has.
+    counts: [u32; LANES],
+    /// Listed: per lane, a row of `stride` inputs.
+    listed: Vec<Prop>,
+    stride: usize,
+    /// Transposed: per lane, `blocks` words, bit `j` of word `b` for move `64 b + j`.
+    transposed: Vec<u64>,
+    blocks: usize,
+    /// Whether the current role's moves were transposed.
+    is_transposed: bool,
+}
+
+/// Legal moves (counted over all lanes) from which transposing a block of 64 of the role's
+/// moves costs less than listing them: about ten a lane. Measured: connect four's mover, with
+/// about 7 of 8 moves legal in each lane (450 a block), lost a tenth of its playouts
+/// transposed; a simultaneous game with all 64 moves of each role legal (4,096 a block)
+/// played four times as many.
+const TRANSPOSE_FROM_LEGAL_PER_BLOCK: u32 = 640;
+
+impl Draw {
+    fn new(moves: &[Vec<(Prop, Prop)>]) -> Draw {
+        let stride = moves.iter().map(Vec::len).max().unwrap_or(0);
+        let blocks = stride.div_ceil(LANES);
+        Draw {
+            counts: [0; LANES],
+            listed: vec![0; LANES * stride],
+            stride,
+            transposed: vec![0; LANES * blocks],
+            blocks,
+            is_transposed: false,
+        }
+    }
+
+    /// Finds the legal moves of `role_moves` (input prop, legal prop) in the `moving` lanes.
+    #[inline]
+    fn find_legal(&mut self, role_moves: &[(Prop, Prop)], values: &[u64], moving: u64) {
+        self.counts = [0; LANES];
+        let legal_lanes = |&(_, legal): &(Prop, Prop)| values[legal as usize] & moving;
+        let blocks = role_moves.len().div_ceil(LANES) as u32;
+        // A role with few moves is listed without counting them first.
+        let could_transpose =
+            role_moves.len() * LANES > (TRANSPOSE_FROM_LEGAL_PER_BLOCK * blocks) as usize;
+        self.is_transposed = could_transpose && {
+            let total: u32 = role_moves.iter().map(|m| legal_lanes(m).count_ones()).sum();
+            total > TRANSPOSE_FROM_LEGAL_PER_BLOCK * blocks
+        };
+        if !self.is_transposed {
+            for role_move in role_moves {
+                let mut lanes = legal_lanes(role_move);
+                let input = role_move.0;
+                while lanes != 0 {
+                    let lane = lanes.trailing_zeros() as usize;
+                    lanes &= lanes - 1;
+                    self.listed[lane * self.stride + self.counts[lane] as usize] = input;
+                    self.counts[lane] += 1;
+                }
+            }
+            return;
+        }
+        let mut block = [0u64; LANES];
+        for (b, chunk) in role_moves.chunks(LANES).enumerate() {
+            for (word, role_move) in block.iter_mut().zip(chunk) {
+                *word = legal_lanes(role_move);
+            }
+            block[chunk.len()..].fill(0);
+            transpose(&mut block);
+            for (lane, &word) in block.iter().enumerate() {
+                self.transposed[lane * self.blocks + b] = word;
+                self.counts[lane] += word.count_ones();
+            }
+        }
+    }
+
+    /// The input of lane `lane`'s legal move number `n` (counted in the order of the role's
+    /// moves), as [`Draw::find_legal`] last found them.
+    #[inline]
+    fn nth_legal(&self, role_moves: &[(Prop, Prop)], lane: usize, mut n: u32) -> Prop {
+        if !self.is_transposed {
+            return self.listed[lane * self.stride + n as usize];
+        }
+        for (b, &word) in self.transposed[lane * self.blocks..][..self.blocks]
+            .iter()
+            .enumerate()
+        {
+            let count = word.count_ones();
+            if n < count {
+                let mut word = word;
+                for _ in 0..n {
+                    word &= word - 1;
+                }
+                return role_moves[b * LANES + word.trailing_zeros() as usize].0;
+            }
+            n -= count;
+        }
+        unreachable!("a legal move number below the lane's count")
+    }
+}
+
+/// Transposes a 64 × 64 bit matrix in place: bit `j` of word `i` becomes bit `i` of word `j`
+/// (swapping ever smaller blocks across the diagonal, as in Hacker's Delight, section 7-3).
+fn transpose(m: &mut [u64; LANES]) {
+    let mut width = 32;
+    let mut mask: u64 = 0x0000_0000_ffff_ffff;
+    while width != 0 {
+        let mut k = 0;
+        while k < LANES {
+            let swapped = ((m[k] >> width) ^ m[k + width]) & mask;
+            m[k] ^= swapped << width;
+            m[k + width] ^= swapped;
+            k = (k + width + 1) & !width;
+        }
+        width >>= 1;
+        mask ^= mask << width;
+    }
+}
+
 /// Ends lane `lane`'s playout short of a terminal state, after `plies`.
 fn end_short(
     lane: usize,
@@ -481,11 +605,8 @@ impl LanePlan {
         // Lanes playing; each lane's plies.
         let mut active = 0u64;
         let mut plies = [0usize; LANES];
-        // Scratch per lane: legal moves counted; per role the move chosen.
-        let mut counts: [u32; LANES];
-        // Per lane, a row for a role's legal moves.
-        let stride = moves.iter().map(Vec::len).max().unwrap_or(0);
-        let mut legal = vec![0 as Prop; LANES * stride];
+        // Per role, each lane's move chosen.
+        let mut draw = Draw::new(moves);
         let mut chosen = vec![[0 as Prop; LANES]; roles];
         let mut goals = vec![0 as Reward; roles];
         let mut begin = |lanes: u64,
@@ -540,22 +661,12 @@ impl LanePlan {
             }
             values[circuit.input_start as usize..circuit.derived_start as usize].fill(0);
             for (role, role_moves) in moves.iter().enumerate() {
-                // Each lane's legal moves in its row of `legal`, then one drawn from them.
-                counts = [0; LANES];
-                for &(input, legal_prop) in role_moves {
-                    let mut lanes = values[legal_prop as usize] & moving;
-                    while lanes != 0 {
-                        let lane = lanes.trailing_zeros() as usize;
-                        lanes &= lanes - 1;
-                        legal[lane * stride + counts[lane] as usize] = input;
-                        counts[lane] += 1;
-                    }
-                }
+                draw.find_legal(role_moves, &values, moving);
                 let mut lanes = moving;
                 while lanes != 0 {
                     let lane = lanes.trailing_zeros() as usize;
                     lanes &= lanes - 1;
-                    let count = counts[lane];
+                    let count = draw.counts[lane];
                     if count == 0 {
                         let end = PlayoutEnd::NoLegalMove(role);
                         end_short(lane, plies[lane], end, stats, watch);
@@ -569,7 +680,7 @@ impl LanePlan {
                     } else {
                         0
                     };
-                    let input = legal[lane * stride + pick as usize];
+                    let input = draw.nth_legal(role_moves, lane, pick);
                     chosen[role][lane] = input;
                     watch.moved(lane, role, input, count);
                 }
@@ -639,5 +750,29 @@ impl LanePlan {
             });
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::rngs::SmallRng;
+    use rand::{RngExt, SeedableRng};
+
+    use super::{LANES, transpose};
+
+    #[test]
+    fn a_transposed_matrix_has_each_bit_across_the_diagonal() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut matrix = [0u64; LANES];
+        for word in &mut matrix {
+            *word = rng.random();
+        }
+        let original = matrix;
+        transpose(&mut matrix);
+        for (i, word) in original.iter().enumerate() {
+            for (j, transposed) in matrix.iter().enumerate() {
+                assert_eq!(transposed >> i & 1, word >> j & 1, "bit {j} of word {i}");
+            }
+        }
     }
 }
