@@ -87,12 +87,11 @@ pub struct GroundedGame {
 /// evaluator's (both in words read or updated: [`LanePlan::work_per_lane_ply`] and
 /// [`GroundedGame::work_per_ply`]). The two units differ in cost, and neither counts all of
 /// its engine's work (drawing moves; the evaluator's lazy cones), so the bound was set from
-/// measurement: on the 331 corpus games that ground, `bench --seconds 1` with lanes and one
+/// measurement: on the 330 corpus games that ground, `bench --seconds 1` with lanes and one
 /// playout at a time (session 47, BENCHMARKS.md) put every game where lanes were much slower
 /// above 4 (urmAdd 10.6: 0.36 times as fast; hallway 4.8: 0.66; atariGo_7x7 4.7: 0.58;
-/// speedChess 4.4: 0.76) and left at or below it a few where they are somewhat slower
-/// (gomoku_15x15 3.4: 0.60; lightsOnSimultaneous 0.3: 0.77, whose 256 legal moves a ply
-/// lanes draw one by one) against many where they are faster (connect four 0.48: 3.9 times;
+/// speedChess 4.4: 0.76) and left at or below it few where they are slower (gomoku_15x15
+/// 3.4: 0.80) against many where they are faster (connect four 0.48: 3.9 times;
 /// breakthrough 1.06: 2.4; reversi 0.42: 10).
 const LANES_AT_MOST: f64 = 4.0;
 

@@ -13,6 +13,10 @@
 //! lane idles while others play long games. Every playout begun is played to its end, so the
 //! playouts counted are exactly those begun: none is left out for being long when the measure
 //! stops (which would bias the figures toward short games).
+//!
+//! Where a ply's circuit is large and changes little, the incremental evaluator is cheaper:
+//! the grounded game measures both engines' work per ply once and keeps lanes only where they
+//! win (`LANES_AT_MOST` in `game.rs`).
 
 use rand::{Rng, RngExt};
 use rustc_hash::{FxHashMap, FxHashSet};
