@@ -73,7 +73,7 @@ pub(super) struct LanePlan {
     /// How many lanes wait in a terminal state before the goals' cone is evaluated for them
     /// all at once (see [`goal_batch`]).
     goal_batch: u32,
-    /// What the steps of a ply and the goals' cone cost, in words read (see [`cost`]).
+    /// What the steps of a ply and the goals' cone cost, in words read (see [`LanePlan::cost`]).
     every_ply_cost: u64,
     goals_cost: u64,
 }
