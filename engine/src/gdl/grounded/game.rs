@@ -718,15 +718,15 @@ impl GroundedGame {
             work
         };
         let mut plies = 0;
-        let mut state: Vec<u64> = self.initial.0.to_vec();
+        let mut state = self.initial.clone();
         // Playouts that end at once (a terminal start) count as rounds, not plies.
         let mut rounds = 0;
         while plies < PLIES && rounds < 2 * PLIES && work < MOST_WORK {
             rounds += 1;
-            self.evaluate_state(scratch, &GroundedState(state.clone().into_boxed_slice()));
+            self.evaluate_state(scratch, &state);
             work += changed(&scratch.evaluator, &mut before);
             if scratch.evaluator.query(circuit, circuit.terminal) {
-                state.copy_from_slice(&self.initial.0);
+                state.0.copy_from_slice(&self.initial.0);
                 continue;
             }
             scratch.joint.clear();
@@ -736,14 +736,14 @@ impl GroundedGame {
                 }
             }
             if scratch.joint.len() < self.moves.len() {
-                state.copy_from_slice(&self.initial.0);
+                state.0.copy_from_slice(&self.initial.0);
                 continue;
             }
             scratch.evaluator.load_inputs(circuit, &scratch.joint);
             scratch.evaluator.propagate(circuit, circuit.props as Prop);
             work += changed(&scratch.evaluator, &mut before);
             self.read_next(scratch);
-            state.copy_from_slice(&scratch.next);
+            state.0.copy_from_slice(&scratch.next);
             plies += 1;
         }
         work as f64 / plies.max(1) as f64
@@ -787,7 +787,13 @@ impl GroundedGame {
         let Goals::Circuit(role_goals) = &self.goals else {
             return Ok(());
         };
-        self.replay_with(&self.new_lane_plan(role_goals), count, seed, max_plies)
+        self.replay_with(
+            &self.new_lane_plan(role_goals),
+            role_goals,
+            count,
+            seed,
+            max_plies,
+        )
     }
 
     /// [`GroundedGame::replay_lane_playouts`] with the goals of `goal_batch` lanes evaluated
@@ -806,13 +812,14 @@ impl GroundedGame {
         };
         let mut plan = self.new_lane_plan(role_goals);
         plan.set_goal_batch(goal_batch);
-        self.replay_with(&plan, count, seed, max_plies)?;
+        self.replay_with(&plan, role_goals, count, seed, max_plies)?;
         Ok(plan.groups_and_played())
     }
 
     fn replay_with(
         &self,
         plan: &LanePlan,
+        role_goals: &[Vec<GoalProp>],
         count: u64,
         seed: u64,
         max_plies: usize,
@@ -833,7 +840,7 @@ impl GroundedGame {
             &mut recorder,
         )
         .map_err(|bad| {
-            self.bad_goal(bad.role, &self.goal_props()[bad.role][bad.goal])
+            self.bad_goal(bad.role, &role_goals[bad.role][bad.goal])
                 .to_string()
         })?;
         if stats.playouts != count || recorder.ended.len() as u64 != count {
@@ -911,13 +918,6 @@ impl GroundedGame {
             ));
         }
         Ok(())
-    }
-
-    fn goal_props(&self) -> &[Vec<GoalProp>] {
-        match &self.goals {
-            Goals::Circuit(role_goals) => role_goals,
-            Goals::Interpreted { .. } => &[],
-        }
     }
 }
 

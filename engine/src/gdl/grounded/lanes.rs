@@ -97,15 +97,7 @@ impl LanePlan {
                 .chain(goals.iter().flatten().map(|&(prop, _)| prop)),
         );
         let layer_end = circuit.state_layer_end;
-        let class_of: FxHashMap<Prop, usize> = circuit
-            .input_classes
-            .iter()
-            .enumerate()
-            .flat_map(|(index, class)| class.members.iter().map(move |&member| (member, index)))
-            .collect();
-        let mut classes: Vec<LaneClass> = Vec::new();
-        let mut class_index: Vec<Option<u32>> = vec![None; circuit.input_classes.len()];
-        let mut left_out = Vec::new();
+        let mut reads = ClassReads::new(circuit);
         let mut steps = |keep: &dyn Fn(Prop) -> bool, range: std::ops::Range<Prop>| {
             let mut steps = Vec::new();
             let mut prop = range.start;
@@ -120,37 +112,7 @@ impl LanePlan {
                     continue;
                 }
                 if keep(prop) {
-                    steps.push(match class_of.get(&prop).copied() {
-                        None => Step::Prop(prop),
-                        Some(found) => {
-                            let class = &circuit.input_classes[found];
-                            let index = *class_index[found].get_or_insert_with(|| {
-                                let words_at = classes.iter().map(|c| c.role_moves.len()).sum();
-                                classes.push(LaneClass {
-                                    role_moves: class_moves(circuit, class),
-                                    words_at,
-                                });
-                                classes.len() as u32 - 1
-                            });
-                            // Each rule of a member is one move (see `InputClass`).
-                            let read: FxHashSet<Prop> =
-                                rules(circuit, prop).map(|rule| rule[0] >> 1).collect();
-                            let not_read = |moves: &Vec<Prop>| {
-                                moves
-                                    .iter()
-                                    .copied()
-                                    .filter(|m| !read.contains(m))
-                                    .collect()
-                            };
-                            let role_moves = &classes[index as usize].role_moves;
-                            left_out.push(role_moves.iter().map(not_read).collect());
-                            Step::Played {
-                                prop,
-                                class: index,
-                                left_out: left_out.len() as u32 - 1,
-                            }
-                        }
-                    });
+                    steps.push(reads.step(prop));
                 }
                 prop += 1;
             }
@@ -167,8 +129,8 @@ impl LanePlan {
             goals_only,
             every_move,
             goals,
-            classes,
-            left_out,
+            classes: reads.classes,
+            left_out: reads.left_out,
             goal_batch: 1,
             every_ply_cost: 0,
             goals_cost: 0,
@@ -179,6 +141,71 @@ impl LanePlan {
         plan.goals_cost = plan.cost(circuit, &plan.goals_only);
         plan.goal_batch = goal_batch(plan.every_ply_cost, plan.goals_cost);
         plan
+    }
+}
+
+/// The input classes as lanes read them, gathered while the steps are laid out: a class's
+/// moves by role once its first member is met, and each member's left-out moves.
+struct ClassReads<'c> {
+    circuit: &'c Circuit,
+    /// Per member prop of an input class, the class's index in the circuit.
+    class_of: FxHashMap<Prop, usize>,
+    /// Per input class of the circuit, its index in `classes` once met.
+    index: Vec<Option<u32>>,
+    classes: Vec<LaneClass>,
+    left_out: Vec<Vec<Vec<Prop>>>,
+}
+
+impl<'c> ClassReads<'c> {
+    fn new(circuit: &'c Circuit) -> ClassReads<'c> {
+        let class_of = circuit
+            .input_classes
+            .iter()
+            .enumerate()
+            .flat_map(|(index, class)| class.members.iter().map(move |&member| (member, index)))
+            .collect();
+        ClassReads {
+            circuit,
+            class_of,
+            index: vec![None; circuit.input_classes.len()],
+            classes: Vec::new(),
+            left_out: Vec::new(),
+        }
+    }
+
+    /// The step evaluating `prop`: [`Step::Played`] for a member of an input class.
+    fn step(&mut self, prop: Prop) -> Step {
+        let Some(&found) = self.class_of.get(&prop) else {
+            return Step::Prop(prop);
+        };
+        let circuit = self.circuit;
+        let classes = &mut self.classes;
+        let index = *self.index[found].get_or_insert_with(|| {
+            let words_at = classes.iter().map(|c| c.role_moves.len()).sum();
+            let role_moves = class_moves(circuit, &circuit.input_classes[found]);
+            classes.push(LaneClass {
+                role_moves,
+                words_at,
+            });
+            classes.len() as u32 - 1
+        });
+        // Each rule of a member is one move (see `InputClass`).
+        let read: FxHashSet<Prop> = rules(circuit, prop).map(|rule| rule[0] >> 1).collect();
+        let not_read = |moves: &Vec<Prop>| {
+            moves
+                .iter()
+                .copied()
+                .filter(|m| !read.contains(m))
+                .collect()
+        };
+        let role_moves = &self.classes[index as usize].role_moves;
+        self.left_out
+            .push(role_moves.iter().map(not_read).collect());
+        Step::Played {
+            prop,
+            class: index,
+            left_out: self.left_out.len() as u32 - 1,
+        }
     }
 }
 
