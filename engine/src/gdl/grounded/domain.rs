@@ -31,8 +31,7 @@ use super::super::program::{
 };
 use super::factor::{for_each_literal_var, for_each_var};
 use super::terms::{
-    KeyScratch, TermId, Terms, UNBOUND, find_instance, instances_equal, intern_instance,
-    match_pattern,
+    TermId, Terms, UNBOUND, find_instance, instances_equal, intern_instance, match_pattern,
 };
 
 /// Limits on grounding; beyond them the game is "too large to ground".
@@ -63,9 +62,28 @@ pub struct GroundingLimits {
 /// See [`GroundingLimits::stop_at_costly_joins`].
 pub(super) const COSTLY_JOIN_STEPS: u64 = 5_000_000;
 
+/// How much larger [`GroundingLimits::last_resort`] lets a grounding be.
+const LAST_RESORT_FACTOR: usize = 3;
+
+impl GroundingLimits {
+    /// These limits with the sizes three times larger (the join steps and the deadline as
+    /// they are), for a game too large for them however its rules are written. The default
+    /// limits' last resort grounds amazons (1.2 M props, 1.6 M ground rules: about 0.9 GB at
+    /// the peak, in 6 CPU s) and racer4; full chess still stops, at 1.5 M ground terms.
+    pub fn last_resort(&self) -> GroundingLimits {
+        GroundingLimits {
+            max_terms: self.max_terms.saturating_mul(LAST_RESORT_FACTOR),
+            max_ground_rules: self.max_ground_rules.saturating_mul(LAST_RESORT_FACTOR),
+            max_literals: self.max_literals.saturating_mul(LAST_RESORT_FACTOR),
+            ..self.clone()
+        }
+    }
+}
+
 impl Default for GroundingLimits {
-    /// Sized so that grounding stays well under 500 MB: a game beyond them (full chess) runs
-    /// on the interpreter instead.
+    /// Sized so that grounding stays well under 500 MB, with a [`GroundingLimits::last_resort`]
+    /// of about 1 GB for a game that needs more: a game beyond that (full chess) runs on the
+    /// interpreter instead.
     fn default() -> Self {
         GroundingLimits {
             max_terms: 500_000,
@@ -188,7 +206,7 @@ impl Relation {
 pub(super) struct Grounding {
     pub terms: Terms,
     /// Whether a term is an atom of the domain.
-    pub in_domain: Vec<bool>,
+    in_domain: Vec<bool>,
     /// Per term: its position among its relation's facts (meaningful for domain atoms).
     position: Vec<u32>,
     relations: FxHashMap<RelKey, Relation>,
@@ -207,6 +225,19 @@ pub(super) struct Grounding {
 }
 
 impl Grounding {
+    /// Frees what only the joins read (the relations' indexes, the domain membership and
+    /// positions of atoms), keeping the facts, the terms and the ground rules: the circuit is
+    /// built next, while this grounding lives, and amazons' indexes alone are about 80 MB.
+    fn release_join_indexes(&mut self) {
+        for relation in self.relations.values_mut() {
+            relation.index = FxHashMap::default();
+            relation.distinct_terms = FxHashMap::default();
+            relation.pairs = Vec::new();
+        }
+        self.in_domain = Vec::new();
+        self.position = Vec::new();
+    }
+
     /// The domain facts of a relation.
     pub(super) fn facts(&self, key: RelKey) -> &[TermId] {
         self.relations.get(&key).map_or(&[], |r| r.facts.as_slice())
@@ -388,6 +419,7 @@ pub(super) fn ground(
     grounding.saturate_static_first(program, rules, guards, &mut work)?;
     grounding.instantiate(program, rules, guards, &mut work)?;
     grounding.steps = work.steps;
+    grounding.release_join_indexes();
     Ok(grounding)
 }
 
@@ -802,7 +834,6 @@ impl Grounding {
     ) -> Result<(), GdlError> {
         let limits = work.limits;
         let mut rules = std::mem::take(&mut self.rules);
-        let mut key = KeyScratch::new();
         // Ground rules per rule written, to name the largest when the limit is passed.
         let mut per_rule: Vec<(usize, Sym)> = Vec::new();
         for rule in program_rules {
@@ -825,7 +856,7 @@ impl Grounding {
                 Mode::Instantiate,
                 work,
                 &mut |bindings, atoms| {
-                    let Some(head) = find_atom(&self.terms, &rule.head, bindings, &mut key) else {
+                    let Some(head) = find_atom(&self.terms, &rule.head, bindings) else {
                         return Err(GdlError::Build(
                             "grounding missed a rule's head (an engine fault)".to_owned(),
                         ));
@@ -890,18 +921,13 @@ fn intern_atom(terms: &mut Terms, atom: &PatternAtom, bindings: &[TermId]) -> Te
     terms.intern(atom.relation, &args)
 }
 
-fn find_atom(
-    terms: &Terms,
-    atom: &PatternAtom,
-    bindings: &[TermId],
-    key: &mut KeyScratch,
-) -> Option<TermId> {
+fn find_atom(terms: &Terms, atom: &PatternAtom, bindings: &[TermId]) -> Option<TermId> {
     let args = atom
         .args
         .iter()
-        .map(|arg| find_instance(terms, arg, bindings, key))
+        .map(|arg| find_instance(terms, arg, bindings))
         .collect::<Option<Vec<_>>>()?;
-    terms.find(atom.relation, &args, key)
+    terms.find(atom.relation, &args)
 }
 
 /// Where the candidates of a positive literal come from.
@@ -977,7 +1003,6 @@ impl Grounding {
         let mut trail: Vec<usize> = Vec::new();
         let mut marks = vec![0usize; body.len() + 1];
         let mut levels: Vec<Option<Candidates<'_>>> = (0..=body.len()).map(|_| None).collect();
-        let mut key = KeyScratch::new();
         let mut pending = Vec::new();
         let mut level = 0;
         // Whether the current level is entered afresh (else: backtracked into).
@@ -1009,7 +1034,7 @@ impl Grounding {
                             {
                                 range = delta.clone();
                             }
-                            self.candidates(relation, atom, &bindings, range, &mut key)
+                            self.candidates(relation, atom, &bindings, range)
                         });
                     }
                     let mut matched = false;
@@ -1055,7 +1080,7 @@ impl Grounding {
                             CompiledLiteral::Negative(atom) => {
                                 let exact = self.exact.contains(&atom.key());
                                 let in_domain = (exact || mode == Mode::Instantiate)
-                                    .then(|| find_atom(&self.terms, atom, &bindings, &mut key))
+                                    .then(|| find_atom(&self.terms, atom, &bindings))
                                     .flatten()
                                     .filter(|&a| {
                                         self.in_domain.get(a as usize).copied().unwrap_or(false)
@@ -1193,11 +1218,10 @@ impl Grounding {
         atom: &PatternAtom,
         bindings: &[TermId],
         range: Range<u32>,
-        key: &mut KeyScratch,
     ) -> Candidates<'a> {
         if atom.args.iter().all(|arg| pattern_bound(arg, bindings)) {
             // A membership test: the atom itself, if it exists and is in the domain.
-            let source = match find_atom(&self.terms, atom, bindings, key) {
+            let source = match find_atom(&self.terms, atom, bindings) {
                 Some(fact) if self.in_domain.get(fact as usize).copied().unwrap_or(false) => {
                     Source::One(self.position[fact as usize])
                 }
@@ -1216,8 +1240,8 @@ impl Grounding {
             }
         };
         // The facts with `pattern`'s instance at `key` (none when that term does not exist).
-        let mut facts_with = |index_key: IndexKey, pattern: &Pattern| -> &'a [u32] {
-            find_instance(&self.terms, pattern, bindings, key)
+        let facts_with = |index_key: IndexKey, pattern: &Pattern| -> &'a [u32] {
+            find_instance(&self.terms, pattern, bindings)
                 .map_or(&[], |term| relation.list(index_key, term))
         };
         for (i, arg) in atom.args.iter().enumerate() {
@@ -1245,7 +1269,7 @@ impl Grounding {
             }
         }
         if best.get().is_some_and(|list| list.len() > PAIR_INDEX_WORTH) {
-            self.narrow_by_a_pair(relation, atom, bindings, key, &consider);
+            self.narrow_by_a_pair(relation, atom, bindings, &consider);
         }
         Candidates {
             source: best.get().map_or(Source::All, Source::List),
@@ -1264,14 +1288,13 @@ impl Grounding {
         relation: &'a Relation,
         atom: &PatternAtom,
         bindings: &[TermId],
-        key: &mut KeyScratch,
         consider: &impl Fn(&'a [u32]),
     ) {
         // (argument, its term, the length of its own list)
         let mut known: Vec<(usize, TermId, usize)> = Vec::new();
         for (i, arg) in atom.args.iter().enumerate() {
             if pattern_bound(arg, bindings) {
-                let Some(term) = find_instance(&self.terms, arg, bindings, key) else {
+                let Some(term) = find_instance(&self.terms, arg, bindings) else {
                     consider(&[]);
                     return;
                 };

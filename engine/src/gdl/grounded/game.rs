@@ -121,8 +121,105 @@ pub(super) fn ground_on_demand(
     ))
 }
 
+/// `rules` grounded as written, then, while too large, rewritten each way in turn (see
+/// [`GroundedGame::new`]); when every way fails, the error of the rules as written. Given
+/// `failed_as_written` (the error of an attempt as written under smaller limits), the rules
+/// are not grounded as written again: only rewritten.
+fn ground_one_way_or_another(
+    program: &mut Program,
+    rules: &[CompiledRule],
+    limits: &GroundingLimits,
+    failed_as_written: Option<GdlError>,
+) -> Result<domain::Grounding, GdlError> {
+    let no_guards = FxHashSet::default();
+    // The caller's limits, for every attempt but the first (which alone stops at a costly
+    // join, below).
+    let limits = &GroundingLimits {
+        stop_at_costly_joins: false,
+        ..limits.clone()
+    };
+    // Too large (not out of time): tried again with the rules rewritten. Each rewriting is
+    // tried only when the ones before fail, so a game that grounds as written within the
+    // first attempt's share of join steps, with no costly join, keeps its circuit.
+    let too_large = |grounded: &Result<_, GdlError>| is_too_large(grounded, limits);
+    // The first attempt as written gets half the join steps: the corpus games that ground
+    // as written take under 50 M but three (brawl 174 M, quarto and quartoSuicide 352 M),
+    // while a game that needs more may ground much sooner rewritten. It also stops at a
+    // join far costlier than its matches (a body summing or counting through many
+    // literals): merrills, which spent 16-25 CPU s failing as written at 400 M join steps,
+    // stops so and grounds on demand in about 3 (BENCHMARKS.md). The whole allowance goes
+    // to the rewritings, and to the rules as written again last. (A game that needs more
+    // than the share as written and that no rewriting grounds spends the rewritings' time
+    // first: none in the corpus.)
+    let first_try = GroundingLimits {
+        max_steps: limits.max_steps / FIRST_TRY_SHARE_OF_STEPS,
+        stop_at_costly_joins: true,
+        ..limits.clone()
+    };
+    let tried_before = failed_as_written.is_some();
+    let mut grounded = match failed_as_written {
+        Some(error) => Err(error),
+        None => domain::ground(program, rules, &no_guards, &first_try),
+    };
+    // (A costly join is worded as steps too: see `stop_at_costly_joins`.)
+    let retry_as_written = !tried_before && grounded.as_ref().is_err_and(domain::is_out_of_steps);
+    // When every rewriting fails too, the error to report is the one about the rules as
+    // written: a rewriting's names its own helper relations, which the game does not have.
+    // ("As written" is after the domain arguments are dropped: a reduced relation's name
+    // says which relation of the game it is.)
+    let mut as_written = grounded.as_ref().err().cloned();
+    // Two rewritings, the one that addresses why grounding as written failed first: helper
+    // relations grounded only where they are read (the domain is too large), and local
+    // variables eliminated in the cheapest order (the rules have too many instances over
+    // the domain). Every failed attempt spends CPU time under the same deadline.
+    let eliminate_first = grounded
+        .as_ref()
+        .is_err_and(|error| !domain::is_domain_too_large(error));
+    for eliminate in [eliminate_first, !eliminate_first] {
+        if !too_large(&grounded) {
+            break;
+        }
+        if eliminate {
+            let eliminated = factor::eliminate(rules, &mut program.symbols);
+            grounded = domain::ground(program, &eliminated, &no_guards, limits);
+            if too_large(&grounded) {
+                grounded = ground_on_demand(program, &eliminated, limits).unwrap_or(grounded);
+            }
+        } else {
+            grounded = ground_on_demand(program, rules, limits).unwrap_or(grounded);
+        }
+    }
+    // Long bodies cut into chains, then that and demand.
+    if too_large(&grounded) {
+        let chained = factor::chain(rules, &mut program.symbols);
+        grounded = domain::ground(program, &chained, &no_guards, limits);
+        if too_large(&grounded) {
+            grounded = ground_on_demand(program, &chained, limits).unwrap_or(grounded);
+        }
+    }
+    if retry_as_written {
+        if too_large(&grounded) {
+            grounded = domain::ground(program, rules, &no_guards, limits);
+        }
+        // The first attempt's error speaks of its share of the steps; this one of the
+        // whole allowance, or of the time limit that stopped the rewritings.
+        as_written = grounded.as_ref().err().cloned();
+    }
+    match (grounded, as_written) {
+        (Err(_), Some(first)) => Err(first),
+        (grounded, _) => grounded,
+    }
+}
+
+/// Whether grounding failed for size or steps with time left to try another way.
+fn is_too_large(grounded: &Result<domain::Grounding, GdlError>, limits: &GroundingLimits) -> bool {
+    matches!(grounded, Err(GdlError::Budget(_))) && !limits.deadline.is_some_and(|d| d.is_past())
+}
+
 impl GroundedGame {
-    /// Grounds `program` within `limits`.
+    /// Grounds `program` within `limits`: as written, then rewritten each way in turn while
+    /// too large; when every way is too large, rewritten once more within
+    /// [`GroundingLimits::last_resort`].
     pub fn new(program: Program, limits: &GroundingLimits) -> Result<GroundedGame, GdlError> {
         GroundedGame::build(program, limits, GoalRules::Grounded)
     }
@@ -196,84 +293,22 @@ impl GroundedGame {
             &mut program.symbols,
         );
         let rules = factor::factor(&reduced, &mut program.symbols);
-        let no_guards = FxHashSet::default();
-        // The caller's limits, for every attempt but the first (which alone stops at a costly
-        // join, below).
-        let limits = &GroundingLimits {
-            stop_at_costly_joins: false,
-            ..limits.clone()
-        };
-        // Too large (not out of time): tried again with the rules rewritten. Each rewriting is
-        // tried only when the ones before fail, so a game that grounds as written within the
-        // first attempt's share of join steps, with no costly join, keeps its circuit.
-        let too_large = |grounded: &Result<_, GdlError>| {
-            matches!(grounded, Err(GdlError::Budget(_)))
-                && !limits.deadline.is_some_and(|d| d.is_past())
-        };
-        // The first attempt as written gets half the join steps: the corpus games that ground
-        // as written take under 50 M but three (brawl 174 M, quarto and quartoSuicide 352 M),
-        // while a game that needs more may ground much sooner rewritten. It also stops at a
-        // join far costlier than its matches (a body summing or counting through many
-        // literals): merrills, which spent 16-25 CPU s failing as written at 400 M join steps,
-        // stops so and grounds on demand in about 3 (BENCHMARKS.md). The whole allowance goes
-        // to the rewritings, and to the rules as written again last. (A game that needs more
-        // than the share as written and that no rewriting grounds spends the rewritings' time
-        // first: none in the corpus.)
-        let first_try = GroundingLimits {
-            max_steps: limits.max_steps / FIRST_TRY_SHARE_OF_STEPS,
-            stop_at_costly_joins: true,
-            ..limits.clone()
-        };
-        let mut grounded = domain::ground(&program, &rules, &no_guards, &first_try);
-        // (A costly join is worded as steps too: see `stop_at_costly_joins`.)
-        let retry_as_written = grounded.as_ref().is_err_and(domain::is_out_of_steps);
-        // When every rewriting fails too, the error to report is the one about the rules as
-        // written: a rewriting's names its own helper relations, which the game does not have.
-        // ("As written" is after the domain arguments are dropped: a reduced relation's name
-        // says which relation of the game it is.)
-        let mut as_written = grounded.as_ref().err().cloned();
-        // Two rewritings, the one that addresses why grounding as written failed first: helper
-        // relations grounded only where they are read (the domain is too large), and local
-        // variables eliminated in the cheapest order (the rules have too many instances over
-        // the domain). Every failed attempt spends CPU time under the same deadline.
-        let eliminate_first = grounded
-            .as_ref()
-            .is_err_and(|error| !domain::is_domain_too_large(error));
-        for eliminate in [eliminate_first, !eliminate_first] {
-            if !too_large(&grounded) {
-                break;
-            }
-            if eliminate {
-                let eliminated = factor::eliminate(&rules, &mut program.symbols);
-                grounded = domain::ground(&program, &eliminated, &no_guards, limits);
-                if too_large(&grounded) {
-                    grounded =
-                        ground_on_demand(&mut program, &eliminated, limits).unwrap_or(grounded);
-                }
-            } else {
-                grounded = ground_on_demand(&mut program, &rules, limits).unwrap_or(grounded);
-            }
+        let mut grounding = ground_one_way_or_another(&mut program, &rules, limits, None);
+        // Too large for the limits every way: the rewritings once more, in the same order,
+        // with the wider allowance. Trying every way within the limits first keeps each game
+        // that fits them on the circuit it had (with the wider limits from the start,
+        // chineseCheckers3 would ground as written into 613,391 props instead of 1,460
+        // rewritten). The rules as written are not tried again: they are the largest form,
+        // and amazons spent 1.8 CPU s of its 8 failing so (racer4 could not ground in time).
+        if let Err(error) = &grounding
+            && is_too_large(&grounding, limits)
+        {
+            let failed_as_written = Some(error.clone());
+            let last_resort = limits.last_resort();
+            grounding =
+                ground_one_way_or_another(&mut program, &rules, &last_resort, failed_as_written);
         }
-        // Long bodies cut into chains, then that and demand.
-        if too_large(&grounded) {
-            let chained = factor::chain(&rules, &mut program.symbols);
-            grounded = domain::ground(&program, &chained, &no_guards, limits);
-            if too_large(&grounded) {
-                grounded = ground_on_demand(&mut program, &chained, limits).unwrap_or(grounded);
-            }
-        }
-        if retry_as_written {
-            if too_large(&grounded) {
-                grounded = domain::ground(&program, &rules, &no_guards, limits);
-            }
-            // The first attempt's error speaks of its share of the steps; this one of the
-            // whole allowance, or of the time limit that stopped the rewritings.
-            as_written = grounded.as_ref().err().cloned();
-        }
-        let grounding = match (grounded, as_written) {
-            (Err(_), Some(first)) => return Err(first),
-            (grounded, _) => grounded?,
-        };
+        let grounding = grounding?;
         let circuit = circuit::build(&program, &grounding)?;
         let terms = &grounding.terms;
         let fluents = circuit
