@@ -87,13 +87,18 @@ impl Reasoner {
                 fallback_reason: None,
                 mixed_up: Cell::new(false),
             }),
-            // Too large: perhaps only the goal is, which the interpreter answers once a playout.
+            // Too large: the limits' last resort, then the game without its goal, which the
+            // interpreter answers once a playout (see `within_last_resort` for the order).
             Err(error @ GdlError::Budget(_)) => {
-                match GroundedGame::with_interpreted_goals(
-                    program.clone(),
-                    limits,
-                    budget.clone(),
-                    &error,
+                match GroundedGame::within_last_resort(program.clone(), limits, &error).or_else(
+                    |_| {
+                        GroundedGame::with_interpreted_goals(
+                            program.clone(),
+                            limits,
+                            budget.clone(),
+                            &error,
+                        )
+                    },
                 ) {
                     Ok(game) => Ok(Reasoner {
                         engine: Engine::Grounded(Box::new(game)),

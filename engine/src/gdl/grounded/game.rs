@@ -218,10 +218,40 @@ fn is_too_large(grounded: &Result<domain::Grounding, GdlError>, limits: &Groundi
 
 impl GroundedGame {
     /// Grounds `program` within `limits`: as written, then rewritten each way in turn while
-    /// too large; when every way is too large, rewritten once more within
-    /// [`GroundingLimits::last_resort`].
+    /// too large.
     pub fn new(program: Program, limits: &GroundingLimits) -> Result<GroundedGame, GdlError> {
-        GroundedGame::build(program, limits, GoalRules::Grounded)
+        GroundedGame::build(program, limits, GoalRules::Grounded, None)
+    }
+
+    /// As [`GroundedGame::new`] within [`GroundingLimits::last_resort`], for a game too large
+    /// for `limits` every way (`why`, the error of [`GroundedGame::new`]): the rules rewritten
+    /// each way once more, in the same order, not grounded as written again (the largest
+    /// form: amazons spent 1.8 of its 8 CPU s failing so, and racer4 ran out of time). An
+    /// error, `why`, when that fails too.
+    ///
+    /// A last resort, not the limits themselves: with the wider sizes from the start,
+    /// chineseCheckers3 would ground as written into 613,391 props instead of 1,460
+    /// rewritten. [`Reasoner`](crate::gdl::Reasoner) tries it before leaving the goal to the
+    /// interpreter ([`GroundedGame::with_interpreted_goals`]): racer4 has relations only its
+    /// goal reads but is too large without them as well, and failing so first would leave it
+    /// too little of bench's time, while sudoku, whose circuit without its goal fits the
+    /// limits, spends 1.7 CPU s more to set up (2.8 instead of 1.1).
+    pub fn within_last_resort(
+        program: Program,
+        limits: &GroundingLimits,
+        why: &GdlError,
+    ) -> Result<GroundedGame, GdlError> {
+        if limits.deadline.is_some_and(|d| d.is_past()) {
+            return Err(why.clone());
+        }
+        let last_resort = limits.last_resort();
+        GroundedGame::build(
+            program,
+            &last_resort,
+            GoalRules::Grounded,
+            Some(why.clone()),
+        )
+        .map_err(|_| why.clone())
     }
 
     /// As [`GroundedGame::new`], with the relations only the goal reads left out of the
@@ -240,7 +270,7 @@ impl GroundedGame {
         if past_deadline || played::relations_only_the_goal_reads(&program).is_empty() {
             return Err(why.clone());
         }
-        let mut game = GroundedGame::build(program.clone(), limits, GoalRules::Left)?;
+        let mut game = GroundedGame::build(program.clone(), limits, GoalRules::Left, None)?;
         game.goals = Goals::Interpreted {
             interpreter: Box::new(Interpreter::new(program, budget)?),
             reason: why.to_string(),
@@ -258,11 +288,13 @@ impl GroundedGame {
     }
 
     /// Grounds `program` within `limits`, with or without the goal (then the game has no goal
-    /// proposition, until its caller sets where goals come from).
+    /// proposition, until its caller sets where goals come from); given `failed_as_written`,
+    /// only rewritten (see [`ground_one_way_or_another`]).
     fn build(
         mut program: Program,
         limits: &GroundingLimits,
         goal_rules: GoalRules,
+        failed_as_written: Option<GdlError>,
     ) -> Result<GroundedGame, GdlError> {
         let role_names: Vec<String> = program
             .roles
@@ -293,22 +325,7 @@ impl GroundedGame {
             &mut program.symbols,
         );
         let rules = factor::factor(&reduced, &mut program.symbols);
-        let mut grounding = ground_one_way_or_another(&mut program, &rules, limits, None);
-        // Too large for the limits every way: the rewritings once more, in the same order,
-        // with the wider allowance. Trying every way within the limits first keeps each game
-        // that fits them on the circuit it had (with the wider limits from the start,
-        // chineseCheckers3 would ground as written into 613,391 props instead of 1,460
-        // rewritten). The rules as written are not tried again: they are the largest form,
-        // and amazons spent 1.8 CPU s of its 8 failing so (racer4 could not ground in time).
-        if let Err(error) = &grounding
-            && is_too_large(&grounding, limits)
-        {
-            let failed_as_written = Some(error.clone());
-            let last_resort = limits.last_resort();
-            grounding =
-                ground_one_way_or_another(&mut program, &rules, &last_resort, failed_as_written);
-        }
-        let grounding = grounding?;
+        let grounding = ground_one_way_or_another(&mut program, &rules, limits, failed_as_written)?;
         let circuit = circuit::build(&program, &grounding)?;
         let terms = &grounding.terms;
         let fluents = circuit

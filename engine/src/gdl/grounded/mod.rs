@@ -6,10 +6,10 @@
 //! ([`circuit`]), and plays through an incremental bit-vector [`evaluator`]; random playouts
 //! run 64 at a time, one in each bit of a word per proposition ([`lanes`]). A state is a bit
 //! vector over the base propositions, a move the number of its `does` proposition. Grounding
-//! works under [`GroundingLimits`] (and, for a game too large for them every way, their
-//! [`GroundingLimits::last_resort`]); a game too large to ground gets an error, and
+//! works under [`GroundingLimits`]; a game too large to ground gets an error, and
 //! [`Reasoner`](super::Reasoner) falls back to the interpreter, unless the game grounds without
-//! its goal ([`played`]), whose values the interpreter then gives.
+//! its goal ([`played`]), whose values the interpreter then gives, or rewritten within the
+//! limits' last resort ([`GroundedGame::within_last_resort`]).
 
 mod circuit;
 mod constant;
