@@ -447,9 +447,10 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
     let derived = props - derived_start as usize;
 
     // Named outputs.
-    let prop_of_atom = |functor: Sym, args: &[TermId]| -> Prop {
+    let mut key = Vec::new();
+    let prop_of_atom = |functor: Sym, args: &[TermId], key: &mut Vec<u32>| -> Prop {
         terms
-            .find(functor, args)
+            .find(functor, args, key)
             .map(|atom| node_of.get(atom as usize).copied().unwrap_or(u32::MAX))
             .filter(|&node| node != u32::MAX)
             .map_or(false_prop, |node| prop_of[node as usize])
@@ -460,7 +461,7 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
         .collect();
     let next_of_base: Vec<Prop> = base_fluents
         .iter()
-        .map(|&f| prop_of_atom(keywords.next, &[f]))
+        .map(|&f| prop_of_atom(keywords.next, &[f], &mut key))
         .collect();
     let mut base_of_next = vec![NO_BASE; derived];
     for (base, &prop) in next_of_base.iter().enumerate() {
@@ -561,7 +562,7 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
             asked_each_ply[prop_of[node as usize] as usize] = true;
         }
     }
-    let terminal = prop_of_atom(keywords.terminal, &[]);
+    let terminal = prop_of_atom(keywords.terminal, &[], &mut key);
     if terminal >= derived_start {
         asked_each_ply[terminal as usize] = true;
     }
@@ -634,7 +635,7 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
     let role_terms: Vec<Option<TermId>> = program
         .roles
         .iter()
-        .map(|&role| terms.find(role, &[]))
+        .map(|&role| terms.find(role, &[], &mut key))
         .collect();
     let role_index = |term: TermId| role_terms.iter().position(|&r| r == Some(term));
     let input_roles: Vec<Option<usize>> = input_nodes
@@ -697,7 +698,7 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
 
     let init_of_base = base_fluents
         .iter()
-        .map(|&f| prop_of_atom(keywords.init, &[f]))
+        .map(|&f| prop_of_atom(keywords.init, &[f], &mut key))
         .collect();
     let mut input_actions = Vec::new();
     let mut input_legal = Vec::new();
@@ -705,9 +706,9 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
     let mut input_watch = Vec::new();
     for &n in &input_nodes {
         let args = terms.args(atoms[n]);
-        let legal = prop_of_atom(keywords.legal, args);
+        let legal = prop_of_atom(keywords.legal, args, &mut key);
         let watch = terms
-            .find(keywords.legal, args)
+            .find(keywords.legal, args, &mut key)
             .and_then(|atom| watches.get(&(node_of[atom as usize] as usize)));
         // A `legal` prop folded to a constant is its own watched prop under no gate.
         let (gate, watched) = watch.map_or((true_prop << 1, legal), |watch| {

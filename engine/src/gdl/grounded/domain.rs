@@ -31,7 +31,8 @@ use super::super::program::{
 };
 use super::factor::{for_each_literal_var, for_each_var};
 use super::terms::{
-    TermId, Terms, UNBOUND, find_instance, instances_equal, intern_instance, match_pattern,
+    KeyScratch, TermId, Terms, UNBOUND, find_instance, instances_equal, intern_instance,
+    match_pattern,
 };
 
 /// Limits on grounding; beyond them the game is "too large to ground".
@@ -834,6 +835,7 @@ impl Grounding {
     ) -> Result<(), GdlError> {
         let limits = work.limits;
         let mut rules = std::mem::take(&mut self.rules);
+        let mut key = KeyScratch::new();
         // Ground rules per rule written, to name the largest when the limit is passed.
         let mut per_rule: Vec<(usize, Sym)> = Vec::new();
         for rule in program_rules {
@@ -856,7 +858,7 @@ impl Grounding {
                 Mode::Instantiate,
                 work,
                 &mut |bindings, atoms| {
-                    let Some(head) = find_atom(&self.terms, &rule.head, bindings) else {
+                    let Some(head) = find_atom(&self.terms, &rule.head, bindings, &mut key) else {
                         return Err(GdlError::Build(
                             "grounding missed a rule's head (an engine fault)".to_owned(),
                         ));
@@ -921,13 +923,18 @@ fn intern_atom(terms: &mut Terms, atom: &PatternAtom, bindings: &[TermId]) -> Te
     terms.intern(atom.relation, &args)
 }
 
-fn find_atom(terms: &Terms, atom: &PatternAtom, bindings: &[TermId]) -> Option<TermId> {
+fn find_atom(
+    terms: &Terms,
+    atom: &PatternAtom,
+    bindings: &[TermId],
+    key: &mut KeyScratch,
+) -> Option<TermId> {
     let args = atom
         .args
         .iter()
-        .map(|arg| find_instance(terms, arg, bindings))
+        .map(|arg| find_instance(terms, arg, bindings, key))
         .collect::<Option<Vec<_>>>()?;
-    terms.find(atom.relation, &args)
+    terms.find(atom.relation, &args, key)
 }
 
 /// Where the candidates of a positive literal come from.
@@ -1003,6 +1010,7 @@ impl Grounding {
         let mut trail: Vec<usize> = Vec::new();
         let mut marks = vec![0usize; body.len() + 1];
         let mut levels: Vec<Option<Candidates<'_>>> = (0..=body.len()).map(|_| None).collect();
+        let mut key = KeyScratch::new();
         let mut pending = Vec::new();
         let mut level = 0;
         // Whether the current level is entered afresh (else: backtracked into).
@@ -1034,7 +1042,7 @@ impl Grounding {
                             {
                                 range = delta.clone();
                             }
-                            self.candidates(relation, atom, &bindings, range)
+                            self.candidates(relation, atom, &bindings, range, &mut key)
                         });
                     }
                     let mut matched = false;
@@ -1080,7 +1088,7 @@ impl Grounding {
                             CompiledLiteral::Negative(atom) => {
                                 let exact = self.exact.contains(&atom.key());
                                 let in_domain = (exact || mode == Mode::Instantiate)
-                                    .then(|| find_atom(&self.terms, atom, &bindings))
+                                    .then(|| find_atom(&self.terms, atom, &bindings, &mut key))
                                     .flatten()
                                     .filter(|&a| {
                                         self.in_domain.get(a as usize).copied().unwrap_or(false)
@@ -1218,10 +1226,11 @@ impl Grounding {
         atom: &PatternAtom,
         bindings: &[TermId],
         range: Range<u32>,
+        key: &mut KeyScratch,
     ) -> Candidates<'a> {
         if atom.args.iter().all(|arg| pattern_bound(arg, bindings)) {
             // A membership test: the atom itself, if it exists and is in the domain.
-            let source = match find_atom(&self.terms, atom, bindings) {
+            let source = match find_atom(&self.terms, atom, bindings, key) {
                 Some(fact) if self.in_domain.get(fact as usize).copied().unwrap_or(false) => {
                     Source::One(self.position[fact as usize])
                 }
@@ -1240,8 +1249,8 @@ impl Grounding {
             }
         };
         // The facts with `pattern`'s instance at `key` (none when that term does not exist).
-        let facts_with = |index_key: IndexKey, pattern: &Pattern| -> &'a [u32] {
-            find_instance(&self.terms, pattern, bindings)
+        let mut facts_with = |index_key: IndexKey, pattern: &Pattern| -> &'a [u32] {
+            find_instance(&self.terms, pattern, bindings, key)
                 .map_or(&[], |term| relation.list(index_key, term))
         };
         for (i, arg) in atom.args.iter().enumerate() {
@@ -1269,7 +1278,7 @@ impl Grounding {
             }
         }
         if best.get().is_some_and(|list| list.len() > PAIR_INDEX_WORTH) {
-            self.narrow_by_a_pair(relation, atom, bindings, &consider);
+            self.narrow_by_a_pair(relation, atom, bindings, key, &consider);
         }
         Candidates {
             source: best.get().map_or(Source::All, Source::List),
@@ -1288,13 +1297,14 @@ impl Grounding {
         relation: &'a Relation,
         atom: &PatternAtom,
         bindings: &[TermId],
+        key: &mut KeyScratch,
         consider: &impl Fn(&'a [u32]),
     ) {
         // (argument, its term, the length of its own list)
         let mut known: Vec<(usize, TermId, usize)> = Vec::new();
         for (i, arg) in atom.args.iter().enumerate() {
             if pattern_bound(arg, bindings) {
-                let Some(term) = find_instance(&self.terms, arg, bindings) else {
+                let Some(term) = find_instance(&self.terms, arg, bindings, key) else {
                     consider(&[]);
                     return;
                 };

@@ -2,10 +2,7 @@
 //! functor is the relation) gets one dense [`TermId`], so that grounding compares, hashes and
 //! stores terms as integers.
 
-use std::hash::{BuildHasher, Hash, Hasher};
-
-use hashbrown::HashTable;
-use rustc_hash::FxBuildHasher;
+use rustc_hash::FxHashMap;
 
 use super::super::program::{Ground, Pattern, Sym};
 
@@ -24,21 +21,16 @@ pub(super) struct Terms {
     /// Whether a term without arguments was written as a function, `(f)`, which GDL keeps
     /// apart from the constant `f` (the interpreter does too).
     empty_function: Vec<bool>,
-    /// Every term's id, by the hash of its functor, arguments and `empty_function` flag
-    /// ([`term_hash`]); a lookup compares with the columns above. (A map keyed by boxed
-    /// `[functor, arguments...]` slices held a second copy of every term, and a lookup missed
-    /// the cache twice: a fifth of racer4's grounding time.)
-    ids: HashTable<TermId>,
+    /// `[functor, argument ids...]` to the term's id.
+    ids: FxHashMap<Box<[u32]>, TermId>,
 }
 
-/// The hash a term is filed under in [`Terms::ids`].
-fn term_hash(functor: Sym, args: &[TermId], empty_function: bool) -> u64 {
-    let mut hasher = FxBuildHasher.build_hasher();
-    functor.0.hash(&mut hasher);
-    args.hash(&mut hasher);
-    empty_function.hash(&mut hasher);
-    hasher.finish()
-}
+/// The key entry that marks a function without arguments (never a term id: the grounding
+/// limits keep ids far below it).
+const EMPTY_FUNCTION: u32 = u32::MAX;
+
+/// A reusable buffer for the keys of term lookups.
+pub(super) type KeyScratch = Vec<u32>;
 
 impl Terms {
     pub(super) fn new() -> Terms {
@@ -71,8 +63,13 @@ impl Terms {
     }
 
     /// The id of `functor(args)` if the term exists (a constant when `args` is empty).
-    pub(super) fn find(&self, functor: Sym, args: &[TermId]) -> Option<TermId> {
-        self.find_written(functor, args, false)
+    pub(super) fn find(
+        &self,
+        functor: Sym,
+        args: &[TermId],
+        key: &mut KeyScratch,
+    ) -> Option<TermId> {
+        self.find_written(functor, args, false, key)
     }
 
     /// As [`Terms::find`]; `function` tells `(f)` from `f` when there are no arguments.
@@ -81,19 +78,15 @@ impl Terms {
         functor: Sym,
         args: &[TermId],
         function: bool,
+        key: &mut KeyScratch,
     ) -> Option<TermId> {
-        let empty_function = function && args.is_empty();
-        let hash = term_hash(functor, args, empty_function);
-        self.ids
-            .find(hash, |&id| self.is(id, functor, args, empty_function))
-            .copied()
-    }
-
-    /// Whether term `id` is `functor(args)`, `(f)` when `empty_function`.
-    fn is(&self, id: TermId, functor: Sym, args: &[TermId], empty_function: bool) -> bool {
-        self.functors[id as usize] == functor
-            && self.args(id) == args
-            && self.empty_function[id as usize] == empty_function
+        key.clear();
+        key.push(functor.0);
+        key.extend_from_slice(args);
+        if function && args.is_empty() {
+            key.push(EMPTY_FUNCTION);
+        }
+        self.ids.get(key.as_slice()).copied()
     }
 
     /// The id of `functor(args)`, made if new. The caller keeps depths within its limit.
@@ -108,34 +101,18 @@ impl Terms {
         args: &[TermId],
         function: bool,
     ) -> TermId {
-        let empty_function = function && args.is_empty();
-        let hash = term_hash(functor, args, empty_function);
-        if let Some(&id) = self
-            .ids
-            .find(hash, |&id| self.is(id, functor, args, empty_function))
-        {
+        let mut key = Vec::with_capacity(args.len() + 2);
+        if let Some(id) = self.find_written(functor, args, function, &mut key) {
             return id;
         }
-        self.empty_function.push(empty_function);
+        self.empty_function.push(function && args.is_empty());
         let id = TermId::try_from(self.functors.len()).expect("fewer than 2^32 terms");
         let depth = 1 + args.iter().map(|&a| self.depth(a)).max().unwrap_or(0);
         self.functors.push(functor);
         self.arguments.extend_from_slice(args);
         self.starts.push(self.arguments.len() as u32);
         self.depths.push(u16::try_from(depth).unwrap_or(u16::MAX));
-        let Terms {
-            functors,
-            starts,
-            arguments,
-            empty_function,
-            ids,
-            ..
-        } = self;
-        ids.insert_unique(hash, id, |&other| {
-            let i = other as usize;
-            let args = &arguments[starts[i] as usize..starts[i + 1] as usize];
-            term_hash(functors[i], args, empty_function[i])
-        });
+        self.ids.insert(key.into_boxed_slice(), id);
         id
     }
 
@@ -218,16 +195,17 @@ pub(super) fn find_instance(
     terms: &Terms,
     pattern: &Pattern,
     bindings: &[TermId],
+    key: &mut KeyScratch,
 ) -> Option<TermId> {
     match pattern {
-        Pattern::Const(sym) => terms.find(*sym, &[]),
+        Pattern::Const(sym) => terms.find(*sym, &[], key),
         Pattern::Var(slot) => Some(bindings[*slot]).filter(|&t| t != UNBOUND),
         Pattern::Func(sym, args) => {
             let ids = args
                 .iter()
-                .map(|a| find_instance(terms, a, bindings))
+                .map(|a| find_instance(terms, a, bindings, key))
                 .collect::<Option<Vec<_>>>()?;
-            terms.find_written(*sym, &ids, true)
+            terms.find_written(*sym, &ids, true, key)
         }
     }
 }
