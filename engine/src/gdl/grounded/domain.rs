@@ -70,7 +70,7 @@ impl GroundingLimits {
     /// These limits with the sizes three times larger (the join steps and the deadline as
     /// they are), for a game too large for them however its rules are written. The default
     /// limits' last resort grounds amazons (1.2 M props, 1.6 M ground rules: about 0.9 GB at
-    /// the peak, in 6 CPU s) and racer4; full chess still stops, at 1.5 M ground terms.
+    /// the peak, set up in about 8.5 CPU s) and racer4; full chess still does not ground.
     pub fn last_resort(&self) -> GroundingLimits {
         GroundingLimits {
             max_terms: self.max_terms.saturating_mul(LAST_RESORT_FACTOR),
