@@ -255,9 +255,9 @@ fn grounded_reasoner_agrees_with_the_interpreter_on_the_corpus() {
 /// crissrace: too large bottom-up), or local variables eliminated (crossers3,
 /// sudokuGrade6E/6H), and urmAdd, whose line counter is bounded only by a negated static
 /// relation that the grounder now decides, and amazons, amazonsSuicide and racer4, which ground
-/// rewritten only within the limits' last resort. The corpus test above gives grounding 1.5 CPU s, less
-/// than these need, so
-/// they fall back there; here grounding gets the reasoner's own budget. (merrills also grounds
+/// rewritten only within the limits' last resort. The corpus test above gives grounding 1.5 CPU
+/// s, less than these need, so they fall back there; here grounding gets the reasoner's own
+/// budget. (merrills also grounds
 /// on demand, and gt_attrition and racer with their variables eliminated, but the interpreter
 /// cannot answer their positions within its budget: the initial states of gt_attrition and
 /// racer take it more than 50 M join steps.)
