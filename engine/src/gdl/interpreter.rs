@@ -391,22 +391,15 @@ impl Counter<'_> {
 pub struct Interpreter {
     /// The game as given, which [`Interpreter::program`] returns.
     program: Program,
-    /// The rules evaluated: the written ones, or those rewritten for demand.
-    evaluated: Program,
     evaluation: Evaluation,
-    /// Per rule of `program` and body literal, how a join reaches the literal's candidates
-    /// (`None`: by scanning the whole relation).
-    access: Vec<Vec<Option<Access>>>,
-    /// The index specs of each relation, the places that `access` reads.
-    index_specs: FxHashMap<RelKey, Arc<[IndexSpec]>>,
+    /// What the questions about a state (`legal`, `goal`, `terminal`) and the initial state
+    /// evaluate.
+    state_plan: Plan,
+    /// What the questions about the next state (`next`, `sees`) evaluate.
+    next_plan: Plan,
     budget: Budget,
-    statics: Store,
     role_names: Vec<String>,
     roles: Vec<Ground>,
-    /// Dynamic strata needed for `legal`, `goal` and `terminal`.
-    state_strata: Vec<usize>,
-    /// Dynamic strata needed for `next` and `sees`.
-    next_strata: Vec<usize>,
     initial: GdlState,
     /// The last state evaluated without moves: a playout asks for the terminal test, the legal
     /// moves of every role and then the goals of the same state. `Arc`, not `Rc`: a reasoner
@@ -416,6 +409,29 @@ pub struct Interpreter {
     /// Goal-directed, the bottom-up evaluation of the same game for the questions that exhaust
     /// the budget (see [`Interpreter::answer`]); `Some(None)` when it could not be made.
     reference: RefCell<Option<Option<Box<Interpreter>>>>,
+}
+
+/// The rules one kind of question evaluates, how its joins read them, and the facts of its
+/// static strata.
+///
+/// The questions about a state and those about the next state each get the rules of their own
+/// relations only, rewritten (goal-directed) for their own demand. With one rewriting for both,
+/// a relation read by both is demanded for what either reads: chess's next state reads
+/// `bishop_threatens` with every argument known, the legal moves read it with the attacker's
+/// cell open, so the next state derived every attack the legal moves ask about.
+struct Plan {
+    /// The rules evaluated: the written ones of the question's relations, or those rewritten
+    /// for demand.
+    evaluated: Program,
+    /// Per rule of `evaluated` and body literal, how a join reaches the literal's candidates
+    /// (`None`: by scanning the whole relation).
+    access: Vec<Vec<Option<Access>>>,
+    /// The index specs of each relation, the places that `access` reads.
+    index_specs: FxHashMap<RelKey, Arc<[IndexSpec]>>,
+    /// The dynamic strata the question needs.
+    strata: Vec<usize>,
+    /// The facts of the static strata, evaluated once.
+    statics: Store,
 }
 
 impl std::fmt::Debug for Interpreter {
@@ -474,24 +490,11 @@ impl Interpreter {
         evaluation: Evaluation,
         too_large_once: &FxHashSet<RelKey>,
     ) -> Result<Interpreter, (GdlError, Option<Vec<RelKey>>)> {
-        let written = written.clone();
-        let budget = budget.clone();
-        let (program, access, index_specs) = match evaluation {
-            Evaluation::BottomUp => {
-                let access = written.rules.iter().map(|r| vec![None; r.body.len()]);
-                (written.clone(), access.collect(), FxHashMap::default())
-            }
-            Evaluation::GoalDirected => {
-                let program = rewritten_for_demand(&written, too_large_once);
-                let (access, index_specs) = access_plans(&program.rules);
-                (program, access, index_specs)
-            }
-        };
-        let keywords = program.keywords;
-        let role_names: Vec<String> = program
+        let keywords = written.keywords;
+        let role_names: Vec<String> = written
             .roles
             .iter()
-            .map(|&sym| program.symbols.name(sym).to_owned())
+            .map(|&sym| written.symbols.name(sym).to_owned())
             .collect();
         if role_names.is_empty() {
             return Err((
@@ -499,70 +502,51 @@ impl Interpreter {
                 None,
             ));
         }
-        let roles = program
+        let roles: Vec<Ground> = written
             .roles
             .iter()
             .map(|&sym| Ground::Const(sym))
             .collect();
-        let relations_named = |names: &[Sym]| -> Vec<RelKey> {
-            names
-                .iter()
-                .flat_map(|&name| program.keys_named(name))
-                .collect()
-        };
-        let dynamic_only = |strata: Vec<usize>| -> Vec<usize> {
-            strata
-                .into_iter()
-                .filter(|&s| program.strata[s].dynamic)
-                .collect()
-        };
-        let state_strata = dynamic_only(program.strata_for(&relations_named(&[
-            keywords.legal,
-            keywords.goal,
-            keywords.terminal,
-        ])));
-        let next_strata =
-            dynamic_only(program.strata_for(&relations_named(&[keywords.next, keywords.sees])));
-        let init_strata = dynamic_only(program.strata_for(&relations_named(&[keywords.init])));
-        let mut interpreter = Interpreter {
-            program: written,
-            evaluated: program,
-            evaluation,
-            access,
-            index_specs,
+        let counter = || Counter {
             budget,
-            statics: Store::default(),
+            steps: 0,
+            facts: 0,
+        };
+        let state_plan = Plan::new(
+            written,
+            &[keywords.legal, keywords.goal, keywords.terminal, keywords.init],
+            &[keywords.legal, keywords.goal, keywords.terminal],
+            evaluation,
+            too_large_once,
+            &mut counter(),
+        )?;
+        let next_plan = Plan::new(
+            written,
+            &[keywords.next, keywords.sees],
+            &[keywords.next, keywords.sees],
+            evaluation,
+            too_large_once,
+            &mut counter(),
+        )?;
+        // `init` should be static; if a game makes it read `true`, it sees an empty state.
+        let init_strata = state_plan.dynamic_strata_for(&[keywords.init]);
+        let store = state_plan
+            .evaluate(&init_strata, &[], &[], &roles, &mut counter())
+            .map_err(|error| (error, None))?;
+        let initial = state_plan.arguments(&store, (keywords.init, 1), None);
+        Ok(Interpreter {
+            program: written.clone(),
+            evaluation,
+            state_plan,
+            next_plan,
+            budget: budget.clone(),
             role_names,
             roles,
-            state_strata,
-            next_strata,
-            initial: Vec::new(),
+            initial,
             last: RefCell::new(None),
             failure: RefCell::new(None),
             reference: RefCell::new(None),
-        };
-        let static_strata: Vec<usize> = (0..interpreter.evaluated.strata.len())
-            .filter(|&s| !interpreter.evaluated.strata[s].dynamic)
-            .collect();
-        let empty = Store::default();
-        let mut statics = Store::default();
-        let mut counter = interpreter.counter();
-        for &s in &static_strata {
-            let stratum = &interpreter.evaluated.strata[s];
-            if let Err(error) = interpreter.run_stratum(stratum, &empty, &mut statics, &mut counter)
-            {
-                let overflowing =
-                    matches!(error, GdlError::Budget(_)).then(|| stratum.relations.clone());
-                return Err((error, overflowing));
-            }
-        }
-        interpreter.statics = statics;
-        // `init` should be static; if a game makes it read `true`, it sees an empty state.
-        let store = interpreter
-            .evaluate(&init_strata, &[], &[])
-            .map_err(|error| (error, None))?;
-        interpreter.initial = interpreter.arguments(&store, (keywords.init, 1), None);
-        Ok(interpreter)
+        })
     }
 
     /// The game as given (not as rewritten for evaluation).
@@ -574,10 +558,11 @@ impl Interpreter {
         self.evaluation
     }
 
-    /// The rules as evaluated (rewritten for demand when goal-directed).
+    /// The rules evaluated for the questions about a state (rewritten for demand when
+    /// goal-directed).
     #[cfg(test)]
     pub(crate) fn evaluated_program(&self) -> &Program {
-        &self.evaluated
+        &self.state_plan.evaluated
     }
 
     /// Whether a question ran out of budget goal-directed and was asked of the bottom-up
@@ -595,26 +580,21 @@ impl Interpreter {
         state: &[Ground],
         joint: &[Ground],
     ) -> Result<Vec<(String, usize)>, GdlError> {
-        let strata = if joint.is_empty() {
-            &self.state_strata
+        let plan = if joint.is_empty() {
+            &self.state_plan
         } else {
-            &self.next_strata
+            &self.next_plan
         };
-        let store = self.evaluate(strata, state, joint)?;
+        let store = plan.evaluate(&plan.strata, state, joint, &self.roles, &mut self.counter())?;
         let mut sizes: Vec<(String, usize)> = store
             .iter()
             .map(|(key, relation)| {
-                let name = self.evaluated.symbols.name(key.0);
+                let name = plan.evaluated.symbols.name(key.0);
                 (format!("{name}/{}", key.1), relation.list.len())
             })
             .collect();
         sizes.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         Ok(sizes)
-    }
-
-    /// An empty relation of `key` with the indexes its joins read.
-    fn relation(&self, key: RelKey) -> Relation {
-        Relation::with_specs(self.index_specs.get(&key).cloned().unwrap_or_default())
     }
 
     /// The first error met by a [`Game`] method, which then answered "terminal, no moves".
@@ -624,27 +604,28 @@ impl Interpreter {
 
     /// A ground term in KIF form.
     pub fn render(&self, term: &Ground) -> String {
-        term.display(&self.evaluated.symbols).to_string()
+        term.display(&self.program.symbols).to_string()
     }
 
     /// Whether `role` is GDL-II's `random`, the chance player that moves uniformly at random.
     pub fn is_random(&self, role: RoleIndex) -> bool {
-        self.roles[role] == Ground::Const(self.evaluated.keywords.random)
+        self.roles[role] == Ground::Const(self.program.keywords.random)
     }
 
     fn is_terminal_here(&self, state: &GdlState) -> Result<bool, GdlError> {
         let store = self.state_model(state)?;
         Ok(self
-            .facts(&store, (self.evaluated.keywords.terminal, 0))
+            .state_plan
+            .facts(&store, (self.program.keywords.terminal, 0))
             .next()
             .is_some())
     }
 
     fn legal_moves_here(&self, state: &GdlState, role: RoleIndex) -> Result<Vec<Ground>, GdlError> {
         let store = self.state_model(state)?;
-        Ok(self.arguments(
+        Ok(self.state_plan.arguments(
             &store,
-            (self.evaluated.keywords.legal, 2),
+            (self.program.keywords.legal, 2),
             Some(&self.roles[role]),
         ))
     }
@@ -654,11 +635,11 @@ impl Interpreter {
     /// states.
     fn goal_values_here(&self, state: &GdlState) -> Result<Vec<Vec<Reward>>, GdlError> {
         let store = self.state_model(state)?;
-        let key = (self.evaluated.keywords.goal, 2);
+        let key = (self.program.keywords.goal, 2);
         let mut values = Vec::new();
         for role in &self.roles {
             let mut role_values = Vec::new();
-            for value in self.arguments(&store, key, Some(role)) {
+            for value in self.state_plan.arguments(&store, key, Some(role)) {
                 let text = self.render(&value);
                 match text.parse::<Reward>() {
                     Ok(reward) if reward <= 100 => role_values.push(reward),
@@ -678,8 +659,10 @@ impl Interpreter {
     }
 
     fn next_state_here(&self, state: &GdlState, joint: &[Ground]) -> Result<GdlState, GdlError> {
-        let store = self.evaluate(&self.next_strata, state, joint)?;
-        Ok(self.arguments(&store, (self.evaluated.keywords.next, 1), None))
+        let store = self.next_model(state, joint)?;
+        Ok(self
+            .next_plan
+            .arguments(&store, (self.program.keywords.next, 1), None))
     }
 
     fn percepts_here(
@@ -688,10 +671,10 @@ impl Interpreter {
         joint: &[Ground],
         role: RoleIndex,
     ) -> Result<Vec<Ground>, GdlError> {
-        let store = self.evaluate(&self.next_strata, state, joint)?;
-        Ok(self.arguments(
+        let store = self.next_model(state, joint)?;
+        Ok(self.next_plan.arguments(
             &store,
-            (self.evaluated.keywords.sees, 2),
+            (self.program.keywords.sees, 2),
             Some(&self.roles[role]),
         ))
     }
@@ -768,28 +751,117 @@ impl Interpreter {
         {
             return Ok(store.clone());
         }
-        let store = Arc::new(self.evaluate(&self.state_strata, state, &[])?);
+        let plan = &self.state_plan;
+        let store = plan.evaluate(&plan.strata, state, &[], &self.roles, &mut self.counter())?;
+        let store = Arc::new(store);
         *self.last.borrow_mut() = Some((state.clone(), store.clone()));
         Ok(store)
     }
 
-    /// The dynamic facts of `strata` given the state and the joint move.
+    /// The dynamic facts the questions about the next state read, after `joint`.
+    fn next_model(&self, state: &GdlState, joint: &[Ground]) -> Result<Store, GdlError> {
+        let plan = &self.next_plan;
+        plan.evaluate(&plan.strata, state, joint, &self.roles, &mut self.counter())
+    }
+}
+
+impl Plan {
+    /// The rules of the relations named `roots` (and of those they read), rewritten for the
+    /// demand of their readers when goal-directed, with their static strata evaluated; the
+    /// dynamic strata of the relations named `asked` are the ones [`Plan::strata`] lists.
+    /// An error gives the relations of a static stratum that ran out of budget.
+    fn new(
+        written: &Program,
+        roots: &[Sym],
+        asked: &[Sym],
+        evaluation: Evaluation,
+        too_large_once: &FxHashSet<RelKey>,
+        counter: &mut Counter<'_>,
+    ) -> Result<Plan, (GdlError, Option<Vec<RelKey>>)> {
+        let root_keys: Vec<RelKey> = roots
+            .iter()
+            .flat_map(|&name| written.keys_named(name))
+            .collect();
+        let rules = written
+            .strata_for(&root_keys)
+            .into_iter()
+            .flat_map(|s| written.strata[s].rules.iter())
+            .map(|&r| written.rules[r].clone())
+            .collect();
+        let own = written
+            .with_rules(written.symbols.clone(), rules)
+            .map_err(|error| (error, None))?;
+        let (evaluated, access, index_specs) = match evaluation {
+            Evaluation::BottomUp => {
+                let access = own.rules.iter().map(|r| vec![None; r.body.len()]);
+                let access = access.collect();
+                (own, access, FxHashMap::default())
+            }
+            Evaluation::GoalDirected => {
+                let program = rewritten_for_demand(&own, too_large_once);
+                let (access, index_specs) = access_plans(&program.rules);
+                (program, access, index_specs)
+            }
+        };
+        let mut plan = Plan {
+            strata: Vec::new(),
+            evaluated,
+            access,
+            index_specs,
+            statics: Store::default(),
+        };
+        plan.strata = plan.dynamic_strata_for(asked);
+        let empty = Store::default();
+        let mut statics = Store::default();
+        for stratum in plan.evaluated.strata.iter().filter(|s| !s.dynamic) {
+            if let Err(error) = plan.run_stratum(stratum, &empty, &mut statics, counter) {
+                let overflowing =
+                    matches!(error, GdlError::Budget(_)).then(|| stratum.relations.clone());
+                return Err((error, overflowing));
+            }
+        }
+        plan.statics = statics;
+        Ok(plan)
+    }
+
+    /// The dynamic strata needed to compute the relations named `names`, in evaluation order.
+    fn dynamic_strata_for(&self, names: &[Sym]) -> Vec<usize> {
+        let program = &self.evaluated;
+        let keys: Vec<RelKey> = names
+            .iter()
+            .flat_map(|&name| program.keys_named(name))
+            .collect();
+        program
+            .strata_for(&keys)
+            .into_iter()
+            .filter(|&s| program.strata[s].dynamic)
+            .collect()
+    }
+
+    /// An empty relation of `key` with the indexes its joins read.
+    fn relation(&self, key: RelKey) -> Relation {
+        Relation::with_specs(self.index_specs.get(&key).cloned().unwrap_or_default())
+    }
+
+    /// The dynamic facts of `strata` given the state and the joint move (one move per role of
+    /// `roles`).
     fn evaluate(
         &self,
         strata: &[usize],
         state: &[Ground],
         joint: &[Ground],
+        roles: &[Ground],
+        counter: &mut Counter<'_>,
     ) -> Result<Store, GdlError> {
         let keywords = self.evaluated.keywords;
         let mut store = Store::default();
-        let mut counter = self.counter();
         let mut truths = self.relation((keywords.true_, 1));
         for fluent in state {
             truths.insert(Ground::Func(keywords.true_, vec![fluent.clone()].into()));
         }
         store.insert((keywords.true_, 1), truths);
         let mut does = self.relation((keywords.does, 2));
-        for (role, action) in self.roles.iter().zip(joint) {
+        for (role, action) in roles.iter().zip(joint) {
             does.insert(Ground::Func(
                 keywords.does,
                 vec![role.clone(), action.clone()].into(),
@@ -801,7 +873,7 @@ impl Interpreter {
                 &self.evaluated.strata[s],
                 &self.statics,
                 &mut store,
-                &mut counter,
+                counter,
             )?;
         }
         Ok(store)
@@ -1007,7 +1079,7 @@ fn holds(
     }
 }
 
-impl Interpreter {
+impl Plan {
     /// Adds derived facts (counted when found), returning the range of new facts per relation.
     fn add_all(&self, top: &mut Store, derived: Derived) -> Delta {
         let starts: FxHashMap<RelKey, usize> = top
