@@ -921,7 +921,7 @@ impl Plan {
         for &r in &stratum.rules {
             self.join(r, None, base, top, counter, &mut derived)?;
         }
-        let mut delta = self.add_all(top, derived);
+        let mut delta = self.add_all(stratum, top, derived);
         if !stratum.recursive {
             return Ok(());
         }
@@ -941,7 +941,7 @@ impl Plan {
                     }
                 }
             }
-            delta = self.add_all(top, derived);
+            delta = self.add_all(stratum, top, derived);
         }
         Ok(())
     }
@@ -1080,25 +1080,29 @@ fn holds(
 }
 
 impl Plan {
-    /// Adds derived facts (counted when found), returning the range of new facts per relation.
-    fn add_all(&self, top: &mut Store, derived: Derived) -> Delta {
-        let starts: FxHashMap<RelKey, usize> = top
+    /// Adds the facts derived for `stratum` (counted when found), returning the range of new
+    /// facts per relation of the stratum. Only the stratum's relations are looked at: the
+    /// store holds every lower stratum's too, and walking them all after each round was a
+    /// sixth of chess's time.
+    fn add_all(&self, stratum: &Stratum, top: &mut Store, derived: Derived) -> Delta {
+        let length = |top: &Store, key: &RelKey| top.get(key).map_or(0, |r| r.list.len());
+        let starts: Vec<(RelKey, usize)> = stratum
+            .relations
             .iter()
-            .map(|(key, relation)| (*key, relation.list.len()))
+            .map(|key| (*key, length(top, key)))
             .collect();
         let Derived { list, members } = derived;
         for (fact, hash) in list.into_iter().zip(members.hashes) {
             let (name, args) = fact.parts();
             let key = (name, args.len());
+            debug_assert!(stratum.relations.contains(&key));
             top.entry(key)
                 .or_insert_with(|| self.relation(key))
                 .push_new(hash, fact);
         }
-        top.iter()
-            .map(|(key, relation)| {
-                let start = starts.get(key).copied().unwrap_or(0);
-                (*key, start..relation.list.len())
-            })
+        starts
+            .into_iter()
+            .map(|(key, start)| (key, start..length(top, &key)))
             .collect()
     }
 }
