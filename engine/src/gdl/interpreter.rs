@@ -514,7 +514,12 @@ impl Interpreter {
         };
         let state_plan = Plan::new(
             written,
-            &[keywords.legal, keywords.goal, keywords.terminal, keywords.init],
+            &[
+                keywords.legal,
+                keywords.goal,
+                keywords.terminal,
+                keywords.init,
+            ],
             &[keywords.legal, keywords.goal, keywords.terminal],
             evaluation,
             too_large_once,
@@ -967,18 +972,29 @@ impl Plan {
         let mut marks: Vec<usize> = vec![0; body.len() + 1];
         let mut cursors: Vec<usize> = vec![0; body.len() + 1];
         // A relation's facts may live in both stores (its rules split between strata).
-        let relations = |key: RelKey| [base, top].map(|store| store.get(&key));
+        // Looked up once per join rather than each time a level is entered: the stores do not
+        // change during a join.
+        let relations: Vec<[Option<&Relation>; 2]> = body
+            .iter()
+            .map(|literal| match literal {
+                CompiledLiteral::Positive(atom) | CompiledLiteral::Negative(atom) => {
+                    [base, top].map(|store| store.get(&atom.key()))
+                }
+                _ => [None, None],
+            })
+            .collect();
         // The candidates of each level, found when the join enters it: the facts of the
         // relation in `base` and in `top`, all of them or those at the given positions.
         let mut candidates: Vec<Candidates<'_>> = vec![Candidates::default(); body.len()];
-        let contains = |atom: &PatternAtom, bindings: &[Option<Ground>]| {
-            let hash = instance_hash(atom, bindings);
-            [base, top].iter().any(|store| {
-                store
-                    .get(&atom.key())
-                    .is_some_and(|r| r.members.contains_instance(&r.list, hash, atom, bindings))
-            })
-        };
+        // Whether the relations of a negated literal hold its instance under the bindings.
+        let contains =
+            |relations: [Option<&Relation>; 2], atom: &PatternAtom, bindings: &[Option<Ground>]| {
+                let hash = instance_hash(atom, bindings);
+                relations
+                    .iter()
+                    .flatten()
+                    .any(|r| r.members.contains_instance(&r.list, hash, atom, bindings))
+            };
         let mut level = 0;
         loop {
             if level == body.len() {
@@ -1023,7 +1039,7 @@ impl Plan {
                             _ => None,
                         };
                         candidates[level] = Candidates::of(
-                            relations(atom.key()),
+                            relations[level],
                             access[level].as_ref(),
                             &bindings,
                             only_new,
@@ -1049,7 +1065,10 @@ impl Plan {
                     let first_visit = cursors[level] == 0;
                     cursors[level] = 1;
                     counter.step()?;
-                    first_visit && holds(test, &bindings, &contains)
+                    first_visit
+                        && holds(test, &bindings, &|atom, bindings| {
+                            contains(relations[level], atom, bindings)
+                        })
                 }
             };
             if success {
