@@ -178,7 +178,7 @@ impl Members {
         list: &[Ground],
         hash: u64,
         atom: &PatternAtom,
-        bindings: &[Option<Ground>],
+        bindings: &[Option<&Ground>],
     ) -> bool {
         self.find(hash, |p| is_instance(&list[p], atom, bindings))
     }
@@ -222,7 +222,7 @@ fn index_key(spec: &[Place], fact: &Ground) -> Option<IndexKey> {
 
 /// The key a probe looks up: the values of its patterns under `bindings`, hashed as
 /// [`index_key`] hashes a fact's.
-fn probe_key(probes: &[Probe], bindings: &[Option<Ground>]) -> IndexKey {
+fn probe_key(probes: &[Probe], bindings: &[Option<&Ground>]) -> IndexKey {
     let mut hasher = FxHasher::default();
     for probe in probes {
         match probe {
@@ -256,14 +256,12 @@ fn hash_ground(hasher: &mut FxHasher, term: &Ground) {
 
 /// As [`hash_ground`] of the pattern instantiated under `bindings`. Recursion is bounded by the
 /// depth of the pattern and of the bound terms (see [`instantiate`]).
-fn hash_pattern(hasher: &mut FxHasher, pattern: &Pattern, bindings: &[Option<Ground>]) {
+fn hash_pattern(hasher: &mut FxHasher, pattern: &Pattern, bindings: &[Option<&Ground>]) {
     match pattern {
         Pattern::Const(name) => hash_name(hasher, *name),
         Pattern::Var(slot) => hash_ground(
             hasher,
-            bindings[*slot]
-                .as_ref()
-                .expect("a pattern is hashed once its variables are bound"),
+            bindings[*slot].expect("a pattern is hashed once its variables are bound"),
         ),
         Pattern::Func(name, args) => {
             hasher.write_u8(1);
@@ -285,7 +283,7 @@ fn fact_hash(fact: &Ground) -> u64 {
 
 /// The [`fact_hash`] of `atom` instantiated under `bindings` (as [`instantiate_atom`] builds
 /// it: a constant when it has no arguments), without building it.
-fn instance_hash(atom: &PatternAtom, bindings: &[Option<Ground>]) -> u64 {
+fn instance_hash(atom: &PatternAtom, bindings: &[Option<&Ground>]) -> u64 {
     let mut hasher = FxHasher::default();
     if atom.args.is_empty() {
         hash_name(&mut hasher, atom.relation);
@@ -301,7 +299,7 @@ fn instance_hash(atom: &PatternAtom, bindings: &[Option<Ground>]) -> u64 {
 }
 
 /// Whether `fact` is `atom` instantiated under `bindings` (every variable of it bound).
-fn is_instance(fact: &Ground, atom: &PatternAtom, bindings: &[Option<Ground>]) -> bool {
+fn is_instance(fact: &Ground, atom: &PatternAtom, bindings: &[Option<&Ground>]) -> bool {
     let (name, args) = fact.parts();
     name == atom.relation
         && args.len() == atom.args.len()
@@ -310,13 +308,13 @@ fn is_instance(fact: &Ground, atom: &PatternAtom, bindings: &[Option<Ground>]) -
 
 /// Whether each term is its pattern instantiated under `bindings`; recursion as in
 /// [`match_arguments`].
-fn are_instances(grounds: &[Ground], patterns: &[Pattern], bindings: &[Option<Ground>]) -> bool {
+fn are_instances(grounds: &[Ground], patterns: &[Pattern], bindings: &[Option<&Ground>]) -> bool {
     grounds
         .iter()
         .zip(patterns)
         .all(|(ground, pattern)| match pattern {
             Pattern::Const(sym) => matches!(ground, Ground::Const(name) if name == sym),
-            Pattern::Var(slot) => bindings[*slot].as_ref() == Some(ground),
+            Pattern::Var(slot) => bindings[*slot] == Some(ground),
             Pattern::Func(sym, args) => matches!(
                 ground,
                 Ground::Func(name, terms)
@@ -966,7 +964,7 @@ impl Plan {
         let rule = &self.evaluated.rules[rule_index];
         let access = &self.access[rule_index];
         let body = &rule.body;
-        let mut bindings: Vec<Option<Ground>> = vec![None; rule.variables];
+        let mut bindings: Vec<Option<&Ground>> = vec![None; rule.variables];
         // Slots bound so far, in order, and where each level's bindings start.
         let mut trail: Vec<usize> = Vec::new();
         let mut marks: Vec<usize> = vec![0; body.len() + 1];
@@ -987,14 +985,15 @@ impl Plan {
         // relation in `base` and in `top`, all of them or those at the given positions.
         let mut candidates: Vec<Candidates<'_>> = vec![Candidates::default(); body.len()];
         // Whether the relations of a negated literal hold its instance under the bindings.
-        let contains =
-            |relations: [Option<&Relation>; 2], atom: &PatternAtom, bindings: &[Option<Ground>]| {
-                let hash = instance_hash(atom, bindings);
-                relations
-                    .iter()
-                    .flatten()
-                    .any(|r| r.members.contains_instance(&r.list, hash, atom, bindings))
-            };
+        let contains = |relations: [Option<&Relation>; 2],
+                        atom: &PatternAtom,
+                        bindings: &[Option<&Ground>]| {
+            let hash = instance_hash(atom, bindings);
+            relations
+                .iter()
+                .flatten()
+                .any(|r| r.members.contains_instance(&r.list, hash, atom, bindings))
+        };
         let mut level = 0;
         loop {
             if level == body.len() {
@@ -1087,13 +1086,13 @@ impl Plan {
 /// Evaluates a test literal whose variables are all bound (the compiler placed it so).
 fn holds(
     test: &CompiledLiteral,
-    bindings: &[Option<Ground>],
-    contains: &impl Fn(&PatternAtom, &[Option<Ground>]) -> bool,
+    bindings: &[Option<&Ground>],
+    contains: &impl Fn(&PatternAtom, &[Option<&Ground>]) -> bool,
 ) -> bool {
     match test {
         CompiledLiteral::Negative(atom) => !contains(atom, bindings),
-        CompiledLiteral::Distinct(a, b) => instantiate(a, bindings) != instantiate(b, bindings),
-        CompiledLiteral::Equal(a, b) => instantiate(a, bindings) == instantiate(b, bindings),
+        CompiledLiteral::Distinct(a, b) => !same_instance(a, b, bindings),
+        CompiledLiteral::Equal(a, b) => same_instance(a, b, bindings),
         CompiledLiteral::Positive(_) => unreachable!("positive literals are joined"),
     }
 }
@@ -1140,7 +1139,7 @@ impl<'s> Candidates<'s> {
     fn of(
         relations: [Option<&'s Relation>; 2],
         access: Option<&Access>,
-        bindings: &[Option<Ground>],
+        bindings: &[Option<&Ground>],
         only_new: Option<Range<usize>>,
     ) -> Candidates<'s> {
         let [below, above] = relations;
@@ -1330,12 +1329,37 @@ fn known_places(
     }
 }
 
+/// Whether the two (fully bound) patterns instantiate to the same term under `bindings`,
+/// without building either: `distinct` is tested at every match of the literals before it.
+/// Recursion is bounded by the patterns' depth.
+fn same_instance(a: &Pattern, b: &Pattern, bindings: &[Option<&Ground>]) -> bool {
+    let bound = |slot: usize| bindings[slot].expect("tests come after their variables are bound");
+    match (a, b) {
+        (Pattern::Var(x), Pattern::Var(y)) => bound(*x) == bound(*y),
+        (Pattern::Var(slot), pattern) | (pattern, Pattern::Var(slot)) => are_instances(
+            std::slice::from_ref(bound(*slot)),
+            std::slice::from_ref(pattern),
+            bindings,
+        ),
+        (Pattern::Const(x), Pattern::Const(y)) => x == y,
+        (Pattern::Func(x, xs), Pattern::Func(y, ys)) => {
+            x == y
+                && xs.len() == ys.len()
+                && xs
+                    .iter()
+                    .zip(ys)
+                    .all(|(a, b)| same_instance(a, b, bindings))
+        }
+        _ => false,
+    }
+}
+
 /// Unifies a pattern atom with a ground fact, extending `bindings`; new bindings go on `trail`.
 /// On failure the caller undoes the trail.
-fn match_atom(
+fn match_atom<'f>(
     atom: &PatternAtom,
-    fact: &Ground,
-    bindings: &mut [Option<Ground>],
+    fact: &'f Ground,
+    bindings: &mut [Option<&'f Ground>],
     trail: &mut Vec<usize>,
 ) -> bool {
     let (name, args) = fact.parts();
@@ -1347,10 +1371,10 @@ fn match_atom(
 /// [`match_atom`] of the arguments. It recurses along the pattern, whose depth the builder keeps
 /// within [`MAX_TERM_DEPTH`] (a variable takes a whole term, however deep, without recursing),
 /// and allocates nothing: it runs for every candidate fact of every join.
-fn match_arguments(
+fn match_arguments<'f>(
     patterns: &[Pattern],
-    grounds: &[Ground],
-    bindings: &mut [Option<Ground>],
+    grounds: &'f [Ground],
+    bindings: &mut [Option<&'f Ground>],
     trail: &mut Vec<usize>,
 ) -> bool {
     patterns
@@ -1358,10 +1382,10 @@ fn match_arguments(
         .zip(grounds)
         .all(|(pattern, ground)| match pattern {
             Pattern::Const(sym) => matches!(ground, Ground::Const(name) if name == sym),
-            Pattern::Var(slot) => match &bindings[*slot] {
+            Pattern::Var(slot) => match bindings[*slot] {
                 Some(bound) => bound == ground,
                 None => {
-                    bindings[*slot] = Some(ground.clone());
+                    bindings[*slot] = Some(ground);
                     trail.push(*slot);
                     true
                 }
@@ -1377,7 +1401,7 @@ fn match_arguments(
         })
 }
 
-fn instantiate_atom(atom: &PatternAtom, bindings: &[Option<Ground>]) -> Ground {
+fn instantiate_atom(atom: &PatternAtom, bindings: &[Option<&Ground>]) -> Ground {
     if atom.args.is_empty() {
         Ground::Const(atom.relation)
     } else {
@@ -1390,12 +1414,12 @@ fn instantiate_atom(atom: &PatternAtom, bindings: &[Option<Ground>]) -> Ground {
 
 /// The pattern with its variables replaced. Recursion is bounded by the pattern's depth, which
 /// the builder keeps within [`MAX_TERM_DEPTH`].
-fn instantiate(pattern: &Pattern, bindings: &[Option<Ground>]) -> Ground {
+fn instantiate(pattern: &Pattern, bindings: &[Option<&Ground>]) -> Ground {
     match pattern {
         Pattern::Const(sym) => Ground::Const(*sym),
         Pattern::Var(slot) => bindings[*slot]
-            .clone()
-            .expect("the compiler orders literals so that variables are bound before use"),
+            .expect("the compiler orders literals so that variables are bound before use")
+            .clone(),
         Pattern::Func(sym, args) => Ground::Func(
             *sym,
             args.iter().map(|a| instantiate(a, bindings)).collect(),
@@ -1512,14 +1536,47 @@ mod hashing_tests {
             Probe::Value(Pattern::Func(f, vec![Pattern::Var(1), Pattern::Const(a)])),
             Probe::Functor(f),
         ];
-        let bindings = [Some(Ground::Const(a)), Some(Ground::Const(b))];
+        let (ga, gb) = (Ground::Const(a), Ground::Const(b));
+        let bindings = [Some(&ga), Some(&gb)];
         assert_eq!(index_key(&spec, &fact), Some(probe_key(&probes, &bindings)));
         // Swapped values make another key: the index keeps them apart.
-        let swapped = [Some(Ground::Const(b)), Some(Ground::Const(a))];
+        let swapped = [Some(&gb), Some(&ga)];
         assert_ne!(index_key(&spec, &fact), Some(probe_key(&probes, &swapped)));
         // A constant where the spec reads a function's name: a fact no such literal matches.
         let flat = Ground::Func(cell, vec![Ground::Const(a), Ground::Const(f)].into());
         assert_eq!(index_key(&spec, &flat), None);
+    }
+
+    /// `distinct` and its negation compare the two sides without building them: a variable
+    /// bound to a function term against a pattern, a function against a function.
+    #[test]
+    fn the_sides_of_distinct_compare_as_the_terms_they_stand_for() {
+        let (a, b, f) = (Sym(2), Sym(3), Sym(4));
+        let (ga, gb) = (Ground::Const(a), Ground::Const(b));
+        let fba = Ground::Func(f, vec![gb.clone(), ga.clone()].into());
+        // ?0 = b, ?1 = (f b a), ?2 = a.
+        let bindings = [Some(&gb), Some(&fba), Some(&ga)];
+        let f_of = |x: Pattern, y: Pattern| Pattern::Func(f, vec![x, y]);
+        let same = |x: &Pattern, y: &Pattern| same_instance(x, y, &bindings);
+        assert!(same(
+            &f_of(Pattern::Var(0), Pattern::Const(a)),
+            &Pattern::Var(1)
+        ));
+        assert!(same(
+            &Pattern::Var(1),
+            &f_of(Pattern::Const(b), Pattern::Var(2))
+        ));
+        assert!(!same(
+            &f_of(Pattern::Var(2), Pattern::Const(a)),
+            &Pattern::Var(1)
+        ));
+        assert!(!same(&Pattern::Var(0), &Pattern::Var(2)));
+        assert!(same(&Pattern::Var(0), &Pattern::Const(b)));
+        assert!(!same(&Pattern::Const(a), &Pattern::Var(1)));
+        assert!(!same(
+            &f_of(Pattern::Var(0), Pattern::Var(2)),
+            &f_of(Pattern::Var(2), Pattern::Var(0))
+        ));
     }
 
     /// A join asks whether a match's head is known without building it: the head's hash and
@@ -1539,7 +1596,8 @@ mod hashing_tests {
             relation: marked,
             args: Vec::new(),
         };
-        let bindings = [Some(Ground::Const(a)), Some(Ground::Const(b))];
+        let (ga, gb) = (Ground::Const(a), Ground::Const(b));
+        let bindings = [Some(&ga), Some(&gb)];
         let mut relation = Relation::default();
         for atom in [&head, &bare] {
             let fact = instantiate_atom(atom, &bindings);
@@ -1554,7 +1612,7 @@ mod hashing_tests {
             );
         }
         // Other bindings: another fact, not found and not a duplicate.
-        let swapped = [Some(Ground::Const(b)), Some(Ground::Const(a))];
+        let swapped = [Some(&gb), Some(&ga)];
         let hash = instance_hash(&head, &swapped);
         assert!(
             !relation
