@@ -15,6 +15,8 @@
 //! some arguments known (chess's `threatened_with_capture`, asked about each candidate move) is
 //! derived only for those arguments; and its joins read hash indexes on the argument places
 //! (nested ones too, as in `(true (cell ?x ?y b))`) known when the join reaches a literal.
+//! The questions about a state and those about the next state each evaluate a [`Plan`] of
+//! their own: the rules of their own relations, rewritten for their own demand.
 //! Both derive the same answers to every query; a test plays random trajectories through both.
 
 use crate::cpu_time::CpuDeadline;
