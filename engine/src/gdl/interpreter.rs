@@ -781,12 +781,8 @@ impl Plan {
         too_large_once: &FxHashSet<RelKey>,
         counter: &mut Counter<'_>,
     ) -> Result<Plan, (GdlError, Option<Vec<RelKey>>)> {
-        let root_keys: Vec<RelKey> = roots
-            .iter()
-            .flat_map(|&name| written.keys_named(name))
-            .collect();
         let rules = written
-            .strata_for(&root_keys)
+            .strata_for(&keys_named(written, roots))
             .into_iter()
             .flat_map(|s| written.strata[s].rules.iter())
             .map(|&r| written.rules[r].clone())
@@ -833,12 +829,8 @@ impl Plan {
     /// The dynamic strata needed to compute the relations named `names`, in evaluation order.
     fn dynamic_strata_for(&self, names: &[Sym]) -> Vec<usize> {
         let program = &self.evaluated;
-        let keys: Vec<RelKey> = names
-            .iter()
-            .flat_map(|&name| program.keys_named(name))
-            .collect();
         program
-            .strata_for(&keys)
+            .strata_for(&keys_named(program, names))
             .into_iter()
             .filter(|&s| program.strata[s].dynamic)
             .collect()
@@ -1253,6 +1245,14 @@ fn rewritten_for_demand(written: &Program, too_large_once: &FxHashSet<RelKey>) -
     }
 }
 
+/// Every relation key of `program` with one of the `names`.
+fn keys_named(program: &Program, names: &[Sym]) -> Vec<RelKey> {
+    names
+        .iter()
+        .flat_map(|&name| program.keys_named(name))
+        .collect()
+}
+
 /// The literals of a rule body in the order the goal-directed join reads them: the written
 /// order, except that a positive literal sharing no bound variable with those before it (a
 /// cross product) waits while a later one shares some; each test right after the literal that
@@ -1287,21 +1287,21 @@ fn in_join_order(body: &[CompiledLiteral], variables: usize) -> Vec<CompiledLite
     let mut bound = vec![false; variables];
     let mut ordered = Vec::with_capacity(body.len());
     let mut first = true;
-    let (mut positives, mut tests): (Vec<&CompiledLiteral>, Vec<&CompiledLiteral>) = body
+    // Each literal with its variables.
+    let (mut positives, mut tests): (Vec<_>, Vec<_>) = body
         .iter()
-        .partition(|literal| matches!(literal, CompiledLiteral::Positive(_)));
+        .map(|literal| (literal, variables_of(literal)))
+        .partition(|(literal, _)| matches!(literal, CompiledLiteral::Positive(_)));
     loop {
         // The tests whose variables are all bound now, in their written order.
         let (ready, waiting): (Vec<_>, Vec<_>) = tests
             .into_iter()
-            .partition(|test| variables_of(test).iter().all(|&slot| bound[slot]));
-        ordered.extend(ready.into_iter().cloned());
+            .partition(|(_, slots)| slots.iter().all(|&slot| bound[slot]));
+        ordered.extend(ready.into_iter().map(|(test, _)| test.clone()));
         tests = waiting;
         // Unconnected literals (with variables, none bound) wait: they multiply the matches.
-        let rank = |literal: &CompiledLiteral| {
-            let slots = variables_of(literal);
-            !slots.is_empty() && slots.iter().all(|&slot| !bound[slot])
-        };
+        let unconnected =
+            |slots: &[usize]| !slots.is_empty() && slots.iter().all(|&slot| !bound[slot]);
         if positives.is_empty() {
             break;
         }
@@ -1312,17 +1312,17 @@ fn in_join_order(body: &[CompiledLiteral], variables: usize) -> Vec<CompiledLite
             0
         } else {
             (0..positives.len())
-                .min_by_key(|&i| (rank(positives[i]), i))
+                .min_by_key(|&i| (unconnected(&positives[i].1), i))
                 .expect("positive literals are left")
         };
-        let literal = positives.remove(next);
-        for slot in variables_of(literal) {
+        let (literal, slots) = positives.remove(next);
+        for slot in slots {
             bound[slot] = true;
         }
         ordered.push(literal.clone());
     }
     // Safe rules bind every variable of a test; anything left keeps its place at the end.
-    ordered.extend(tests.into_iter().cloned());
+    ordered.extend(tests.into_iter().map(|(test, _)| test.clone()));
     ordered
 }
 
