@@ -8,6 +8,11 @@
 //! Every join attempt and derived fact counts against a [`Budget`], so a runaway recursion ends
 //! with [`GdlError::Budget`] instead of hanging.
 //!
+//! Terms are hash-consed in the grounder's term table ([`Terms`]), so a fact is a row of term
+//! ids: a join binds, compares and hashes numbers, and a derived fact costs no allocation of its
+//! own. The [`Game`] interface still speaks [`Ground`]; a term given out is built once, and read
+//! back by address when a playout hands it in again.
+//!
 //! Two [`Evaluation`]s share that machinery. The reference one ([`Interpreter::bottom_up`])
 //! derives every fact of every stratum a query needs and scans whole relations at each join.
 //! The goal-directed one ([`Interpreter::new`]) first rewrites the rules for demand (the
@@ -28,6 +33,7 @@ use std::sync::Arc;
 use super::GdlError;
 use super::grounded::demand::demand;
 use super::grounded::factor::for_each_var;
+use super::grounded::terms::{KeyScratch, TermId, Terms, UNBOUND, instances_equal, match_pattern};
 use super::program::{
     CompiledLiteral, CompiledRule, Ground, MAX_TERM_DEPTH, Pattern, PatternAtom, Program, RelKey,
     Stratum, Sym,
@@ -105,247 +111,397 @@ enum Probe {
 
 /// The facts of one relation, in derivation order (for deltas) and as a set (for membership),
 /// with the indexes the joins of the goal-directed evaluation read: for each of the relation's
-/// index specs, the positions in `list` of the facts by their [`IndexKey`] at the spec's places
+/// index specs, the positions of the facts by their [`IndexKey`] at the spec's places
 /// (ascending, so that a delta's range is a sub-slice).
-#[derive(Clone, Debug, Default)]
+///
+/// A fact is its arguments' [`TermId`]s, `arity` of them, stored end to end: a join compares,
+/// hashes and binds numbers, and deriving a fact allocates nothing of its own.
+#[derive(Clone, Debug)]
 struct Relation {
-    list: Vec<Ground>,
-    members: Members,
+    arity: usize,
+    /// The facts' arguments, `arity` per fact.
+    args: Vec<TermId>,
+    /// The number of facts (a relation without arguments holds at most one, of no arguments).
+    len: usize,
+    /// The hash of each fact ([`fact_hash`]), by position.
+    hashes: Vec<u64>,
+    /// The positions of the facts by hash.
+    members: HashTable<u32>,
     specs: Arc<[IndexSpec]>,
     indexes: Vec<FxHashMap<IndexKey, Vec<u32>>>,
 }
 
 impl Relation {
-    fn with_specs(specs: Arc<[IndexSpec]>) -> Relation {
+    fn new(arity: usize, specs: Arc<[IndexSpec]>) -> Relation {
         Relation {
+            arity,
+            args: Vec::new(),
+            len: 0,
+            hashes: Vec::new(),
+            members: HashTable::new(),
             indexes: vec![FxHashMap::default(); specs.len()],
             specs,
-            ..Relation::default()
         }
     }
 
-    /// Adds `fact` unless the relation has it; whether it was new.
-    fn insert(&mut self, fact: Ground) -> bool {
-        let hash = fact_hash(&fact);
-        if self.members.find(hash, |p| self.list[p] == fact) {
-            return false;
-        }
-        self.push_new(hash, fact);
-        true
+    /// The arguments of the fact at `position`.
+    fn fact(&self, position: usize) -> &[TermId] {
+        &self.args[position * self.arity..(position + 1) * self.arity]
     }
 
-    /// Adds `fact`, whose [`fact_hash`] is `hash`, which the relation lacks: the join derives
-    /// only facts its relation lacks, so their addition need not look for them again.
-    fn push_new(&mut self, hash: u64, fact: Ground) {
-        debug_assert!(!self.members.find(hash, |p| self.list[p] == fact));
-        let position = u32::try_from(self.list.len()).expect("fewer than 2^32 facts");
-        for (spec, index) in self.specs.iter().zip(&mut self.indexes) {
-            if let Some(key) = index_key(spec, &fact) {
-                index.entry(key).or_default().push(position);
-            }
-        }
-        self.members.add(hash, position);
-        self.list.push(fact);
+    fn facts(&self) -> impl Iterator<Item = &[TermId]> {
+        (0..self.len).map(|position| self.fact(position))
     }
-}
 
-/// Which facts a list holds: each fact's hash, and its position by hash. A fact is looked up by
-/// its hash and compared in place, so that a join asks whether the instance of a pattern under
-/// its bindings is known without building it. It asks so of every match it makes (is the head
-/// new?) and of every negated literal it tests; building the term first cost an allocation
-/// each time.
-#[derive(Clone, Debug, Default)]
-struct Members {
-    /// The hash of each fact of the list, by position.
-    hashes: Vec<u64>,
-    table: HashTable<u32>,
-}
-
-impl Members {
-    /// Whether a fact of hash `hash` is at a position where `same` holds.
-    fn find(&self, hash: u64, mut same: impl FnMut(usize) -> bool) -> bool {
-        self.table
+    /// Whether the relation holds `fact`, whose [`fact_hash`] is `hash`.
+    fn has(&self, hash: u64, fact: &[TermId]) -> bool {
+        self.members
             .find(hash, |&p| {
-                self.hashes[p as usize] == hash && same(p as usize)
+                self.hashes[p as usize] == hash && self.fact(p as usize) == fact
             })
             .is_some()
     }
 
-    /// Whether `list` (whose members these are) has the instance of `atom` under `bindings`,
-    /// whose [`instance_hash`] is `hash`, without building it.
-    fn contains_instance(
-        &self,
-        list: &[Ground],
-        hash: u64,
-        atom: &PatternAtom,
-        bindings: &[Option<&Ground>],
-    ) -> bool {
-        self.find(hash, |p| is_instance(&list[p], atom, bindings))
+    /// Adds `fact` unless the relation has it; whether it was new.
+    fn insert(&mut self, terms: &Terms, fact: &[TermId]) -> bool {
+        let hash = fact_hash(fact);
+        if self.has(hash, fact) {
+            return false;
+        }
+        self.push_new(terms, hash, fact);
+        true
     }
 
-    /// Records the fact of hash `hash` the list's owner puts at `position`, the list's end.
-    fn add(&mut self, hash: u64, position: u32) {
-        let Members { hashes, table } = self;
-        hashes.push(hash);
-        table.insert_unique(hash, position, |&p| hashes[p as usize]);
+    /// The facts of `new`, a relation of the same key without indexes, in this empty one.
+    fn take_facts(&mut self, terms: &Terms, new: Relation) {
+        debug_assert_eq!((self.len, self.arity), (0, new.arity));
+        let Relation {
+            args,
+            len,
+            hashes,
+            members,
+            ..
+        } = new;
+        (self.args, self.len, self.hashes, self.members) = (args, len, hashes, members);
+        for (spec, index) in self.specs.iter().zip(&mut self.indexes) {
+            for position in 0..self.len {
+                let fact = &self.args[position * self.arity..(position + 1) * self.arity];
+                if let Some(key) = index_key(terms, spec, fact) {
+                    let position = u32::try_from(position).expect("fewer than 2^32 facts");
+                    index.entry(key).or_default().push(position);
+                }
+            }
+        }
+    }
+
+    /// Adds `fact`, whose [`fact_hash`] is `hash`, which the relation lacks: the join derives
+    /// only facts its relation lacks, so their addition need not look for them again.
+    fn push_new(&mut self, terms: &Terms, hash: u64, fact: &[TermId]) {
+        debug_assert!(!self.has(hash, fact));
+        debug_assert_eq!(fact.len(), self.arity);
+        let position = u32::try_from(self.len).expect("fewer than 2^32 facts");
+        for (spec, index) in self.specs.iter().zip(&mut self.indexes) {
+            if let Some(key) = index_key(terms, spec, fact) {
+                index.entry(key).or_default().push(position);
+            }
+        }
+        self.hashes.push(hash);
+        let hashes = &self.hashes;
+        self.members
+            .insert_unique(hash, position, |&p| hashes[p as usize]);
+        self.args.extend_from_slice(fact);
+        self.len += 1;
     }
 }
 
-/// An index's key: a hash of the values at its places, computed without building them. Facts
-/// with different values may share a key; the join matches every candidate against its literal
-/// anyway, so such a collision costs one failed match, never a wrong answer. (Keys made of the
-/// values themselves were allocated for every fact and every probe: a tenth of chess's time.)
+/// An index's key: a hash of the term ids (or function names) at its places. Facts with
+/// different values may share a key; the join matches every candidate against its literal
+/// anyway, so such a collision costs one failed match, never a wrong answer.
 type IndexKey = u64;
+
+/// The term at `path` in a fact's arguments; `None` when the fact has another shape.
+fn term_at(terms: &Terms, fact: &[TermId], path: &[usize]) -> Option<TermId> {
+    let (&first, inner) = path.split_first()?;
+    let mut term = *fact.get(first)?;
+    for &i in inner {
+        term = *terms.args(term).get(i)?;
+    }
+    Some(term)
+}
 
 /// The key of `fact` at the places of `spec`; `None` when a place is missing (a fact of another
 /// shape, which no literal read through this index can match).
-fn index_key(spec: &[Place], fact: &Ground) -> Option<IndexKey> {
-    let at = |path: &[usize]| -> Option<&Ground> {
-        let mut term = fact;
-        for &i in path {
-            term = term.parts().1.get(i)?;
-        }
-        Some(term)
-    };
+fn index_key(terms: &Terms, spec: &[Place], fact: &[TermId]) -> Option<IndexKey> {
     let mut hasher = FxHasher::default();
     for place in spec.iter() {
         match place {
-            Place::Value(path) => hash_ground(&mut hasher, at(path)?),
-            Place::Functor(path) => match at(path)? {
-                Ground::Func(name, _) => hash_name(&mut hasher, *name),
-                Ground::Const(_) => return None,
-            },
+            Place::Value(path) => hasher.write_u32(term_at(terms, fact, path)?),
+            Place::Functor(path) => {
+                let term = term_at(terms, fact, path)?;
+                if terms.args(term).is_empty() {
+                    return None;
+                }
+                hasher.write_u32(terms.functor(term).0);
+            }
         }
     }
     Some(hasher.finish())
 }
 
-/// The key a probe looks up: the values of its patterns under `bindings`, hashed as
-/// [`index_key`] hashes a fact's.
-fn probe_key(probes: &[Probe], bindings: &[Option<&Ground>]) -> IndexKey {
+/// The key a probe looks up, as [`index_key`] computes a fact's; `None` when one of its values
+/// is a term no fact holds (it was never made).
+fn probe_key(
+    view: &TermView<'_>,
+    probes: &[Probe],
+    bindings: &[TermId],
+    scratch: &mut Scratch,
+) -> Option<IndexKey> {
     let mut hasher = FxHasher::default();
     for probe in probes {
         match probe {
-            Probe::Value(pattern) => hash_pattern(&mut hasher, pattern, bindings),
-            Probe::Functor(name) => hash_name(&mut hasher, *name),
+            Probe::Value(pattern) => hasher.write_u32(view.find(pattern, bindings, scratch)?),
+            Probe::Functor(name) => hasher.write_u32(name.0),
         }
     }
-    hasher.finish()
+    Some(hasher.finish())
 }
 
-/// A constant, or a function term's name at a [`Place::Functor`], hashed as that constant.
-fn hash_name(hasher: &mut FxHasher, name: Sym) {
-    hasher.write_u8(0);
-    hasher.write_u32(name.0);
-}
-
-/// A ground term, node by node, as [`hash_pattern`] hashes a pattern that instantiates to it.
-fn hash_ground(hasher: &mut FxHasher, term: &Ground) {
-    match term {
-        Ground::Const(name) => hash_name(hasher, *name),
-        Ground::Func(name, args) => {
-            hasher.write_u8(1);
-            hasher.write_u32(name.0);
-            hasher.write_usize(args.len());
-            for arg in args.iter() {
-                hash_ground(hasher, arg);
-            }
-        }
-    }
-}
-
-/// As [`hash_ground`] of the pattern instantiated under `bindings`. Recursion is bounded by the
-/// depth of the pattern and of the bound terms (see [`instantiate`]).
-fn hash_pattern(hasher: &mut FxHasher, pattern: &Pattern, bindings: &[Option<&Ground>]) {
-    match pattern {
-        Pattern::Const(name) => hash_name(hasher, *name),
-        Pattern::Var(slot) => hash_ground(
-            hasher,
-            bindings[*slot].expect("a pattern is hashed once its variables are bound"),
-        ),
-        Pattern::Func(name, args) => {
-            hasher.write_u8(1);
-            hasher.write_u32(name.0);
-            hasher.write_usize(args.len());
-            for arg in args {
-                hash_pattern(hasher, arg, bindings);
-            }
-        }
-    }
-}
-
-/// A fact's hash, as [`Members`] files it.
-fn fact_hash(fact: &Ground) -> u64 {
+/// A fact's hash, as [`Relation`] files it.
+fn fact_hash(fact: &[TermId]) -> u64 {
     let mut hasher = FxHasher::default();
-    hash_ground(&mut hasher, fact);
-    hasher.finish()
-}
-
-/// The [`fact_hash`] of `atom` instantiated under `bindings` (as [`instantiate_atom`] builds
-/// it: a constant when it has no arguments), without building it.
-fn instance_hash(atom: &PatternAtom, bindings: &[Option<&Ground>]) -> u64 {
-    let mut hasher = FxHasher::default();
-    if atom.args.is_empty() {
-        hash_name(&mut hasher, atom.relation);
-    } else {
-        hasher.write_u8(1);
-        hasher.write_u32(atom.relation.0);
-        hasher.write_usize(atom.args.len());
-        for arg in &atom.args {
-            hash_pattern(&mut hasher, arg, bindings);
-        }
+    for &term in fact {
+        hasher.write_u32(term);
     }
     hasher.finish()
-}
-
-/// Whether `fact` is `atom` instantiated under `bindings` (every variable of it bound).
-fn is_instance(fact: &Ground, atom: &PatternAtom, bindings: &[Option<&Ground>]) -> bool {
-    let (name, args) = fact.parts();
-    name == atom.relation
-        && args.len() == atom.args.len()
-        && are_instances(args, &atom.args, bindings)
-}
-
-/// Whether each term is its pattern instantiated under `bindings`; recursion as in
-/// [`match_arguments`].
-fn are_instances(grounds: &[Ground], patterns: &[Pattern], bindings: &[Option<&Ground>]) -> bool {
-    grounds
-        .iter()
-        .zip(patterns)
-        .all(|(ground, pattern)| match pattern {
-            Pattern::Const(sym) => matches!(ground, Ground::Const(name) if name == sym),
-            Pattern::Var(slot) => bindings[*slot] == Some(ground),
-            Pattern::Func(sym, args) => matches!(
-                ground,
-                Ground::Func(name, terms)
-                    if name == sym && terms.len() == args.len() && are_instances(terms, args, bindings)
-            ),
-        })
 }
 
 type Store = FxHashMap<RelKey, Relation>;
 
-/// The facts one round derives that its stratum's store does not hold yet, in the order they
-/// were found. Each is counted against the budget the moment it is found, so a join matching
-/// hundreds of millions of times stops at the fact budget instead of first collecting every
-/// match (which once took gigabytes before the count was reached).
-#[derive(Default)]
-struct Derived {
-    list: Vec<Ground>,
-    members: Members,
+/// The new facts of the last round of a recursive stratum, per relation.
+type Delta = FxHashMap<RelKey, Range<usize>>;
+
+/// The ground terms one interpreter has met, and the ids of the constants its rules name.
+///
+/// Terms are hash-consed ([`Terms`], shared with the grounder) so that a fact is a row of
+/// numbers. The table is kept across questions: the terms of the rules and of the static facts
+/// first, then those the questions make (the state's fluents, the moves, nested terms of derived
+/// facts). Past [`Vocabulary::KEPT_TERMS`] of the latter it is cut back to the former, so that a
+/// long run of playouts (laikLee_hex builds a list per path) does not grow it without end.
+struct Vocabulary {
+    terms: Terms,
+    /// The id of each symbol as a constant, by symbol number.
+    constants: Vec<TermId>,
+    /// The terms made before any question: the static facts' and the constants.
+    lasting: usize,
+    /// Each term given out as a [`Ground`] (a move, a fluent), by id, built once: a playout
+    /// hands the same moves and fluents out again and again.
+    grounds: Vec<Option<Ground>>,
+    /// The function terms of `grounds` by their functor and the address of their arguments,
+    /// which `grounds` keeps alive: a state the interpreter gave out is read back without a
+    /// lookup of each fluent in the term table.
+    given_out: FxHashMap<(Sym, usize), TermId>,
 }
 
-impl Derived {
-    /// Adds a fact its [`Members::contains_instance`] did not find.
-    fn push(&mut self, hash: u64, fact: Ground) {
-        let position = u32::try_from(self.list.len()).expect("fewer than 2^32 facts");
-        self.members.add(hash, position);
-        self.list.push(fact);
+impl Vocabulary {
+    /// Terms made by questions that are kept before the table is cut back.
+    const KEPT_TERMS: usize = 1 << 20;
+
+    /// The terms of every symbol of the programs read, as constants.
+    fn new(symbol_count: usize) -> Vocabulary {
+        let mut terms = Terms::new();
+        let mut key = KeyScratch::new();
+        let constants = (0..symbol_count)
+            .map(|n| {
+                let sym = Sym(u32::try_from(n).expect("fewer than 2^32 symbols"));
+                terms.find_or_intern(sym, &[], false, &mut key)
+            })
+            .collect();
+        Vocabulary {
+            terms,
+            constants,
+            lasting: 0,
+            grounds: Vec::new(),
+            given_out: FxHashMap::default(),
+        }
+    }
+
+    /// The term `id` as a [`Ground`], built once. Recursion follows the term's depth, which the
+    /// join keeps within [`MAX_TERM_DEPTH`].
+    fn ground(&mut self, id: TermId) -> Ground {
+        if let Some(Some(ground)) = self.grounds.get(id as usize) {
+            return ground.clone();
+        }
+        let functor = self.terms.functor(id);
+        let ground = if self.terms.args(id).is_empty() && !self.terms.is_empty_function(id) {
+            Ground::Const(functor)
+        } else {
+            let args: Vec<TermId> = self.terms.args(id).to_vec();
+            let args: Arc<[Ground]> = args.into_iter().map(|arg| self.ground(arg)).collect();
+            self.given_out.insert((functor, args.as_ptr() as usize), id);
+            Ground::Func(functor, args)
+        };
+        if self.grounds.len() <= id as usize {
+            self.grounds.resize(id as usize + 1, None);
+        }
+        self.grounds[id as usize] = Some(ground.clone());
+        ground
+    }
+
+    /// The id of `term`: a constant's or a term given out by [`Vocabulary::ground`] without a
+    /// lookup, any other made if new.
+    fn id_of(&mut self, term: &Ground, key: &mut KeyScratch) -> TermId {
+        let known = match term {
+            Ground::Const(sym) => self.constants.get(sym.0 as usize).copied(),
+            Ground::Func(sym, args) if !args.is_empty() => {
+                self.given_out.get(&(*sym, args.as_ptr() as usize)).copied()
+            }
+            Ground::Func(..) => None,
+        };
+        known.unwrap_or_else(|| self.terms.intern_ground(term, key))
+    }
+
+    /// Forgets the terms made after the lasting ones (see [`Vocabulary::KEPT_TERMS`]).
+    fn cut_back(&mut self) {
+        let lasting = self.lasting;
+        self.terms.truncate(lasting);
+        self.grounds.truncate(lasting);
+        self.given_out.retain(|_, id| (*id as usize) < lasting);
     }
 }
 
-/// The new facts of the last round of a recursive stratum, per relation.
-type Delta = FxHashMap<RelKey, Range<usize>>;
+/// Reading access to a [`Vocabulary`]: the terms and the constants' ids.
+#[derive(Clone, Copy)]
+struct TermView<'a> {
+    terms: &'a Terms,
+    constants: &'a [TermId],
+}
+
+/// Buffers a join reuses instead of allocating: the key of a term lookup and a stack of
+/// argument ids.
+#[derive(Default)]
+struct Scratch {
+    key: KeyScratch,
+    stack: Vec<TermId>,
+}
+
+impl TermView<'_> {
+    /// The id of a pattern whose variables are all bound, if that term exists (no new terms).
+    /// Recursion follows the pattern's written nesting, which the program builder bounds.
+    fn find(
+        &self,
+        pattern: &Pattern,
+        bindings: &[TermId],
+        scratch: &mut Scratch,
+    ) -> Option<TermId> {
+        match pattern {
+            Pattern::Const(sym) => Some(self.constants[sym.0 as usize]),
+            Pattern::Var(slot) => Some(bindings[*slot]).filter(|&t| t != UNBOUND),
+            Pattern::Func(sym, args) => {
+                let start = scratch.stack.len();
+                for arg in args {
+                    let Some(id) = self.find(arg, bindings, scratch) else {
+                        scratch.stack.truncate(start);
+                        return None;
+                    };
+                    scratch.stack.push(id);
+                }
+                let Scratch { key, stack } = scratch;
+                let found = self.terms.find_written(*sym, &stack[start..], true, key);
+                scratch.stack.truncate(start);
+                found
+            }
+        }
+    }
+
+    /// The arguments of `atom` under `bindings` into `out`; false when one is a term that does
+    /// not exist, and so in no fact.
+    fn find_all(
+        &self,
+        atom: &PatternAtom,
+        bindings: &[TermId],
+        scratch: &mut Scratch,
+        out: &mut Vec<TermId>,
+    ) -> bool {
+        out.clear();
+        for arg in &atom.args {
+            match self.find(arg, bindings, scratch) {
+                Some(id) => out.push(id),
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// Whether two patterns (variables bound) denote the same term, without making either:
+    /// `distinct` is tested at every match of the literals before it.
+    fn same(&self, a: &Pattern, b: &Pattern, bindings: &[TermId]) -> bool {
+        let id = |pattern: &Pattern| match pattern {
+            Pattern::Const(sym) => Some(self.constants[sym.0 as usize]),
+            Pattern::Var(slot) => Some(bindings[*slot]),
+            Pattern::Func(..) => None,
+        };
+        match (id(a), id(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => instances_equal(self.terms, a, b, bindings),
+        }
+    }
+
+    /// Unifies the arguments of `atom` with those of a fact of its relation, extending
+    /// `bindings`; new bindings go on `trail`, which the caller undoes on failure.
+    fn match_atom<'p>(
+        &self,
+        atom: &'p PatternAtom,
+        fact: &[TermId],
+        bindings: &mut [TermId],
+        trail: &mut Vec<usize>,
+        pending: &mut Vec<(&'p Pattern, TermId)>,
+    ) -> bool {
+        atom.args
+            .iter()
+            .zip(fact)
+            .all(|(pattern, &term)| match pattern {
+                Pattern::Const(sym) => self.constants[sym.0 as usize] == term,
+                Pattern::Var(slot) => {
+                    let bound = bindings[*slot];
+                    if bound == UNBOUND {
+                        bindings[*slot] = term;
+                        trail.push(*slot);
+                        true
+                    } else {
+                        bound == term
+                    }
+                }
+                Pattern::Func(..) => {
+                    match_pattern(self.terms, pattern, term, bindings, trail, pending)
+                }
+            })
+    }
+}
+
+/// The id of a pattern whose variables are all bound, made if new.
+fn intern(
+    terms: &mut Terms,
+    constants: &[TermId],
+    pattern: &Pattern,
+    bindings: &[TermId],
+    scratch: &mut Scratch,
+) -> TermId {
+    match pattern {
+        Pattern::Const(sym) => constants[sym.0 as usize],
+        Pattern::Var(slot) => bindings[*slot],
+        Pattern::Func(sym, args) => {
+            let start = scratch.stack.len();
+            for arg in args {
+                let id = intern(terms, constants, arg, bindings, scratch);
+                scratch.stack.push(id);
+            }
+            let Scratch { key, stack } = scratch;
+            let id = terms.find_or_intern(*sym, &stack[start..], true, key);
+            scratch.stack.truncate(start);
+            id
+        }
+    }
+}
 
 /// Counts one query's work against the budget.
 struct Counter<'a> {
@@ -398,7 +554,11 @@ pub struct Interpreter {
     budget: Budget,
     role_names: Vec<String>,
     roles: Vec<Ground>,
+    /// Each role's term id (a constant's: never forgotten).
+    role_ids: Vec<TermId>,
     initial: GdlState,
+    /// The terms the questions share.
+    vocabulary: RefCell<Vocabulary>,
     /// The last state evaluated without moves: a playout asks for the terminal test, the legal
     /// moves of every role and then the goals of the same state. `Arc`, not `Rc`: a reasoner
     /// is moved to the editor's background threads, so it must be `Send`.
@@ -510,7 +670,7 @@ impl Interpreter {
             steps: 0,
             facts: 0,
         };
-        let state_plan = Plan::new(
+        let mut state_plan = Plan::new(
             written,
             &[
                 keywords.legal,
@@ -521,22 +681,45 @@ impl Interpreter {
             &[keywords.legal, keywords.goal, keywords.terminal],
             evaluation,
             too_large_once,
-            &mut counter(),
-        )?;
-        let next_plan = Plan::new(
+        )
+        .map_err(|error| (error, None))?;
+        let mut next_plan = Plan::new(
             written,
             &[keywords.next, keywords.sees],
             &[keywords.next, keywords.sees],
             evaluation,
             too_large_once,
-            &mut counter(),
-        )?;
+        )
+        .map_err(|error| (error, None))?;
+        // Each plan's rewriting adds its own names to the written ones; a constant's term is
+        // known by its symbol's number, so one table serves both.
+        let symbol_count = [&state_plan, &next_plan]
+            .iter()
+            .map(|plan| plan.evaluated.symbols.len())
+            .max()
+            .unwrap_or(0);
+        let mut vocabulary = Vocabulary::new(symbol_count);
+        state_plan.evaluate_statics(&mut vocabulary, &mut counter())?;
+        next_plan.evaluate_statics(&mut vocabulary, &mut counter())?;
+        vocabulary.lasting = vocabulary.terms.len();
+        let role_ids: Vec<TermId> = written
+            .roles
+            .iter()
+            .map(|&sym| vocabulary.constants[sym.0 as usize])
+            .collect();
         // `init` should be static; if a game makes it read `true`, it sees an empty state.
         let init_strata = state_plan.dynamic_strata_for(&[keywords.init]);
         let store = state_plan
-            .evaluate(&init_strata, &[], &[], &roles, &mut counter())
+            .evaluate(
+                &mut vocabulary,
+                &init_strata,
+                &[],
+                &[],
+                &role_ids,
+                &mut counter(),
+            )
             .map_err(|error| (error, None))?;
-        let initial = state_plan.arguments(&store, (keywords.init, 1), None);
+        let initial = state_plan.arguments(&mut vocabulary, &store, (keywords.init, 1), None);
         Ok(Interpreter {
             program: written.clone(),
             evaluation,
@@ -545,7 +728,9 @@ impl Interpreter {
             budget: budget.clone(),
             role_names,
             roles,
+            role_ids,
             initial,
+            vocabulary: RefCell::new(vocabulary),
             last: RefCell::new(None),
             failure: RefCell::new(None),
             reference: RefCell::new(None),
@@ -588,12 +773,19 @@ impl Interpreter {
         } else {
             &self.next_plan
         };
-        let store = plan.evaluate(&plan.strata, state, joint, &self.roles, &mut self.counter())?;
+        let store = plan.evaluate(
+            &mut self.vocabulary.borrow_mut(),
+            &plan.strata,
+            state,
+            joint,
+            &self.role_ids,
+            &mut self.counter(),
+        )?;
         let mut sizes: Vec<(String, usize)> = store
             .iter()
             .map(|(key, relation)| {
                 let name = plan.evaluated.symbols.name(key.0);
-                (format!("{name}/{}", key.1), relation.list.len())
+                (format!("{name}/{}", key.1), relation.len)
             })
             .collect();
         sizes.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
@@ -627,9 +819,10 @@ impl Interpreter {
     fn legal_moves_here(&self, state: &GdlState, role: RoleIndex) -> Result<Vec<Ground>, GdlError> {
         let store = self.state_model(state)?;
         Ok(self.state_plan.arguments(
+            &mut self.vocabulary.borrow_mut(),
             &store,
             (self.program.keywords.legal, 2),
-            Some(&self.roles[role]),
+            Some(self.role_ids[role]),
         ))
     }
 
@@ -640,9 +833,15 @@ impl Interpreter {
         let store = self.state_model(state)?;
         let key = (self.program.keywords.goal, 2);
         let mut values = Vec::new();
-        for role in &self.roles {
+        for (role, &role_id) in self.roles.iter().zip(&self.role_ids) {
             let mut role_values = Vec::new();
-            for value in self.state_plan.arguments(&store, key, Some(role)) {
+            let found = self.state_plan.arguments(
+                &mut self.vocabulary.borrow_mut(),
+                &store,
+                key,
+                Some(role_id),
+            );
+            for value in found {
                 let text = self.render(&value);
                 match text.parse::<Reward>() {
                     Ok(reward) if reward <= 100 => role_values.push(reward),
@@ -663,9 +862,12 @@ impl Interpreter {
 
     fn next_state_here(&self, state: &GdlState, joint: &[Ground]) -> Result<GdlState, GdlError> {
         let store = self.next_model(state, joint)?;
-        Ok(self
-            .next_plan
-            .arguments(&store, (self.program.keywords.next, 1), None))
+        Ok(self.next_plan.arguments(
+            &mut self.vocabulary.borrow_mut(),
+            &store,
+            (self.program.keywords.next, 1),
+            None,
+        ))
     }
 
     fn percepts_here(
@@ -676,9 +878,10 @@ impl Interpreter {
     ) -> Result<Vec<Ground>, GdlError> {
         let store = self.next_model(state, joint)?;
         Ok(self.next_plan.arguments(
+            &mut self.vocabulary.borrow_mut(),
             &store,
             (self.program.keywords.sees, 2),
-            Some(&self.roles[role]),
+            Some(self.role_ids[role]),
         ))
     }
 
@@ -755,7 +958,14 @@ impl Interpreter {
             return Ok(store.clone());
         }
         let plan = &self.state_plan;
-        let store = plan.evaluate(&plan.strata, state, &[], &self.roles, &mut self.counter())?;
+        let store = plan.evaluate(
+            &mut self.vocabulary_for_a_question(),
+            &plan.strata,
+            state,
+            &[],
+            &self.role_ids,
+            &mut self.counter(),
+        )?;
         let store = Arc::new(store);
         *self.last.borrow_mut() = Some((state.clone(), store.clone()));
         Ok(store)
@@ -764,32 +974,48 @@ impl Interpreter {
     /// The dynamic facts the questions about the next state read, after `joint`.
     fn next_model(&self, state: &GdlState, joint: &[Ground]) -> Result<Store, GdlError> {
         let plan = &self.next_plan;
-        plan.evaluate(&plan.strata, state, joint, &self.roles, &mut self.counter())
+        plan.evaluate(
+            &mut self.vocabulary_for_a_question(),
+            &plan.strata,
+            state,
+            joint,
+            &self.role_ids,
+            &mut self.counter(),
+        )
+    }
+
+    /// The vocabulary, cut back to its lasting terms when the questions have made more than
+    /// [`Vocabulary::KEPT_TERMS`]; the cached state's facts, which may name the terms cut, are
+    /// dropped with them.
+    fn vocabulary_for_a_question(&self) -> std::cell::RefMut<'_, Vocabulary> {
+        let mut vocabulary = self.vocabulary.borrow_mut();
+        if vocabulary.terms.len() > vocabulary.lasting + Vocabulary::KEPT_TERMS {
+            vocabulary.cut_back();
+            *self.last.borrow_mut() = None;
+        }
+        vocabulary
     }
 }
 
 impl Plan {
     /// The rules of the relations named `roots` (and of those they read), rewritten for the
-    /// demand of their readers when goal-directed, with their static strata evaluated; the
-    /// dynamic strata of the relations named `asked` are the ones [`Plan::strata`] lists.
-    /// An error gives the relations of a static stratum that ran out of budget.
+    /// demand of their readers when goal-directed; the dynamic strata of the relations named
+    /// `asked` are the ones [`Plan::strata`] lists. The static strata are evaluated by
+    /// [`Plan::evaluate_statics`], once every plan's symbols are known.
     fn new(
         written: &Program,
         roots: &[Sym],
         asked: &[Sym],
         evaluation: Evaluation,
         too_large_once: &FxHashSet<RelKey>,
-        counter: &mut Counter<'_>,
-    ) -> Result<Plan, (GdlError, Option<Vec<RelKey>>)> {
+    ) -> Result<Plan, GdlError> {
         let rules = written
             .strata_for(&keys_named(written, roots))
             .into_iter()
             .flat_map(|s| written.strata[s].rules.iter())
             .map(|&r| written.rules[r].clone())
             .collect();
-        let own = written
-            .with_rules(written.symbols.clone(), rules)
-            .map_err(|error| (error, None))?;
+        let own = written.with_rules(written.symbols.clone(), rules)?;
         let (evaluated, access, index_specs) = match evaluation {
             Evaluation::BottomUp => {
                 let access = own.rules.iter().map(|r| vec![None; r.body.len()]);
@@ -813,17 +1039,28 @@ impl Plan {
             statics: Store::default(),
         };
         plan.strata = plan.dynamic_strata_for(asked);
+        Ok(plan)
+    }
+
+    /// Evaluates the static strata once. An error gives the relations of a static stratum that
+    /// ran out of budget.
+    fn evaluate_statics(
+        &mut self,
+        vocabulary: &mut Vocabulary,
+        counter: &mut Counter<'_>,
+    ) -> Result<(), (GdlError, Option<Vec<RelKey>>)> {
         let empty = Store::default();
         let mut statics = Store::default();
-        for stratum in plan.evaluated.strata.iter().filter(|s| !s.dynamic) {
-            if let Err(error) = plan.run_stratum(stratum, &empty, &mut statics, counter) {
+        for stratum in self.evaluated.strata.iter().filter(|s| !s.dynamic) {
+            if let Err(error) = self.run_stratum(stratum, &empty, &mut statics, vocabulary, counter)
+            {
                 let overflowing =
                     matches!(error, GdlError::Budget(_)).then(|| stratum.relations.clone());
                 return Err((error, overflowing));
             }
         }
-        plan.statics = statics;
-        Ok(plan)
+        self.statics = statics;
+        Ok(())
     }
 
     /// The dynamic strata needed to compute the relations named `names`, in evaluation order.
@@ -838,32 +1075,36 @@ impl Plan {
 
     /// An empty relation of `key` with the indexes its joins read.
     fn relation(&self, key: RelKey) -> Relation {
-        Relation::with_specs(self.index_specs.get(&key).cloned().unwrap_or_default())
+        Relation::new(
+            key.1,
+            self.index_specs.get(&key).cloned().unwrap_or_default(),
+        )
     }
 
     /// The dynamic facts of `strata` given the state and the joint move (one move per role of
     /// `roles`).
     fn evaluate(
         &self,
+        vocabulary: &mut Vocabulary,
         strata: &[usize],
         state: &[Ground],
         joint: &[Ground],
-        roles: &[Ground],
+        roles: &[TermId],
         counter: &mut Counter<'_>,
     ) -> Result<Store, GdlError> {
         let keywords = self.evaluated.keywords;
+        let mut key = KeyScratch::new();
         let mut store = Store::default();
         let mut truths = self.relation((keywords.true_, 1));
         for fluent in state {
-            truths.insert(Ground::Func(keywords.true_, vec![fluent.clone()].into()));
+            let fluent = vocabulary.id_of(fluent, &mut key);
+            truths.insert(&vocabulary.terms, &[fluent]);
         }
         store.insert((keywords.true_, 1), truths);
         let mut does = self.relation((keywords.does, 2));
-        for (role, action) in roles.iter().zip(joint) {
-            does.insert(Ground::Func(
-                keywords.does,
-                vec![role.clone(), action.clone()].into(),
-            ));
+        for (&role, action) in roles.iter().zip(joint) {
+            let action = vocabulary.id_of(action, &mut key);
+            does.insert(&vocabulary.terms, &[role, action]);
         }
         store.insert((keywords.does, 2), does);
         for &s in strata {
@@ -871,6 +1112,7 @@ impl Plan {
                 &self.evaluated.strata[s],
                 &self.statics,
                 &mut store,
+                vocabulary,
                 counter,
             )?;
         }
@@ -878,28 +1120,33 @@ impl Plan {
     }
 
     /// The facts of `key`: a relation's rules may be split between static and dynamic strata.
-    fn facts<'a>(&'a self, store: &'a Store, key: RelKey) -> impl Iterator<Item = &'a Ground> {
+    fn facts<'a>(&'a self, store: &'a Store, key: RelKey) -> impl Iterator<Item = &'a [TermId]> {
         [self.statics.get(&key), store.get(&key)]
             .into_iter()
             .flatten()
-            .flat_map(|relation| relation.list.iter())
+            .flat_map(Relation::facts)
     }
 
     /// The last argument of the facts of `key` whose first argument is `first` (when given),
     /// sorted and deduplicated.
-    fn arguments(&self, store: &Store, key: RelKey, first: Option<&Ground>) -> Vec<Ground> {
-        let mut found: Vec<Ground> = self
+    fn arguments(
+        &self,
+        vocabulary: &mut Vocabulary,
+        store: &Store,
+        key: RelKey,
+        first: Option<TermId>,
+    ) -> Vec<Ground> {
+        let mut ids: Vec<TermId> = self
             .facts(store, key)
-            .filter_map(|fact| {
-                let args = fact.parts().1;
-                match first {
-                    Some(first) if args.first() != Some(first) => None,
-                    _ => args.last().cloned(),
-                }
+            .filter_map(|args| match first {
+                Some(first) if args.first() != Some(&first) => None,
+                _ => args.last().copied(),
             })
             .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut found: Vec<Ground> = ids.into_iter().map(|id| vocabulary.ground(id)).collect();
         found.sort();
-        found.dedup();
         found
     }
 
@@ -909,6 +1156,7 @@ impl Plan {
         stratum: &Stratum,
         base: &Store,
         top: &mut Store,
+        vocabulary: &mut Vocabulary,
         counter: &mut Counter<'_>,
     ) -> Result<(), GdlError> {
         for key in &stratum.relations {
@@ -917,9 +1165,9 @@ impl Plan {
         // The first round joins everything known.
         let mut derived = Derived::default();
         for &r in &stratum.rules {
-            self.join(r, None, base, top, counter, &mut derived)?;
+            self.join(r, None, base, top, vocabulary, counter, &mut derived)?;
         }
-        let mut delta = self.add_all(stratum, top, derived);
+        let mut delta = self.add_all(stratum, top, &vocabulary.terms, derived);
         if !stratum.recursive {
             return Ok(());
         }
@@ -935,11 +1183,19 @@ impl Plan {
                             .get(&atom.key())
                             .is_some_and(|range| !range.is_empty())
                     {
-                        self.join(r, Some((i, &delta)), base, top, counter, &mut derived)?;
+                        self.join(
+                            r,
+                            Some((i, &delta)),
+                            base,
+                            top,
+                            vocabulary,
+                            counter,
+                            &mut derived,
+                        )?;
                     }
                 }
             }
-            delta = self.add_all(stratum, top, derived);
+            delta = self.add_all(stratum, top, &vocabulary.terms, derived);
         }
         Ok(())
     }
@@ -947,23 +1203,33 @@ impl Plan {
     /// Matches the body of `rule` against the facts and adds every head instance `top` lacks
     /// to `out`.
     /// Backtracking runs on an explicit stack of cursors, one per body literal.
+    #[allow(clippy::too_many_arguments)]
     fn join(
         &self,
         rule_index: usize,
         delta: Option<(usize, &Delta)>,
         base: &Store,
         top: &Store,
+        vocabulary: &mut Vocabulary,
         counter: &mut Counter<'_>,
         out: &mut Derived,
     ) -> Result<(), GdlError> {
         let rule = &self.evaluated.rules[rule_index];
         let access = &self.access[rule_index];
         let body = &rule.body;
-        let mut bindings: Vec<Option<&Ground>> = vec![None; rule.variables];
+        let Vocabulary {
+            terms, constants, ..
+        } = vocabulary;
+        let constants: &[TermId] = constants;
+        let mut bindings: Vec<TermId> = vec![UNBOUND; rule.variables];
         // Slots bound so far, in order, and where each level's bindings start.
         let mut trail: Vec<usize> = Vec::new();
         let mut marks: Vec<usize> = vec![0; body.len() + 1];
         let mut cursors: Vec<usize> = vec![0; body.len() + 1];
+        let mut scratch = Scratch::default();
+        let mut pending = Vec::new();
+        // The arguments of the head, or of a negated literal, under the bindings.
+        let mut instance: Vec<TermId> = Vec::new();
         // A relation's facts may live in both stores (its rules split between strata).
         // Looked up once per join rather than each time a level is entered: the stores do not
         // change during a join.
@@ -979,37 +1245,33 @@ impl Plan {
         // The candidates of each level, found when the join enters it: the facts of the
         // relation in `base` and in `top`, all of them or those at the given positions.
         let mut candidates: Vec<Candidates<'_>> = vec![Candidates::default(); body.len()];
-        // Whether the relations of a negated literal hold its instance under the bindings.
-        let contains = |relations: [Option<&Relation>; 2],
-                        atom: &PatternAtom,
-                        bindings: &[Option<&Ground>]| {
-            let hash = instance_hash(atom, bindings);
-            relations
-                .iter()
-                .flatten()
-                .any(|r| r.members.contains_instance(&r.list, hash, atom, bindings))
-        };
+        let head_key = rule.head.key();
         let mut level = 0;
         loop {
             if level == body.len() {
-                // Looked up before being built: a known head costs no allocation.
-                let hash = instance_hash(&rule.head, &bindings);
-                let known = top.get(&rule.head.key()).is_some_and(|relation| {
-                    relation
-                        .members
-                        .contains_instance(&relation.list, hash, &rule.head, &bindings)
-                }) || out
-                    .members
-                    .contains_instance(&out.list, hash, &rule.head, &bindings);
+                // A known head's arguments exist already, so this makes terms only for a new
+                // fact, which needs them.
+                instance.clear();
+                for arg in &rule.head.args {
+                    let id = intern(terms, constants, arg, &bindings, &mut scratch);
+                    instance.push(id);
+                }
+                let hash = fact_hash(&instance);
+                let known = [top.get(&head_key), out.get(&head_key)]
+                    .into_iter()
+                    .flatten()
+                    .any(|relation| relation.has(hash, &instance));
                 if !known {
-                    let head = instantiate_atom(&rule.head, &bindings);
-                    if head.depth() > MAX_TERM_DEPTH {
+                    let depth = 1 + instance.iter().map(|&t| terms.depth(t)).max().unwrap_or(0);
+                    if depth > MAX_TERM_DEPTH {
                         return Err(GdlError::Budget(format!(
                             "a derived term is nested more than {MAX_TERM_DEPTH} levels deep (unbounded recursion through function terms?)"
                         )));
                     }
                     counter.fact()?;
-                    out.push(hash, head);
+                    out.entry(head_key)
+                        .or_insert_with(|| Relation::new(head_key.1, Arc::default()))
+                        .push_new(terms, hash, &instance);
                 }
                 if level == 0 {
                     return Ok(());
@@ -1020,8 +1282,9 @@ impl Plan {
             // Undo what this level bound on its previous success.
             while trail.len() > marks[level] {
                 let slot = trail.pop().expect("non-empty trail");
-                bindings[slot] = None;
+                bindings[slot] = UNBOUND;
             }
+            let view = TermView { terms, constants };
             let success = match &body[level] {
                 CompiledLiteral::Positive(atom) => {
                     if cursors[level] == 0 {
@@ -1035,7 +1298,9 @@ impl Plan {
                         candidates[level] = Candidates::of(
                             relations[level],
                             access[level].as_ref(),
+                            &view,
                             &bindings,
+                            &mut scratch,
                             only_new,
                         );
                     }
@@ -1043,13 +1308,13 @@ impl Plan {
                     while let Some(fact) = candidates[level].get(cursors[level]) {
                         cursors[level] += 1;
                         counter.step()?;
-                        if match_atom(atom, fact, &mut bindings, &mut trail) {
+                        if view.match_atom(atom, fact, &mut bindings, &mut trail, &mut pending) {
                             found = true;
                             break;
                         }
                         while trail.len() > marks[level] {
                             let slot = trail.pop().expect("non-empty trail");
-                            bindings[slot] = None;
+                            bindings[slot] = UNBOUND;
                         }
                     }
                     found
@@ -1060,9 +1325,13 @@ impl Plan {
                     cursors[level] = 1;
                     counter.step()?;
                     first_visit
-                        && holds(test, &bindings, &|atom, bindings| {
-                            contains(relations[level], atom, bindings)
-                        })
+                        && view.holds(
+                            test,
+                            &bindings,
+                            relations[level],
+                            &mut scratch,
+                            &mut instance,
+                        )
                 }
             };
             if success {
@@ -1078,17 +1347,38 @@ impl Plan {
     }
 }
 
-/// Evaluates a test literal whose variables are all bound (the compiler placed it so).
-fn holds(
-    test: &CompiledLiteral,
-    bindings: &[Option<&Ground>],
-    contains: &impl Fn(&PatternAtom, &[Option<&Ground>]) -> bool,
-) -> bool {
-    match test {
-        CompiledLiteral::Negative(atom) => !contains(atom, bindings),
-        CompiledLiteral::Distinct(a, b) => !same_instance(a, b, bindings),
-        CompiledLiteral::Equal(a, b) => same_instance(a, b, bindings),
-        CompiledLiteral::Positive(_) => unreachable!("positive literals are joined"),
+/// The facts one round derives that its stratum's store does not hold yet, per relation, in
+/// the order they were found. Each is counted against the budget the moment it is found, so a
+/// join matching hundreds of millions of times stops at the fact budget instead of first
+/// collecting every match (which once took gigabytes before the count was reached).
+type Derived = FxHashMap<RelKey, Relation>;
+
+impl TermView<'_> {
+    /// Whether a test literal holds, its variables all bound (the compiler placed it so); a
+    /// negated literal is looked up in `relations`, its arguments built in `instance`.
+    fn holds(
+        &self,
+        test: &CompiledLiteral,
+        bindings: &[TermId],
+        relations: [Option<&Relation>; 2],
+        scratch: &mut Scratch,
+        instance: &mut Vec<TermId>,
+    ) -> bool {
+        match test {
+            CompiledLiteral::Negative(atom) => {
+                // A term that was never made is in no fact.
+                !(self.find_all(atom, bindings, scratch, instance) && {
+                    let hash = fact_hash(instance);
+                    relations
+                        .iter()
+                        .flatten()
+                        .any(|relation| relation.has(hash, instance))
+                })
+            }
+            CompiledLiteral::Distinct(a, b) => !self.same(a, b, bindings),
+            CompiledLiteral::Equal(a, b) => self.same(a, b, bindings),
+            CompiledLiteral::Positive(_) => unreachable!("positive literals are joined"),
+        }
     }
 }
 
@@ -1097,21 +1387,31 @@ impl Plan {
     /// facts per relation of the stratum. Only the stratum's relations are looked at: the
     /// store holds every lower stratum's too, and walking them all after each round was a
     /// sixth of chess's time.
-    fn add_all(&self, stratum: &Stratum, top: &mut Store, derived: Derived) -> Delta {
-        let length = |top: &Store, key: &RelKey| top.get(key).map_or(0, |r| r.list.len());
+    fn add_all(
+        &self,
+        stratum: &Stratum,
+        top: &mut Store,
+        terms: &Terms,
+        derived: Derived,
+    ) -> Delta {
+        let length = |top: &Store, key: &RelKey| top.get(key).map_or(0, |r| r.len);
         let starts: Vec<(RelKey, usize)> = stratum
             .relations
             .iter()
             .map(|key| (*key, length(top, key)))
             .collect();
-        let Derived { list, members } = derived;
-        for (fact, hash) in list.into_iter().zip(members.hashes) {
-            let (name, args) = fact.parts();
-            let key = (name, args.len());
+        for (key, new) in derived {
             debug_assert!(stratum.relations.contains(&key));
-            top.entry(key)
-                .or_insert_with(|| self.relation(key))
-                .push_new(hash, fact);
+            let relation = top.entry(key).or_insert_with(|| self.relation(key));
+            if relation.len == 0 {
+                // Most strata are not recursive and derive their facts in one round: the set
+                // the join built moves in whole, and only the indexes are filled.
+                relation.take_facts(terms, new);
+                continue;
+            }
+            for position in 0..new.len {
+                relation.push_new(terms, new.hashes[position], new.fact(position));
+            }
         }
         starts
             .into_iter()
@@ -1121,10 +1421,12 @@ impl Plan {
 }
 
 /// The facts a join tries at one level: of the relation's facts in the lower strata's store
-/// and in the current one, all (`positions` `None`) or those at the positions an index gave.
+/// and in the current one, those in `ranges` (`positions` `None`: a scan) or those at the
+/// positions an index gave.
 #[derive(Clone, Default)]
 struct Candidates<'s> {
-    lists: [&'s [Ground]; 2],
+    relations: [Option<&'s Relation>; 2],
+    ranges: [Range<usize>; 2],
     positions: Option<[&'s [u32]; 2]>,
 }
 
@@ -1134,25 +1436,32 @@ impl<'s> Candidates<'s> {
     fn of(
         relations: [Option<&'s Relation>; 2],
         access: Option<&Access>,
-        bindings: &[Option<&Ground>],
+        view: &TermView<'_>,
+        bindings: &[TermId],
+        scratch: &mut Scratch,
         only_new: Option<Range<usize>>,
     ) -> Candidates<'s> {
         let [below, above] = relations;
-        let list = |relation: Option<&'s Relation>| relation.map_or(&[][..], |r| r.list.as_slice());
-        let lists = [list(below), list(above)];
         let Some(access) = access else {
-            return match only_new {
-                Some(range) => Candidates {
-                    lists: [&[], &lists[1][range]],
-                    positions: None,
-                },
-                None => Candidates {
-                    lists,
-                    positions: None,
-                },
+            let all = |relation: Option<&Relation>| 0..relation.map_or(0, |r| r.len);
+            let ranges = match only_new {
+                Some(range) => [0..0, range],
+                None => [all(below), all(above)],
+            };
+            return Candidates {
+                relations,
+                ranges,
+                positions: None,
             };
         };
-        let key = probe_key(&access.probes, bindings);
+        let Some(key) = probe_key(view, &access.probes, bindings, scratch) else {
+            // A value no fact holds.
+            return Candidates {
+                relations,
+                ranges: [0..0, 0..0],
+                positions: Some([&[], &[]]),
+            };
+        };
         let positions = |relation: Option<&'s Relation>| -> &'s [u32] {
             relation
                 .and_then(|r| r.indexes[access.index].get(&key))
@@ -1168,26 +1477,33 @@ impl<'s> Candidates<'s> {
             None => (positions(below), positions(above)),
         };
         Candidates {
-            lists,
+            relations,
+            ranges: [0..0, 0..0],
             positions: Some([below, above]),
         }
     }
 
-    /// The `at`-th candidate.
-    fn get(&self, at: usize) -> Option<&'s Ground> {
-        match self.positions {
+    /// The `at`-th candidate's arguments.
+    fn get(&self, at: usize) -> Option<&'s [TermId]> {
+        let (relation, position) = match self.positions {
             None => {
-                let [below, above] = self.lists;
-                below.get(at).or_else(|| above.get(at - below.len()))
+                let [below, above] = &self.ranges;
+                if at < below.len() {
+                    (self.relations[0], below.start + at)
+                } else {
+                    let position = above.start + (at - below.len());
+                    if position >= above.end {
+                        return None;
+                    }
+                    (self.relations[1], position)
+                }
             }
-            Some([below, above]) => {
-                let (list, position) = match below.get(at) {
-                    Some(&p) => (self.lists[0], p),
-                    None => (self.lists[1], *above.get(at - below.len())?),
-                };
-                Some(&list[position as usize])
-            }
-        }
+            Some([below, above]) => match below.get(at) {
+                Some(&p) => (self.relations[0], p as usize),
+                None => (self.relations[1], *above.get(at - below.len())? as usize),
+            },
+        };
+        Some(relation?.fact(position))
     }
 }
 
@@ -1405,104 +1721,6 @@ fn known_places(
     }
 }
 
-/// Whether the two (fully bound) patterns instantiate to the same term under `bindings`,
-/// without building either: `distinct` is tested at every match of the literals before it.
-/// Recursion is bounded by the patterns' depth.
-fn same_instance(a: &Pattern, b: &Pattern, bindings: &[Option<&Ground>]) -> bool {
-    let bound = |slot: usize| bindings[slot].expect("tests come after their variables are bound");
-    match (a, b) {
-        (Pattern::Var(x), Pattern::Var(y)) => bound(*x) == bound(*y),
-        (Pattern::Var(slot), pattern) | (pattern, Pattern::Var(slot)) => are_instances(
-            std::slice::from_ref(bound(*slot)),
-            std::slice::from_ref(pattern),
-            bindings,
-        ),
-        (Pattern::Const(x), Pattern::Const(y)) => x == y,
-        (Pattern::Func(x, xs), Pattern::Func(y, ys)) => {
-            x == y
-                && xs.len() == ys.len()
-                && xs
-                    .iter()
-                    .zip(ys)
-                    .all(|(a, b)| same_instance(a, b, bindings))
-        }
-        _ => false,
-    }
-}
-
-/// Unifies a pattern atom with a ground fact, extending `bindings`; new bindings go on `trail`.
-/// On failure the caller undoes the trail.
-fn match_atom<'f>(
-    atom: &PatternAtom,
-    fact: &'f Ground,
-    bindings: &mut [Option<&'f Ground>],
-    trail: &mut Vec<usize>,
-) -> bool {
-    let (name, args) = fact.parts();
-    name == atom.relation
-        && args.len() == atom.args.len()
-        && match_arguments(&atom.args, args, bindings, trail)
-}
-
-/// [`match_atom`] of the arguments. It recurses along the pattern, whose depth the builder keeps
-/// within [`MAX_TERM_DEPTH`] (a variable takes a whole term, however deep, without recursing),
-/// and allocates nothing: it runs for every candidate fact of every join.
-fn match_arguments<'f>(
-    patterns: &[Pattern],
-    grounds: &'f [Ground],
-    bindings: &mut [Option<&'f Ground>],
-    trail: &mut Vec<usize>,
-) -> bool {
-    patterns
-        .iter()
-        .zip(grounds)
-        .all(|(pattern, ground)| match pattern {
-            Pattern::Const(sym) => matches!(ground, Ground::Const(name) if name == sym),
-            Pattern::Var(slot) => match bindings[*slot] {
-                Some(bound) => bound == ground,
-                None => {
-                    bindings[*slot] = Some(ground);
-                    trail.push(*slot);
-                    true
-                }
-            },
-            Pattern::Func(sym, pattern_args) => match ground {
-                Ground::Func(name, ground_args)
-                    if name == sym && ground_args.len() == pattern_args.len() =>
-                {
-                    match_arguments(pattern_args, ground_args, bindings, trail)
-                }
-                _ => false,
-            },
-        })
-}
-
-fn instantiate_atom(atom: &PatternAtom, bindings: &[Option<&Ground>]) -> Ground {
-    if atom.args.is_empty() {
-        Ground::Const(atom.relation)
-    } else {
-        Ground::Func(
-            atom.relation,
-            atom.args.iter().map(|a| instantiate(a, bindings)).collect(),
-        )
-    }
-}
-
-/// The pattern with its variables replaced. Recursion is bounded by the pattern's depth, which
-/// the builder keeps within [`MAX_TERM_DEPTH`].
-fn instantiate(pattern: &Pattern, bindings: &[Option<&Ground>]) -> Ground {
-    match pattern {
-        Pattern::Const(sym) => Ground::Const(*sym),
-        Pattern::Var(slot) => bindings[*slot]
-            .expect("the compiler orders literals so that variables are bound before use")
-            .clone(),
-        Pattern::Func(sym, args) => Ground::Func(
-            *sym,
-            args.iter().map(|a| instantiate(a, bindings)).collect(),
-        ),
-    }
-}
-
 impl Interpreter {
     /// [`Interpreter::try_percepts`], an error kept for [`Game::failure`] (no percepts then).
     pub fn percepts(&self, state: &GdlState, joint: &[Ground], role: RoleIndex) -> Vec<Ground> {
@@ -1590,17 +1808,36 @@ impl Game for Interpreter {
 }
 
 #[cfg(test)]
-mod hashing_tests {
+mod term_tests {
     use super::*;
 
-    /// A join finds a fact through an index only if the key it probes with, built from the
-    /// literal's patterns under the bindings, is the key the fact was filed under.
+    const CELL: Sym = Sym(1);
+    const A: Sym = Sym(2);
+    const B: Sym = Sym(3);
+    const F: Sym = Sym(4);
+
+    /// A vocabulary of five symbols and the term `(f b a)` in it.
+    fn vocabulary_with_f_b_a() -> (Vocabulary, TermId) {
+        let mut vocabulary = Vocabulary::new(5);
+        let (a, b) = (vocabulary.constants[2], vocabulary.constants[3]);
+        let fba = vocabulary
+            .terms
+            .find_or_intern(F, &[b, a], true, &mut KeyScratch::new());
+        (vocabulary, fba)
+    }
+
+    /// A join finds a fact through an index only if the key it probes with, from the literal's
+    /// patterns under the bindings, is the key the fact was filed under.
     #[test]
-    fn a_probe_hashes_as_the_fact_it_stands_for() {
-        let (cell, a, b, f) = (Sym(1), Sym(2), Sym(3), Sym(4));
+    fn a_probe_keys_as_the_fact_it_stands_for() {
+        let (vocabulary, fba) = vocabulary_with_f_b_a();
+        let (a, b) = (vocabulary.constants[2], vocabulary.constants[3]);
+        let view = TermView {
+            terms: &vocabulary.terms,
+            constants: &vocabulary.constants,
+        };
         // (cell a (f b a)), indexed by its first argument, its second and the second's name.
-        let nested = Ground::Func(f, vec![Ground::Const(b), Ground::Const(a)].into());
-        let fact = Ground::Func(cell, vec![Ground::Const(a), nested].into());
+        let fact = [a, fba];
         let spec = [
             Place::Value(vec![0]),
             Place::Value(vec![1]),
@@ -1609,95 +1846,165 @@ mod hashing_tests {
         // (cell ?x (f ?y a)) with ?x = a, ?y = b.
         let probes = [
             Probe::Value(Pattern::Var(0)),
-            Probe::Value(Pattern::Func(f, vec![Pattern::Var(1), Pattern::Const(a)])),
-            Probe::Functor(f),
+            Probe::Value(Pattern::Func(F, vec![Pattern::Var(1), Pattern::Const(A)])),
+            Probe::Functor(F),
         ];
-        let (ga, gb) = (Ground::Const(a), Ground::Const(b));
-        let bindings = [Some(&ga), Some(&gb)];
-        assert_eq!(index_key(&spec, &fact), Some(probe_key(&probes, &bindings)));
-        // Swapped values make another key: the index keeps them apart.
-        let swapped = [Some(&gb), Some(&ga)];
-        assert_ne!(index_key(&spec, &fact), Some(probe_key(&probes, &swapped)));
+        let mut scratch = Scratch::default();
+        let key = index_key(&vocabulary.terms, &spec, &fact);
+        assert!(key.is_some());
+        assert_eq!(key, probe_key(&view, &probes, &[a, b], &mut scratch));
+        // Swapped values: `(f a b)` was never made, so no fact can hold it.
+        assert_eq!(probe_key(&view, &probes, &[b, a], &mut scratch), None);
         // A constant where the spec reads a function's name: a fact no such literal matches.
-        let flat = Ground::Func(cell, vec![Ground::Const(a), Ground::Const(f)].into());
-        assert_eq!(index_key(&spec, &flat), None);
+        assert_eq!(index_key(&vocabulary.terms, &spec, &[a, b]), None);
+        assert_eq!(scratch.stack, Vec::<TermId>::new());
     }
 
-    /// `distinct` and its negation compare the two sides without building them: a variable
+    /// `distinct` and its negation compare the two sides without making them: a variable
     /// bound to a function term against a pattern, a function against a function.
     #[test]
     fn the_sides_of_distinct_compare_as_the_terms_they_stand_for() {
-        let (a, b, f) = (Sym(2), Sym(3), Sym(4));
-        let (ga, gb) = (Ground::Const(a), Ground::Const(b));
-        let fba = Ground::Func(f, vec![gb.clone(), ga.clone()].into());
+        let (vocabulary, fba) = vocabulary_with_f_b_a();
+        let (a, b) = (vocabulary.constants[2], vocabulary.constants[3]);
+        let view = TermView {
+            terms: &vocabulary.terms,
+            constants: &vocabulary.constants,
+        };
         // ?0 = b, ?1 = (f b a), ?2 = a.
-        let bindings = [Some(&gb), Some(&fba), Some(&ga)];
-        let f_of = |x: Pattern, y: Pattern| Pattern::Func(f, vec![x, y]);
-        let same = |x: &Pattern, y: &Pattern| same_instance(x, y, &bindings);
+        let bindings = [b, fba, a];
+        let f_of = |x: Pattern, y: Pattern| Pattern::Func(F, vec![x, y]);
+        let same = |x: &Pattern, y: &Pattern| view.same(x, y, &bindings);
         assert!(same(
-            &f_of(Pattern::Var(0), Pattern::Const(a)),
+            &f_of(Pattern::Var(0), Pattern::Const(A)),
             &Pattern::Var(1)
         ));
         assert!(same(
             &Pattern::Var(1),
-            &f_of(Pattern::Const(b), Pattern::Var(2))
+            &f_of(Pattern::Const(B), Pattern::Var(2))
         ));
         assert!(!same(
-            &f_of(Pattern::Var(2), Pattern::Const(a)),
+            &f_of(Pattern::Var(2), Pattern::Const(A)),
             &Pattern::Var(1)
         ));
         assert!(!same(&Pattern::Var(0), &Pattern::Var(2)));
-        assert!(same(&Pattern::Var(0), &Pattern::Const(b)));
-        assert!(!same(&Pattern::Const(a), &Pattern::Var(1)));
+        assert!(same(&Pattern::Var(0), &Pattern::Const(B)));
+        assert!(!same(&Pattern::Const(A), &Pattern::Var(1)));
+        // Two terms never made, equal only as patterns that differ.
         assert!(!same(
             &f_of(Pattern::Var(0), Pattern::Var(2)),
             &f_of(Pattern::Var(2), Pattern::Var(0))
         ));
+        assert!(same(
+            &f_of(Pattern::Var(2), Pattern::Var(2)),
+            &f_of(Pattern::Const(A), Pattern::Var(2))
+        ));
     }
 
-    /// A join asks whether a match's head is known without building it: the head's hash and
-    /// comparison, from its pattern and the bindings, must be those of the fact it would build.
+    /// A head's arguments made under the bindings are found in the relation that holds the
+    /// fact, and a negated literal naming a term never made is in no relation.
     #[test]
     fn a_pattern_is_found_as_the_fact_it_instantiates_to() {
-        let (cell, a, b, f, marked) = (Sym(1), Sym(2), Sym(3), Sym(4), Sym(5));
-        // (cell ?x (f ?y a)) and the atom `marked`, without arguments.
+        let (mut vocabulary, fba) = vocabulary_with_f_b_a();
+        let (a, b) = (vocabulary.constants[2], vocabulary.constants[3]);
+        // (cell ?x (f ?y a)).
         let head = PatternAtom {
-            relation: cell,
+            relation: CELL,
             args: vec![
                 Pattern::Var(0),
-                Pattern::Func(f, vec![Pattern::Var(1), Pattern::Const(a)]),
+                Pattern::Func(F, vec![Pattern::Var(1), Pattern::Const(A)]),
             ],
         };
-        let bare = PatternAtom {
-            relation: marked,
-            args: Vec::new(),
-        };
-        let (ga, gb) = (Ground::Const(a), Ground::Const(b));
-        let bindings = [Some(&ga), Some(&gb)];
-        let mut relation = Relation::default();
-        for atom in [&head, &bare] {
-            let fact = instantiate_atom(atom, &bindings);
-            assert_eq!(instance_hash(atom, &bindings), fact_hash(&fact));
-            assert!(is_instance(&fact, atom, &bindings));
-            assert!(relation.insert(fact));
-            let hash = instance_hash(atom, &bindings);
-            assert!(
-                relation
-                    .members
-                    .contains_instance(&relation.list, hash, atom, &bindings)
-            );
-        }
-        // Other bindings: another fact, not found and not a duplicate.
-        let swapped = [Some(&gb), Some(&ga)];
-        let hash = instance_hash(&head, &swapped);
-        assert!(
-            !relation
-                .members
-                .contains_instance(&relation.list, hash, &head, &swapped)
+        let mut scratch = Scratch::default();
+        let Vocabulary {
+            terms, constants, ..
+        } = &mut vocabulary;
+        let made: Vec<TermId> = head
+            .args
+            .iter()
+            .map(|arg| intern(terms, constants, arg, &[a, b], &mut scratch))
+            .collect();
+        assert_eq!(made, vec![a, fba]);
+        let before = terms.len();
+        let mut relation = Relation::new(2, Arc::default());
+        assert!(relation.insert(terms, &made));
+        assert!(!relation.insert(terms, &made));
+        let view = TermView { terms, constants };
+        let mut instance = Vec::new();
+        let negated = CompiledLiteral::Negative(head.clone());
+        let relations = [None, Some(&relation)];
+        assert!(!view.holds(&negated, &[a, b], relations, &mut scratch, &mut instance));
+        // ?y = a: `(f a a)` was never made, so the negation holds without making it.
+        assert!(view.holds(&negated, &[a, a], relations, &mut scratch, &mut instance));
+        assert_eq!(terms.len(), before);
+        // Made, it is a new fact of the relation.
+        let other: Vec<TermId> = head
+            .args
+            .iter()
+            .map(|arg| intern(terms, constants, arg, &[b, a], &mut scratch))
+            .collect();
+        assert_eq!(terms.len(), before + 1);
+        assert!(relation.insert(terms, &other));
+        assert_eq!(relation.len, 2);
+        // A relation without arguments holds one fact at most.
+        let mut marked = Relation::new(0, Arc::default());
+        assert!(marked.insert(terms, &[]));
+        assert!(!marked.insert(terms, &[]));
+        assert_eq!((marked.len, marked.facts().count()), (1, 1));
+    }
+
+    /// A term given out is read back as the same id, whether it is the very value given out or
+    /// an equal one built elsewhere, and after the table is cut back as well.
+    #[test]
+    fn a_term_given_out_is_read_back_as_itself() {
+        let (mut vocabulary, fba) = vocabulary_with_f_b_a();
+        vocabulary.lasting = vocabulary.terms.len();
+        let mut key = KeyScratch::new();
+        let given = vocabulary.ground(fba);
+        let expected = Ground::Func(F, vec![Ground::Const(B), Ground::Const(A)].into());
+        assert_eq!(given, expected);
+        assert_eq!(vocabulary.id_of(&given, &mut key), fba);
+        assert_eq!(vocabulary.id_of(&expected, &mut key), fba);
+        // `(cell a (f b a))`, made by a question, then forgotten.
+        let made =
+            vocabulary
+                .terms
+                .find_or_intern(CELL, &[vocabulary.constants[2], fba], true, &mut key);
+        let cell = vocabulary.ground(made);
+        vocabulary.cut_back();
+        assert_eq!(vocabulary.terms.len(), vocabulary.lasting);
+        let again = vocabulary.id_of(&cell, &mut key);
+        assert_eq!(vocabulary.ground(again), cell);
+        assert_eq!(vocabulary.id_of(&given, &mut key), fba);
+    }
+
+    /// The table cut back to its lasting terms forgets the others and makes them again, with
+    /// the same structure, when asked.
+    #[test]
+    fn terms_cut_back_are_made_again() {
+        let (mut vocabulary, fba) = vocabulary_with_f_b_a();
+        let lasting = vocabulary.terms.len();
+        let mut key = KeyScratch::new();
+        let nested = Ground::Func(
+            CELL,
+            vec![
+                Ground::Const(A),
+                Ground::Func(F, vec![Ground::Const(A), Ground::Const(B)].into()),
+            ]
+            .into(),
         );
-        assert!(relation.insert(instantiate_atom(&head, &swapped)));
-        assert!(!relation.insert(instantiate_atom(&head, &bindings)));
-        assert_eq!(relation.list.len(), 3);
+        let id = vocabulary.terms.intern_ground(&nested, &mut key);
+        assert_eq!(vocabulary.terms.len(), lasting + 2);
+        assert_eq!(vocabulary.terms.to_ground(id), nested);
+        vocabulary.terms.truncate(lasting);
+        assert_eq!(vocabulary.terms.len(), lasting);
+        let fab = [vocabulary.constants[2], vocabulary.constants[3]];
+        assert_eq!(vocabulary.terms.find_written(F, &fab, true, &mut key), None);
+        assert_eq!(
+            vocabulary.terms.to_ground(fba),
+            Ground::Func(F, vec![Ground::Const(B), Ground::Const(A)].into())
+        );
+        let again = vocabulary.terms.intern_ground(&nested, &mut key);
+        assert_eq!(vocabulary.terms.to_ground(again), nested);
     }
 }
 

@@ -42,6 +42,15 @@ impl Symbols {
         self.ids.get(name).copied()
     }
 
+    /// The number of names: every symbol's number is below it.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
     pub fn name(&self, sym: Sym) -> &str {
         &self.names[sym.0 as usize]
     }

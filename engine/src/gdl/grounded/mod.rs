@@ -22,7 +22,7 @@ mod game;
 mod gates;
 mod lanes;
 mod played;
-mod terms;
+pub(super) mod terms;
 #[cfg(test)]
 mod tests;
 

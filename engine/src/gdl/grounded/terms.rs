@@ -7,12 +7,12 @@ use rustc_hash::FxHashMap;
 use super::super::program::{Ground, Pattern, Sym};
 
 /// A ground term's number in its [`Terms`] table.
-pub(super) type TermId = u32;
+pub(in crate::gdl) type TermId = u32;
 
 /// The table of ground terms. A term is its functor and its arguments' ids; a constant has no
 /// arguments (GDL has no zero-argument functions, so `c` and `(c)` need not differ).
 #[derive(Debug, Default)]
-pub(super) struct Terms {
+pub(in crate::gdl) struct Terms {
     functors: Vec<Sym>,
     /// Where each term's arguments start in `arguments`; one extra entry closes the last term.
     starts: Vec<u32>,
@@ -30,40 +30,40 @@ pub(super) struct Terms {
 const EMPTY_FUNCTION: u32 = u32::MAX;
 
 /// A reusable buffer for the keys of term lookups.
-pub(super) type KeyScratch = Vec<u32>;
+pub(in crate::gdl) type KeyScratch = Vec<u32>;
 
 impl Terms {
-    pub(super) fn new() -> Terms {
+    pub(in crate::gdl) fn new() -> Terms {
         Terms {
             starts: vec![0],
             ..Terms::default()
         }
     }
 
-    pub(super) fn len(&self) -> usize {
+    pub(in crate::gdl) fn len(&self) -> usize {
         self.functors.len()
     }
 
-    pub(super) fn functor(&self, term: TermId) -> Sym {
+    pub(in crate::gdl) fn functor(&self, term: TermId) -> Sym {
         self.functors[term as usize]
     }
 
-    pub(super) fn args(&self, term: TermId) -> &[TermId] {
+    pub(in crate::gdl) fn args(&self, term: TermId) -> &[TermId] {
         let i = term as usize;
         &self.arguments[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 
-    pub(super) fn depth(&self, term: TermId) -> usize {
+    pub(in crate::gdl) fn depth(&self, term: TermId) -> usize {
         usize::from(self.depths[term as usize])
     }
 
     /// Whether the term is `(f)`: a function applied to no arguments.
-    pub(super) fn is_empty_function(&self, term: TermId) -> bool {
+    pub(in crate::gdl) fn is_empty_function(&self, term: TermId) -> bool {
         self.empty_function[term as usize]
     }
 
     /// The id of `functor(args)` if the term exists (a constant when `args` is empty).
-    pub(super) fn find(
+    pub(in crate::gdl) fn find(
         &self,
         functor: Sym,
         args: &[TermId],
@@ -73,7 +73,7 @@ impl Terms {
     }
 
     /// As [`Terms::find`]; `function` tells `(f)` from `f` when there are no arguments.
-    pub(super) fn find_written(
+    pub(in crate::gdl) fn find_written(
         &self,
         functor: Sym,
         args: &[TermId],
@@ -90,12 +90,12 @@ impl Terms {
     }
 
     /// The id of `functor(args)`, made if new. The caller keeps depths within its limit.
-    pub(super) fn intern(&mut self, functor: Sym, args: &[TermId]) -> TermId {
+    pub(in crate::gdl) fn intern(&mut self, functor: Sym, args: &[TermId]) -> TermId {
         self.intern_written(functor, args, false)
     }
 
     /// As [`Terms::intern`]; `function` tells `(f)` from `f` when there are no arguments.
-    pub(super) fn intern_written(
+    pub(in crate::gdl) fn intern_written(
         &mut self,
         functor: Sym,
         args: &[TermId],
@@ -116,9 +116,61 @@ impl Terms {
         id
     }
 
+    /// The id of `functor(args)`, made if new, looked up with the caller's buffer: a lookup that
+    /// finds the term allocates nothing (the interpreter asks at every match it derives).
+    pub(in crate::gdl) fn find_or_intern(
+        &mut self,
+        functor: Sym,
+        args: &[TermId],
+        function: bool,
+        key: &mut KeyScratch,
+    ) -> TermId {
+        match self.find_written(functor, args, function, key) {
+            Some(id) => id,
+            None => self.intern_written(functor, args, function),
+        }
+    }
+
+    /// The id of a [`Ground`] term, made if new. Iterative, as [`Terms::to_ground`].
+    pub(in crate::gdl) fn intern_ground(&mut self, term: &Ground, key: &mut KeyScratch) -> TermId {
+        // Post-order: a term's arguments get their ids before it does.
+        let mut ids: Vec<TermId> = Vec::new();
+        let mut pending: Vec<(&Ground, bool)> = vec![(term, false)];
+        while let Some((term, children_done)) = pending.pop() {
+            match term {
+                Ground::Const(name) => ids.push(self.find_or_intern(*name, &[], false, key)),
+                Ground::Func(name, args) if children_done || args.is_empty() => {
+                    let start = ids.len() - args.len();
+                    let id = self.find_or_intern(*name, &ids[start..], true, key);
+                    ids.truncate(start);
+                    ids.push(id);
+                }
+                Ground::Func(_, args) => {
+                    pending.push((term, true));
+                    pending.extend(args.iter().rev().map(|a| (a, false)));
+                }
+            }
+        }
+        ids.pop().expect("one term interned")
+    }
+
+    /// Forgets every term made after the first `len`: a table kept across many questions (the
+    /// interpreter's) would otherwise grow with every term any state ever derived.
+    pub(in crate::gdl) fn truncate(&mut self, len: usize) {
+        if self.len() <= len {
+            return;
+        }
+        self.functors.truncate(len);
+        self.starts.truncate(len + 1);
+        self.arguments.truncate(self.starts[len] as usize);
+        self.depths.truncate(len);
+        self.empty_function.truncate(len);
+        self.ids.retain(|_, id| (*id as usize) < len);
+    }
+
     /// The term as the interpreter's [`Ground`], for rendering and comparison. Iterative: the
     /// term's depth is bounded by the grounding limits, but it comes from user input.
-    pub(super) fn to_ground(&self, term: TermId) -> Ground {
+    pub(in crate::gdl) fn to_ground(&self, term: TermId) -> Ground {
         // Post-order over an explicit stack: children are built before their parent.
         let mut built: Vec<Ground> = Vec::new();
         let mut pending: Vec<(TermId, bool)> = vec![(term, false)];
@@ -141,11 +193,11 @@ impl Terms {
 }
 
 /// Variable bindings of one rule during a join: a slot holds a term id or [`UNBOUND`].
-pub(super) const UNBOUND: TermId = TermId::MAX;
+pub(in crate::gdl) const UNBOUND: TermId = TermId::MAX;
 
 /// Matches `pattern` against `term`, binding unbound slots (recorded on `trail` so that the
 /// caller can undo them). Runs on the explicit stack `pending`, reused between calls.
-pub(super) fn match_pattern<'p>(
+pub(in crate::gdl) fn match_pattern<'p>(
     terms: &Terms,
     pattern: &'p Pattern,
     term: TermId,
@@ -191,7 +243,7 @@ pub(super) fn match_pattern<'p>(
 
 /// The id of a pattern whose variables are all bound, if that term exists (no new terms).
 /// Recursion follows the pattern's written nesting, which the program builder bounds.
-pub(super) fn find_instance(
+pub(in crate::gdl) fn find_instance(
     terms: &Terms,
     pattern: &Pattern,
     bindings: &[TermId],
@@ -219,7 +271,7 @@ enum Side<'p> {
 
 /// Whether two patterns (variables bound) denote the same ground term, without making terms:
 /// `(distinct ?x (f ?y))` may name a term that no rule ever produced.
-pub(super) fn instances_equal(
+pub(in crate::gdl) fn instances_equal(
     terms: &Terms,
     left: &Pattern,
     right: &Pattern,
@@ -283,7 +335,11 @@ pub(super) fn instances_equal(
 }
 
 /// The id of a pattern whose variables are all bound, made if new.
-pub(super) fn intern_instance(terms: &mut Terms, pattern: &Pattern, bindings: &[TermId]) -> TermId {
+pub(in crate::gdl) fn intern_instance(
+    terms: &mut Terms,
+    pattern: &Pattern,
+    bindings: &[TermId],
+) -> TermId {
     match pattern {
         Pattern::Const(sym) => terms.intern(*sym, &[]),
         Pattern::Var(slot) => bindings[*slot],
