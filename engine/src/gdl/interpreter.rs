@@ -33,7 +33,10 @@ use std::sync::Arc;
 use super::GdlError;
 use super::grounded::demand::demand;
 use super::grounded::factor::for_each_var;
-use super::grounded::terms::{KeyScratch, TermId, Terms, UNBOUND, instances_equal, match_pattern};
+use super::grounded::terms::{
+    KeyScratch, TermId, Terms, UNBOUND, find_instance, instances_equal, intern_instance,
+    match_pattern,
+};
 use super::program::{
     CompiledLiteral, CompiledRule, Ground, MAX_TERM_DEPTH, Pattern, PatternAtom, Program, RelKey,
     Stratum, Sym,
@@ -254,12 +257,14 @@ fn probe_key(
     view: &TermView<'_>,
     probes: &[Probe],
     bindings: &[TermId],
-    scratch: &mut Scratch,
+    scratch: &mut KeyScratch,
 ) -> Option<IndexKey> {
     let mut hasher = FxHasher::default();
     for probe in probes {
         match probe {
-            Probe::Value(pattern) => hasher.write_u32(view.find(pattern, bindings, scratch)?),
+            Probe::Value(pattern) => {
+                hasher.write_u32(find_instance(view.terms, pattern, bindings, scratch)?);
+            }
             Probe::Functor(name) => hasher.write_u32(name.0),
         }
     }
@@ -280,7 +285,7 @@ type Store = FxHashMap<RelKey, Relation>;
 /// The new facts of the last round of a recursive stratum, per relation.
 type Delta = FxHashMap<RelKey, Range<usize>>;
 
-/// The ground terms one interpreter has met, and the ids of the constants its rules name.
+/// The ground terms one interpreter has met.
 ///
 /// Terms are hash-consed ([`Terms`], shared with the grounder) so that a fact is a row of
 /// numbers. The table is kept across questions: the terms of the rules and of the static facts
@@ -289,9 +294,7 @@ type Delta = FxHashMap<RelKey, Range<usize>>;
 /// long run of playouts (laikLee_hex builds a list per path) does not grow it without end.
 struct Vocabulary {
     terms: Terms,
-    /// The id of each symbol as a constant, by symbol number.
-    constants: Vec<TermId>,
-    /// The terms made before any question: the static facts' and the constants.
+    /// The terms made before any question: the static facts' and the roles.
     lasting: usize,
     /// Each term given out as a [`Ground`] (a move, a fluent), by id, built once: a playout
     /// hands the same moves and fluents out again and again.
@@ -306,19 +309,9 @@ impl Vocabulary {
     /// Terms made by questions that are kept before the table is cut back.
     const KEPT_TERMS: usize = 1 << 20;
 
-    /// The terms of every symbol of the programs read, as constants.
-    fn new(symbol_count: usize) -> Vocabulary {
-        let mut terms = Terms::new();
-        let mut key = KeyScratch::new();
-        let constants = (0..symbol_count)
-            .map(|n| {
-                let sym = Sym(u32::try_from(n).expect("fewer than 2^32 symbols"));
-                terms.find_or_intern(sym, &[], false, &mut key)
-            })
-            .collect();
+    fn new() -> Vocabulary {
         Vocabulary {
-            terms,
-            constants,
+            terms: Terms::new(),
             lasting: 0,
             grounds: Vec::new(),
             given_out: FxHashMap::default(),
@@ -351,7 +344,7 @@ impl Vocabulary {
     /// lookup, any other made if new.
     fn id_of(&mut self, term: &Ground, key: &mut KeyScratch) -> TermId {
         let known = match term {
-            Ground::Const(sym) => self.constants.get(sym.0 as usize).copied(),
+            Ground::Const(sym) => self.terms.constant(*sym),
             Ground::Func(sym, args) if !args.is_empty() => {
                 self.given_out.get(&(*sym, args.as_ptr() as usize)).copied()
             }
@@ -369,62 +362,25 @@ impl Vocabulary {
     }
 }
 
-/// Reading access to a [`Vocabulary`]: the terms and the constants' ids.
+/// Reading access to a [`Vocabulary`]'s terms, for the joins' tests and matches.
 #[derive(Clone, Copy)]
 struct TermView<'a> {
     terms: &'a Terms,
-    constants: &'a [TermId],
-}
-
-/// Buffers a join reuses instead of allocating: the key of a term lookup and a stack of
-/// argument ids.
-#[derive(Default)]
-struct Scratch {
-    key: KeyScratch,
-    stack: Vec<TermId>,
 }
 
 impl TermView<'_> {
-    /// The id of a pattern whose variables are all bound, if that term exists (no new terms).
-    /// Recursion follows the pattern's written nesting, which the program builder bounds.
-    fn find(
-        &self,
-        pattern: &Pattern,
-        bindings: &[TermId],
-        scratch: &mut Scratch,
-    ) -> Option<TermId> {
-        match pattern {
-            Pattern::Const(sym) => Some(self.constants[sym.0 as usize]),
-            Pattern::Var(slot) => Some(bindings[*slot]).filter(|&t| t != UNBOUND),
-            Pattern::Func(sym, args) => {
-                let start = scratch.stack.len();
-                for arg in args {
-                    let Some(id) = self.find(arg, bindings, scratch) else {
-                        scratch.stack.truncate(start);
-                        return None;
-                    };
-                    scratch.stack.push(id);
-                }
-                let Scratch { key, stack } = scratch;
-                let found = self.terms.find_written(*sym, &stack[start..], true, key);
-                scratch.stack.truncate(start);
-                found
-            }
-        }
-    }
-
     /// The arguments of `atom` under `bindings` into `out`; false when one is a term that does
     /// not exist, and so in no fact.
     fn find_all(
         &self,
         atom: &PatternAtom,
         bindings: &[TermId],
-        scratch: &mut Scratch,
+        scratch: &mut KeyScratch,
         out: &mut Vec<TermId>,
     ) -> bool {
         out.clear();
         for arg in &atom.args {
-            match self.find(arg, bindings, scratch) {
+            match find_instance(self.terms, arg, bindings, scratch) {
                 Some(id) => out.push(id),
                 None => return false,
             }
@@ -435,13 +391,13 @@ impl TermView<'_> {
     /// Whether two patterns (variables bound) denote the same term, without making either:
     /// `distinct` is tested at every match of the literals before it.
     fn same(&self, a: &Pattern, b: &Pattern, bindings: &[TermId]) -> bool {
-        let id = |pattern: &Pattern| match pattern {
-            Pattern::Const(sym) => Some(self.constants[sym.0 as usize]),
-            Pattern::Var(slot) => Some(bindings[*slot]),
-            Pattern::Func(..) => None,
-        };
-        match (id(a), id(b)) {
-            (Some(x), Some(y)) => x == y,
+        match (a, b) {
+            (Pattern::Var(x), Pattern::Var(y)) => bindings[*x] == bindings[*y],
+            (Pattern::Var(slot), Pattern::Const(name))
+            | (Pattern::Const(name), Pattern::Var(slot)) => {
+                self.terms.constant(*name) == Some(bindings[*slot])
+            }
+            (Pattern::Const(x), Pattern::Const(y)) => x == y,
             _ => instances_equal(self.terms, a, b, bindings),
         }
     }
@@ -460,7 +416,7 @@ impl TermView<'_> {
             .iter()
             .zip(fact)
             .all(|(pattern, &term)| match pattern {
-                Pattern::Const(sym) => self.constants[sym.0 as usize] == term,
+                Pattern::Const(sym) => self.terms.constant(*sym) == Some(term),
                 Pattern::Var(slot) => {
                     let bound = bindings[*slot];
                     if bound == UNBOUND {
@@ -475,31 +431,6 @@ impl TermView<'_> {
                     match_pattern(self.terms, pattern, term, bindings, trail, pending)
                 }
             })
-    }
-}
-
-/// The id of a pattern whose variables are all bound, made if new.
-fn intern(
-    terms: &mut Terms,
-    constants: &[TermId],
-    pattern: &Pattern,
-    bindings: &[TermId],
-    scratch: &mut Scratch,
-) -> TermId {
-    match pattern {
-        Pattern::Const(sym) => constants[sym.0 as usize],
-        Pattern::Var(slot) => bindings[*slot],
-        Pattern::Func(sym, args) => {
-            let start = scratch.stack.len();
-            for arg in args {
-                let id = intern(terms, constants, arg, bindings, scratch);
-                scratch.stack.push(id);
-            }
-            let Scratch { key, stack } = scratch;
-            let id = terms.find_or_intern(*sym, &stack[start..], true, key);
-            scratch.stack.truncate(start);
-            id
-        }
     }
 }
 
@@ -691,22 +622,17 @@ impl Interpreter {
             too_large_once,
         )
         .map_err(|error| (error, None))?;
-        // Each plan's rewriting adds its own names to the written ones; a constant's term is
-        // known by its symbol's number, so one table serves both.
-        let symbol_count = [&state_plan, &next_plan]
-            .iter()
-            .map(|plan| plan.evaluated.symbols.len())
-            .max()
-            .unwrap_or(0);
-        let mut vocabulary = Vocabulary::new(symbol_count);
+        // One table of terms serves both plans: each plan's rewriting adds its own names to the
+        // written ones, but only as relations, and a term is known by its symbols' numbers.
+        let mut vocabulary = Vocabulary::new();
         state_plan.evaluate_statics(&mut vocabulary, &mut counter())?;
         next_plan.evaluate_statics(&mut vocabulary, &mut counter())?;
-        vocabulary.lasting = vocabulary.terms.len();
         let role_ids: Vec<TermId> = written
             .roles
             .iter()
-            .map(|&sym| vocabulary.constants[sym.0 as usize])
+            .map(|&sym| vocabulary.terms.intern(sym, &[]))
             .collect();
+        vocabulary.lasting = vocabulary.terms.len();
         // `init` should be static; if a game makes it read `true`, it sees an empty state.
         let init_strata = state_plan.dynamic_strata_for(&[keywords.init]);
         let store = state_plan
@@ -1217,16 +1143,13 @@ impl Plan {
         let rule = &self.evaluated.rules[rule_index];
         let access = &self.access[rule_index];
         let body = &rule.body;
-        let Vocabulary {
-            terms, constants, ..
-        } = vocabulary;
-        let constants: &[TermId] = constants;
+        let terms = &mut vocabulary.terms;
         let mut bindings: Vec<TermId> = vec![UNBOUND; rule.variables];
         // Slots bound so far, in order, and where each level's bindings start.
         let mut trail: Vec<usize> = Vec::new();
         let mut marks: Vec<usize> = vec![0; body.len() + 1];
         let mut cursors: Vec<usize> = vec![0; body.len() + 1];
-        let mut scratch = Scratch::default();
+        let mut scratch = KeyScratch::new();
         let mut pending = Vec::new();
         // The arguments of the head, or of a negated literal, under the bindings.
         let mut instance: Vec<TermId> = Vec::new();
@@ -1253,7 +1176,7 @@ impl Plan {
                 // fact, which needs them.
                 instance.clear();
                 for arg in &rule.head.args {
-                    let id = intern(terms, constants, arg, &bindings, &mut scratch);
+                    let id = intern_instance(terms, arg, &bindings, &mut scratch);
                     instance.push(id);
                 }
                 let hash = fact_hash(&instance);
@@ -1284,7 +1207,7 @@ impl Plan {
                 let slot = trail.pop().expect("non-empty trail");
                 bindings[slot] = UNBOUND;
             }
-            let view = TermView { terms, constants };
+            let view = TermView { terms };
             let success = match &body[level] {
                 CompiledLiteral::Positive(atom) => {
                     if cursors[level] == 0 {
@@ -1361,7 +1284,7 @@ impl TermView<'_> {
         test: &CompiledLiteral,
         bindings: &[TermId],
         relations: [Option<&Relation>; 2],
-        scratch: &mut Scratch,
+        scratch: &mut KeyScratch,
         instance: &mut Vec<TermId>,
     ) -> bool {
         match test {
@@ -1438,7 +1361,7 @@ impl<'s> Candidates<'s> {
         access: Option<&Access>,
         view: &TermView<'_>,
         bindings: &[TermId],
-        scratch: &mut Scratch,
+        scratch: &mut KeyScratch,
         only_new: Option<Range<usize>>,
     ) -> Candidates<'s> {
         let [below, above] = relations;
@@ -1816,25 +1739,22 @@ mod term_tests {
     const B: Sym = Sym(3);
     const F: Sym = Sym(4);
 
-    /// A vocabulary of five symbols and the term `(f b a)` in it.
-    fn vocabulary_with_f_b_a() -> (Vocabulary, TermId) {
-        let mut vocabulary = Vocabulary::new(5);
-        let (a, b) = (vocabulary.constants[2], vocabulary.constants[3]);
-        let fba = vocabulary
-            .terms
-            .find_or_intern(F, &[b, a], true, &mut KeyScratch::new());
-        (vocabulary, fba)
+    /// A vocabulary holding `a`, `b` and `(f b a)`, and the ids of `a`, `b` and `(f b a)`.
+    fn vocabulary_with_f_b_a() -> (Vocabulary, [TermId; 3]) {
+        let mut vocabulary = Vocabulary::new();
+        let terms = &mut vocabulary.terms;
+        let (a, b) = (terms.intern(A, &[]), terms.intern(B, &[]));
+        let fba = terms.intern_written(F, &[b, a], true);
+        (vocabulary, [a, b, fba])
     }
 
     /// A join finds a fact through an index only if the key it probes with, from the literal's
     /// patterns under the bindings, is the key the fact was filed under.
     #[test]
     fn a_probe_keys_as_the_fact_it_stands_for() {
-        let (vocabulary, fba) = vocabulary_with_f_b_a();
-        let (a, b) = (vocabulary.constants[2], vocabulary.constants[3]);
+        let (vocabulary, [a, b, fba]) = vocabulary_with_f_b_a();
         let view = TermView {
             terms: &vocabulary.terms,
-            constants: &vocabulary.constants,
         };
         // (cell a (f b a)), indexed by its first argument, its second and the second's name.
         let fact = [a, fba];
@@ -1849,7 +1769,7 @@ mod term_tests {
             Probe::Value(Pattern::Func(F, vec![Pattern::Var(1), Pattern::Const(A)])),
             Probe::Functor(F),
         ];
-        let mut scratch = Scratch::default();
+        let mut scratch = KeyScratch::new();
         let key = index_key(&vocabulary.terms, &spec, &fact);
         assert!(key.is_some());
         assert_eq!(key, probe_key(&view, &probes, &[a, b], &mut scratch));
@@ -1857,18 +1777,15 @@ mod term_tests {
         assert_eq!(probe_key(&view, &probes, &[b, a], &mut scratch), None);
         // A constant where the spec reads a function's name: a fact no such literal matches.
         assert_eq!(index_key(&vocabulary.terms, &spec, &[a, b]), None);
-        assert_eq!(scratch.stack, Vec::<TermId>::new());
     }
 
     /// `distinct` and its negation compare the two sides without making them: a variable
     /// bound to a function term against a pattern, a function against a function.
     #[test]
     fn the_sides_of_distinct_compare_as_the_terms_they_stand_for() {
-        let (vocabulary, fba) = vocabulary_with_f_b_a();
-        let (a, b) = (vocabulary.constants[2], vocabulary.constants[3]);
+        let (vocabulary, [a, b, fba]) = vocabulary_with_f_b_a();
         let view = TermView {
             terms: &vocabulary.terms,
-            constants: &vocabulary.constants,
         };
         // ?0 = b, ?1 = (f b a), ?2 = a.
         let bindings = [b, fba, a];
@@ -1904,8 +1821,7 @@ mod term_tests {
     /// fact, and a negated literal naming a term never made is in no relation.
     #[test]
     fn a_pattern_is_found_as_the_fact_it_instantiates_to() {
-        let (mut vocabulary, fba) = vocabulary_with_f_b_a();
-        let (a, b) = (vocabulary.constants[2], vocabulary.constants[3]);
+        let (mut vocabulary, [a, b, fba]) = vocabulary_with_f_b_a();
         // (cell ?x (f ?y a)).
         let head = PatternAtom {
             relation: CELL,
@@ -1914,21 +1830,19 @@ mod term_tests {
                 Pattern::Func(F, vec![Pattern::Var(1), Pattern::Const(A)]),
             ],
         };
-        let mut scratch = Scratch::default();
-        let Vocabulary {
-            terms, constants, ..
-        } = &mut vocabulary;
+        let mut scratch = KeyScratch::new();
+        let terms = &mut vocabulary.terms;
         let made: Vec<TermId> = head
             .args
             .iter()
-            .map(|arg| intern(terms, constants, arg, &[a, b], &mut scratch))
+            .map(|arg| intern_instance(terms, arg, &[a, b], &mut scratch))
             .collect();
         assert_eq!(made, vec![a, fba]);
         let before = terms.len();
         let mut relation = Relation::new(2, Arc::default());
         assert!(relation.insert(terms, &made));
         assert!(!relation.insert(terms, &made));
-        let view = TermView { terms, constants };
+        let view = TermView { terms };
         let mut instance = Vec::new();
         let negated = CompiledLiteral::Negative(head.clone());
         let relations = [None, Some(&relation)];
@@ -1940,7 +1854,7 @@ mod term_tests {
         let other: Vec<TermId> = head
             .args
             .iter()
-            .map(|arg| intern(terms, constants, arg, &[b, a], &mut scratch))
+            .map(|arg| intern_instance(terms, arg, &[b, a], &mut scratch))
             .collect();
         assert_eq!(terms.len(), before + 1);
         assert!(relation.insert(terms, &other));
@@ -1956,7 +1870,7 @@ mod term_tests {
     /// an equal one built elsewhere, and after the table is cut back as well.
     #[test]
     fn a_term_given_out_is_read_back_as_itself() {
-        let (mut vocabulary, fba) = vocabulary_with_f_b_a();
+        let (mut vocabulary, [a, b, fba]) = vocabulary_with_f_b_a();
         vocabulary.lasting = vocabulary.terms.len();
         let mut key = KeyScratch::new();
         let given = vocabulary.ground(fba);
@@ -1964,11 +1878,11 @@ mod term_tests {
         assert_eq!(given, expected);
         assert_eq!(vocabulary.id_of(&given, &mut key), fba);
         assert_eq!(vocabulary.id_of(&expected, &mut key), fba);
+        assert_eq!(vocabulary.id_of(&Ground::Const(B), &mut key), b);
         // `(cell a (f b a))`, made by a question, then forgotten.
-        let made =
-            vocabulary
-                .terms
-                .find_or_intern(CELL, &[vocabulary.constants[2], fba], true, &mut key);
+        let made = vocabulary
+            .terms
+            .find_or_intern(CELL, &[a, fba], true, &mut key);
         let cell = vocabulary.ground(made);
         vocabulary.cut_back();
         assert_eq!(vocabulary.terms.len(), vocabulary.lasting);
@@ -1981,7 +1895,7 @@ mod term_tests {
     /// the same structure, when asked.
     #[test]
     fn terms_cut_back_are_made_again() {
-        let (mut vocabulary, fba) = vocabulary_with_f_b_a();
+        let (mut vocabulary, [a, b, fba]) = vocabulary_with_f_b_a();
         let lasting = vocabulary.terms.len();
         let mut key = KeyScratch::new();
         let nested = Ground::Func(
@@ -1993,12 +1907,18 @@ mod term_tests {
             .into(),
         );
         let id = vocabulary.terms.intern_ground(&nested, &mut key);
-        assert_eq!(vocabulary.terms.len(), lasting + 2);
+        // A constant a question made is forgotten with the rest.
+        let late = Sym(9);
+        vocabulary.terms.intern(late, &[]);
+        assert!(vocabulary.terms.constant(late).is_some());
+        assert_eq!(vocabulary.terms.len(), lasting + 3);
         assert_eq!(vocabulary.terms.to_ground(id), nested);
         vocabulary.terms.truncate(lasting);
         assert_eq!(vocabulary.terms.len(), lasting);
-        let fab = [vocabulary.constants[2], vocabulary.constants[3]];
+        let fab = [a, b];
         assert_eq!(vocabulary.terms.find_written(F, &fab, true, &mut key), None);
+        assert_eq!(vocabulary.terms.constant(late), None);
+        assert_eq!(vocabulary.terms.constant(A), Some(fab[0]));
         assert_eq!(
             vocabulary.terms.to_ground(fba),
             Ground::Func(F, vec![Ground::Const(B), Ground::Const(A)].into())

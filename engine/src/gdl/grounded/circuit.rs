@@ -13,7 +13,7 @@ use super::super::GdlError;
 use super::super::program::{Program, Sym};
 use super::domain::Grounding;
 use super::gates;
-use super::terms::TermId;
+use super::terms::{KeyScratch, TermId};
 use crate::graph::strongly_connected_components;
 
 /// A proposition's number: its bit in the value vector.
@@ -447,8 +447,8 @@ pub(super) fn build(program: &Program, grounding: &Grounding) -> Result<Circuit,
     let derived = props - derived_start as usize;
 
     // Named outputs.
-    let mut key = Vec::new();
-    let prop_of_atom = |functor: Sym, args: &[TermId], key: &mut Vec<u32>| -> Prop {
+    let mut key = KeyScratch::new();
+    let prop_of_atom = |functor: Sym, args: &[TermId], key: &mut KeyScratch| -> Prop {
         terms
             .find(functor, args, key)
             .map(|atom| node_of.get(atom as usize).copied().unwrap_or(u32::MAX))

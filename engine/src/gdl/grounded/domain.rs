@@ -31,7 +31,7 @@ use super::super::program::{
 };
 use super::factor::{for_each_literal_var, for_each_var};
 use super::terms::{
-    KeyScratch, TermId, Terms, UNBOUND, find_instance, instances_equal, intern_instance,
+    KeyScratch, TermId, Terms, UNBOUND, find_atom, find_instance, instances_equal, intern_atom,
     match_pattern,
 };
 
@@ -815,7 +815,12 @@ impl Grounding {
         bindings: &[TermId],
         limits: &GroundingLimits,
     ) -> Result<TermId, GdlError> {
-        let head = intern_atom(&mut self.terms, &rule.head, bindings);
+        let head = intern_atom(
+            &mut self.terms,
+            &rule.head,
+            bindings,
+            &mut KeyScratch::new(),
+        );
         if self.terms.depth(head) > limits.max_depth + 1 {
             return Err(too_large(format!(
                 "terms nest more than {} levels deep (unbounded recursion through function terms?)",
@@ -912,29 +917,6 @@ fn largest_three(sizes: impl Iterator<Item = (usize, String)>) -> String {
         .map(|(size, name)| format!("`{name}` {size}"))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn intern_atom(terms: &mut Terms, atom: &PatternAtom, bindings: &[TermId]) -> TermId {
-    let args: Vec<TermId> = atom
-        .args
-        .iter()
-        .map(|arg| intern_instance(terms, arg, bindings))
-        .collect();
-    terms.intern(atom.relation, &args)
-}
-
-fn find_atom(
-    terms: &Terms,
-    atom: &PatternAtom,
-    bindings: &[TermId],
-    key: &mut KeyScratch,
-) -> Option<TermId> {
-    let args = atom
-        .args
-        .iter()
-        .map(|arg| find_instance(terms, arg, bindings, key))
-        .collect::<Option<Vec<_>>>()?;
-    terms.find(atom.relation, &args, key)
 }
 
 /// Where the candidates of a positive literal come from.

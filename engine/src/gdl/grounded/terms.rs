@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::super::program::{Ground, Pattern, Sym};
+use super::super::program::{Ground, Pattern, PatternAtom, Sym};
 
 /// A ground term's number in its [`Terms`] table.
 pub(in crate::gdl) type TermId = u32;
@@ -23,14 +23,29 @@ pub(in crate::gdl) struct Terms {
     empty_function: Vec<bool>,
     /// `[functor, argument ids...]` to the term's id.
     ids: FxHashMap<Box<[u32]>, TermId>,
+    /// Each constant's id by its symbol's number ([`UNBOUND`] where not made): constants are
+    /// most lookups, and this one is an array read.
+    constants: Vec<TermId>,
 }
 
 /// The key entry that marks a function without arguments (never a term id: the grounding
 /// limits keep ids far below it).
 const EMPTY_FUNCTION: u32 = u32::MAX;
 
-/// A reusable buffer for the keys of term lookups.
-pub(in crate::gdl) type KeyScratch = Vec<u32>;
+/// Reusable buffers for term lookups: the key looked up, and a stack of argument ids for the
+/// instances of nested patterns ([`find_instance`], [`intern_instance`]), so that a lookup
+/// allocates nothing once the buffers have grown.
+#[derive(Debug, Default)]
+pub(in crate::gdl) struct KeyScratch {
+    key: Vec<u32>,
+    stack: Vec<TermId>,
+}
+
+impl KeyScratch {
+    pub(in crate::gdl) fn new() -> KeyScratch {
+        KeyScratch::default()
+    }
+}
 
 impl Terms {
     pub(in crate::gdl) fn new() -> Terms {
@@ -80,6 +95,10 @@ impl Terms {
         function: bool,
         key: &mut KeyScratch,
     ) -> Option<TermId> {
+        if args.is_empty() && !function {
+            return self.constant(functor);
+        }
+        let key = &mut key.key;
         key.clear();
         key.push(functor.0);
         key.extend_from_slice(args);
@@ -87,6 +106,14 @@ impl Terms {
             key.push(EMPTY_FUNCTION);
         }
         self.ids.get(key.as_slice()).copied()
+    }
+
+    /// The id of the constant `name`, if made.
+    pub(in crate::gdl) fn constant(&self, name: Sym) -> Option<TermId> {
+        self.constants
+            .get(name.0 as usize)
+            .copied()
+            .filter(|&id| id != UNBOUND)
     }
 
     /// The id of `functor(args)`, made if new. The caller keeps depths within its limit.
@@ -101,9 +128,26 @@ impl Terms {
         args: &[TermId],
         function: bool,
     ) -> TermId {
-        let mut key = Vec::with_capacity(args.len() + 2);
-        if let Some(id) = self.find_written(functor, args, function, &mut key) {
+        self.find_or_intern(functor, args, function, &mut KeyScratch::new())
+    }
+
+    /// The id of `functor(args)`, made if new, looked up with the caller's buffers: a lookup
+    /// that finds the term allocates nothing once they have grown.
+    pub(in crate::gdl) fn find_or_intern(
+        &mut self,
+        functor: Sym,
+        args: &[TermId],
+        function: bool,
+        key: &mut KeyScratch,
+    ) -> TermId {
+        if let Some(id) = self.find_written(functor, args, function, key) {
             return id;
+        }
+        // The lookup built the key, except a constant's (found in `constants`).
+        let mut key = std::mem::take(&mut key.key);
+        if args.is_empty() && !function {
+            key.clear();
+            key.push(functor.0);
         }
         self.empty_function.push(function && args.is_empty());
         let id = TermId::try_from(self.functors.len()).expect("fewer than 2^32 terms");
@@ -113,22 +157,14 @@ impl Terms {
         self.starts.push(self.arguments.len() as u32);
         self.depths.push(u16::try_from(depth).unwrap_or(u16::MAX));
         self.ids.insert(key.into_boxed_slice(), id);
-        id
-    }
-
-    /// The id of `functor(args)`, made if new, looked up with the caller's buffer: a lookup that
-    /// finds the term allocates nothing (the interpreter asks at every match it derives).
-    pub(in crate::gdl) fn find_or_intern(
-        &mut self,
-        functor: Sym,
-        args: &[TermId],
-        function: bool,
-        key: &mut KeyScratch,
-    ) -> TermId {
-        match self.find_written(functor, args, function, key) {
-            Some(id) => id,
-            None => self.intern_written(functor, args, function),
+        if args.is_empty() && !function {
+            let at = functor.0 as usize;
+            if self.constants.len() <= at {
+                self.constants.resize(at + 1, UNBOUND);
+            }
+            self.constants[at] = id;
         }
+        id
     }
 
     /// The id of a [`Ground`] term, made if new. Iterative, as [`Terms::to_ground`].
@@ -166,6 +202,11 @@ impl Terms {
         self.depths.truncate(len);
         self.empty_function.truncate(len);
         self.ids.retain(|_, id| (*id as usize) < len);
+        for id in &mut self.constants {
+            if *id != UNBOUND && *id as usize >= len {
+                *id = UNBOUND;
+            }
+        }
     }
 
     /// The term as the interpreter's [`Ground`], for rendering and comparison. Iterative: the
@@ -242,7 +283,8 @@ pub(in crate::gdl) fn match_pattern<'p>(
 }
 
 /// The id of a pattern whose variables are all bound, if that term exists (no new terms).
-/// Recursion follows the pattern's written nesting, which the program builder bounds.
+/// Recursion follows the pattern's written nesting, which the program builder bounds; the
+/// arguments' ids wait on `key`'s stack, so nothing is allocated once it has grown.
 pub(in crate::gdl) fn find_instance(
     terms: &Terms,
     pattern: &Pattern,
@@ -250,14 +292,22 @@ pub(in crate::gdl) fn find_instance(
     key: &mut KeyScratch,
 ) -> Option<TermId> {
     match pattern {
-        Pattern::Const(sym) => terms.find(*sym, &[], key),
+        Pattern::Const(sym) => terms.constant(*sym),
         Pattern::Var(slot) => Some(bindings[*slot]).filter(|&t| t != UNBOUND),
         Pattern::Func(sym, args) => {
-            let ids = args
-                .iter()
-                .map(|a| find_instance(terms, a, bindings, key))
-                .collect::<Option<Vec<_>>>()?;
-            terms.find_written(*sym, &ids, true, key)
+            let start = key.stack.len();
+            for arg in args {
+                let Some(id) = find_instance(terms, arg, bindings, key) else {
+                    key.stack.truncate(start);
+                    return None;
+                };
+                key.stack.push(id);
+            }
+            let arg_ids = std::mem::take(&mut key.stack);
+            let found = terms.find_written(*sym, &arg_ids[start..], true, key);
+            key.stack = arg_ids;
+            key.stack.truncate(start);
+            found
         }
     }
 }
@@ -334,21 +384,73 @@ pub(in crate::gdl) fn instances_equal(
     true
 }
 
-/// The id of a pattern whose variables are all bound, made if new.
+/// The id of `atom` under `bindings` as a term (an atom is a term whose functor is the
+/// relation; one without arguments is a constant), if it exists.
+pub(in crate::gdl) fn find_atom(
+    terms: &Terms,
+    atom: &PatternAtom,
+    bindings: &[TermId],
+    key: &mut KeyScratch,
+) -> Option<TermId> {
+    let start = key.stack.len();
+    for arg in &atom.args {
+        let Some(id) = find_instance(terms, arg, bindings, key) else {
+            key.stack.truncate(start);
+            return None;
+        };
+        key.stack.push(id);
+    }
+    let arg_ids = std::mem::take(&mut key.stack);
+    let found = terms.find_written(atom.relation, &arg_ids[start..], false, key);
+    key.stack = arg_ids;
+    key.stack.truncate(start);
+    found
+}
+
+/// As [`find_atom`], the atom made if new.
+pub(in crate::gdl) fn intern_atom(
+    terms: &mut Terms,
+    atom: &PatternAtom,
+    bindings: &[TermId],
+    key: &mut KeyScratch,
+) -> TermId {
+    let start = key.stack.len();
+    for arg in &atom.args {
+        let id = intern_instance(terms, arg, bindings, key);
+        key.stack.push(id);
+    }
+    let arg_ids = std::mem::take(&mut key.stack);
+    let id = terms.find_or_intern(atom.relation, &arg_ids[start..], false, key);
+    key.stack = arg_ids;
+    key.stack.truncate(start);
+    id
+}
+
+/// The id of a pattern whose variables are all bound, made if new; buffers as in
+/// [`find_instance`].
 pub(in crate::gdl) fn intern_instance(
     terms: &mut Terms,
     pattern: &Pattern,
     bindings: &[TermId],
+    key: &mut KeyScratch,
 ) -> TermId {
     match pattern {
-        Pattern::Const(sym) => terms.intern(*sym, &[]),
         Pattern::Var(slot) => bindings[*slot],
+        Pattern::Const(sym) => match terms.constant(*sym) {
+            Some(id) => id,
+            None => terms.intern(*sym, &[]),
+        },
         Pattern::Func(sym, args) => {
-            let ids: Vec<TermId> = args
-                .iter()
-                .map(|a| intern_instance(terms, a, bindings))
-                .collect();
-            terms.intern_written(*sym, &ids, true)
+            let start = key.stack.len();
+            for arg in args {
+                let id = intern_instance(terms, arg, bindings, key);
+                key.stack.push(id);
+            }
+            let arg_ids = std::mem::take(&mut key.stack);
+            let id = terms.find_or_intern(*sym, &arg_ids[start..], true, key);
+            key.stack = arg_ids;
+            key.stack.truncate(start);
+            id
         }
     }
 }
