@@ -21,8 +21,11 @@ pub(in crate::gdl) struct Terms {
     /// Whether a term without arguments was written as a function, `(f)`, which GDL keeps
     /// apart from the constant `f` (the interpreter does too).
     empty_function: Vec<bool>,
-    /// `[functor, argument ids...]` to the term's id.
-    ids: FxHashMap<Box<[u32]>, TermId>,
+    /// `[functor, argument ids...]` to the term's id, for keys of up to [`INLINE_KEY`] entries
+    /// (padded with [`PAD`]): most terms, looked up without following a pointer to their key.
+    short_ids: FxHashMap<[u32; INLINE_KEY], TermId>,
+    /// The same for longer keys.
+    long_ids: FxHashMap<Box<[u32]>, TermId>,
     /// Each constant's id by its symbol's number ([`UNBOUND`] where not made): constants are
     /// most lookups, and this one is an array read.
     constants: Vec<TermId>,
@@ -31,6 +34,19 @@ pub(in crate::gdl) struct Terms {
 /// The key entry that marks a function without arguments (never a term id: the grounding
 /// limits keep ids far below it).
 const EMPTY_FUNCTION: u32 = u32::MAX;
+
+/// The entries of a key kept in place in [`Terms`]' table: a functor and up to seven arguments.
+const INLINE_KEY: usize = 8;
+
+/// What fills a short key's unused entries (never a term id, nor [`EMPTY_FUNCTION`]).
+const PAD: u32 = u32::MAX - 1;
+
+/// `key` padded to [`INLINE_KEY`] entries, if it fits.
+fn short_key(key: &[u32]) -> Option<[u32; INLINE_KEY]> {
+    let mut short = [PAD; INLINE_KEY];
+    short.get_mut(..key.len())?.copy_from_slice(key);
+    Some(short)
+}
 
 /// Reusable buffers for term lookups: the key looked up, and a stack of argument ids for the
 /// instances of nested patterns ([`find_instance`], [`intern_instance`]), so that a lookup
@@ -105,7 +121,10 @@ impl Terms {
         if function && args.is_empty() {
             key.push(EMPTY_FUNCTION);
         }
-        self.ids.get(key.as_slice()).copied()
+        match short_key(key) {
+            Some(short) => self.short_ids.get(&short).copied(),
+            None => self.long_ids.get(key.as_slice()).copied(),
+        }
     }
 
     /// The id of the constant `name`, if made.
@@ -144,19 +163,24 @@ impl Terms {
             return id;
         }
         // The lookup built the key, except a constant's (found in `constants`).
-        let mut key = std::mem::take(&mut key.key);
+        let key = &mut key.key;
         if args.is_empty() && !function {
             key.clear();
             key.push(functor.0);
         }
-        self.empty_function.push(function && args.is_empty());
         let id = TermId::try_from(self.functors.len()).expect("fewer than 2^32 terms");
+        match short_key(key) {
+            Some(short) => self.short_ids.insert(short, id),
+            None => self
+                .long_ids
+                .insert(std::mem::take(key).into_boxed_slice(), id),
+        };
+        self.empty_function.push(function && args.is_empty());
         let depth = 1 + args.iter().map(|&a| self.depth(a)).max().unwrap_or(0);
         self.functors.push(functor);
         self.arguments.extend_from_slice(args);
         self.starts.push(self.arguments.len() as u32);
         self.depths.push(u16::try_from(depth).unwrap_or(u16::MAX));
-        self.ids.insert(key.into_boxed_slice(), id);
         if args.is_empty() && !function {
             let at = functor.0 as usize;
             if self.constants.len() <= at {
@@ -201,7 +225,8 @@ impl Terms {
         self.arguments.truncate(self.starts[len] as usize);
         self.depths.truncate(len);
         self.empty_function.truncate(len);
-        self.ids.retain(|_, id| (*id as usize) < len);
+        self.short_ids.retain(|_, id| (*id as usize) < len);
+        self.long_ids.retain(|_, id| (*id as usize) < len);
         for id in &mut self.constants {
             if *id != UNBOUND && *id as usize >= len {
                 *id = UNBOUND;
