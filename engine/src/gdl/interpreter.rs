@@ -56,9 +56,10 @@ pub struct Budget {
 }
 
 impl Default for Budget {
-    /// `max_facts` bounds memory as well as work: a query deriving a million facts holds a few
-    /// hundred megabytes of terms (full `chess.kif`, which does not ground, reached 0.69 GB
-    /// with two million), under the 500 MB the engine promises on chess-sized games.
+    /// `max_facts` bounds memory as well as work: a query holds every fact it derives (full
+    /// `chess.kif`, which does not ground, reached 0.69 GB with two million when facts were
+    /// trees of terms; rows of term ids take less), under the 500 MB the engine promises on
+    /// chess-sized games.
     fn default() -> Self {
         Budget {
             max_steps: 50_000_000,

@@ -32,7 +32,7 @@ pub(in crate::gdl) struct Terms {
 }
 
 /// The key entry that marks a function without arguments (never a term id: the grounding
-/// limits keep ids far below it).
+/// limits, and the interpreter's cutting back of its table, keep ids far below it).
 const EMPTY_FUNCTION: u32 = u32::MAX;
 
 /// The entries of a key kept in place in [`Terms`]' table: a functor and up to seven arguments.
