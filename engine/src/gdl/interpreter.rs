@@ -150,7 +150,7 @@ impl Relation {
 
     /// The arguments of the fact at `position`.
     fn fact(&self, position: usize) -> &[TermId] {
-        &self.args[position * self.arity..(position + 1) * self.arity]
+        fact_at(&self.args, self.arity, position)
     }
 
     fn facts(&self) -> impl Iterator<Item = &[TermId]> {
@@ -189,7 +189,7 @@ impl Relation {
         (self.args, self.len, self.hashes, self.members) = (args, len, hashes, members);
         for (spec, index) in self.specs.iter().zip(&mut self.indexes) {
             for position in 0..self.len {
-                let fact = &self.args[position * self.arity..(position + 1) * self.arity];
+                let fact = fact_at(&self.args, self.arity, position);
                 if let Some(key) = index_key(terms, spec, fact) {
                     let position = u32::try_from(position).expect("fewer than 2^32 facts");
                     index.entry(key).or_default().push(position);
@@ -216,6 +216,12 @@ impl Relation {
         self.args.extend_from_slice(fact);
         self.len += 1;
     }
+}
+
+/// The arguments of the fact at `position` among `args`, `arity` per fact (a slice, not
+/// `chunks`: a relation without arguments has facts of none).
+fn fact_at(args: &[TermId], arity: usize, position: usize) -> &[TermId] {
+    &args[position * arity..(position + 1) * arity]
 }
 
 /// An index's key: a hash of the term ids (or function names) at its places. Facts with
