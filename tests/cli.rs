@@ -335,6 +335,19 @@ fn bench_plays_an_exact_count_of_playouts() {
     }
 }
 
+/// The engine a game plays on does not depend on the time asked for: merrills grounds only
+/// after its first attempt fails, in about 2.6 CPU s in release, far past the share of setup
+/// that `--seconds 0.1` once left it (half of 1.2 s), when it played on the interpreter.
+#[test]
+fn bench_plays_on_the_same_engine_whatever_the_seconds() {
+    let Some(corpus) = support::shared_corpus() else {
+        return;
+    };
+    let game = corpus.join("gdl/ggp-repository/merrills.kif");
+    let (report, _) = bench_json(game.to_str().unwrap(), "0.1");
+    assert_eq!(report["engine"], "grounded", "{report}");
+}
+
 /// What went wrong in play is in the report, not only its outcomes: playouts ended by a role
 /// without legal moves, and terminal states that give a role several goal values (here the
 /// second role's `goal` rules both hold at the end: 50 and 0).

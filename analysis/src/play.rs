@@ -46,6 +46,14 @@ pub const UNADVISED_NODES_PER_MOVE: u64 = 2_000;
 /// Plies after which a bench playout is abandoned: far beyond any real game's length.
 pub const BENCH_MAX_PLIES: usize = 10_000;
 
+/// The CPU time setting a game up may take for the engine's own limits, not a caller's budget,
+/// to decide which engine plays it: a second to read and check the game, and twice grounding's
+/// allowance, since grounding gets half the time left and the interpreter, should it take over,
+/// the rest ([`PlayableGame::gdl`]). `bench --seconds` sets up within at least this, so that a
+/// game plays on the same engine whatever time is asked for.
+pub const ENGINE_CHOICE_SETUP_TIME: Duration =
+    Duration::from_secs(2 * Reasoner::GROUNDING_TIME.as_secs() + 1);
+
 /// How to build a game's engine.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EngineOptions {

@@ -8,7 +8,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use ludeme_analysis::CpuInstant;
-use ludeme_analysis::play::{EngineOptions, PlayableGame, PlayoutFigures, Reward};
+use ludeme_analysis::play::{
+    ENGINE_CHOICE_SETUP_TIME, EngineOptions, PlayableGame, PlayoutFigures, Reward,
+};
 use serde::Serialize;
 
 use crate::exit;
@@ -98,14 +100,13 @@ pub fn run(path: &Path, until: Until, seed: u64, json: bool, interpreter: bool) 
         Err(message) => return fail(message),
     };
     // With --seconds, the whole command's budget, from before the game is read: setting it up
-    // (reading, checking, grounding) may take up to twice the time asked for plus a second,
-    // then the playouts take the time asked for. A GDL game that does not ground by half of the
-    // setup time falls back to the interpreter, and a question that never ends stops at the
-    // budget's end. With --playouts, the engines' own limits: a count is not cut by a clock.
+    // (reading, checking, grounding; `setup_time`), then the playouts for the time asked for.
+    // A question that never ends stops at the budget's end. With --playouts, the engines' own
+    // limits: a count is not cut by a clock.
     let deadline = match until {
         Until::Seconds(seconds) => {
-            let duration = Duration::from_secs_f64(seconds);
-            Some(started.deadline(duration * 3 + Duration::from_secs(1)))
+            let play = Duration::from_secs_f64(seconds);
+            Some(started.deadline(setup_time(seconds) + play))
         }
         Until::Playouts(_) => None,
     };
@@ -143,13 +144,23 @@ pub fn run(path: &Path, until: Until, seed: u64, json: bool, interpreter: bool) 
     exit::CLEAN
 }
 
+/// The CPU time reading and setting up a game may take with `--seconds seconds`: twice the
+/// time asked for plus a second, and never less than the engines need to choose as they would
+/// with no budget (grounding's whole allowance). With the setup cut to a share of a short
+/// `--seconds`, amazons, racer4 and gt_two_thirds_6p, which ground in 10-15 CPU s, played on
+/// the interpreter at `--seconds 5` on a slower machine: the engine, and so the figures,
+/// depended on the time asked for and on the machine.
+fn setup_time(seconds: f64) -> Duration {
+    (Duration::from_secs_f64(seconds) * 2 + Duration::from_secs(1)).max(ENGINE_CHOICE_SETUP_TIME)
+}
+
 /// `message`, and when an engine's budget stopped the work, which budget and how to raise it.
 fn with_budget_hint(message: String, seconds: f64) -> String {
     if message.starts_with("budget exhausted") && message.contains("time limit") {
         format!(
             "{message} (bench's budget: {:.0} s to read and set up the game, then {seconds} s of \
              play, from --seconds {seconds}; a larger --seconds allows more)",
-            2.0 * seconds + 1.0
+            setup_time(seconds).as_secs_f64()
         )
     } else {
         message

@@ -87,12 +87,13 @@ enum Command {
     Bench {
         file: PathBuf,
         /// How long to play, in CPU seconds. Reading and setting up the game (grounding it) may
-        /// take up to twice this plus a second before; the command ends within three times this
-        /// plus a second of CPU time.
+        /// take up to twice this plus a second before, and at least 41 s: grounding always gets
+        /// its whole 20 s, so a game plays on the same engine whatever this is. The command ends
+        /// within that setup time plus this.
         #[arg(long, default_value_t = 10.0)]
         seconds: f64,
         /// Play exactly this many playouts instead of for a time; the engines' own limits
-        /// (grounding for at most 10 CPU seconds, steps per question) bound the work.
+        /// (grounding for at most 20 CPU seconds, steps per question) bound the work.
         #[arg(long, conflicts_with = "seconds")]
         playouts: Option<u64>,
         /// The random seed, for repeatable runs.
