@@ -247,3 +247,17 @@ fn print_human(report: &Report) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--seconds`' help, the README and the robustness test's bound state the set-up floor in
+    /// seconds: a change of grounding's allowance must change them too.
+    #[test]
+    fn the_set_up_floor_is_the_one_the_help_states() {
+        assert_eq!(ENGINE_CHOICE_SETUP_TIME, Duration::from_secs(41));
+        assert_eq!(setup_time(1.0), Duration::from_secs(41));
+        assert_eq!(setup_time(30.0), Duration::from_secs(61));
+    }
+}
