@@ -316,7 +316,15 @@ fn bench_plays_an_exact_count_of_playouts() {
     );
     // Tic-tac-toe's circuit plays 64 playouts at a time, repeatably for a seed.
     assert_eq!(first["circuit"]["playouts_at_once"].as_u64(), Some(64));
+    // Its grounding took a small part of the allowance of work, and the same part every time.
+    let work = first["circuit"]["grounding_work"].as_u64().unwrap();
+    let allowed = first["circuit"]["grounding_work_allowed"].as_u64().unwrap();
+    assert!(0 < work && work < allowed / 1000, "{work} of {allowed}");
     let again = bench(&["--playouts", "1234", "--seed", "7"]);
+    assert_eq!(
+        first["circuit"]["grounding_work"],
+        again["circuit"]["grounding_work"]
+    );
     assert_eq!(first["outcomes"], again["outcomes"]);
     assert_eq!(first["avg_plies"], again["avg_plies"]);
     let other_seed = bench(&["--playouts", "1234", "--seed", "8"]);

@@ -538,13 +538,13 @@ fn a_game_with_many_init_facts_ends_every_command_within_its_budget() {
     // has the release figures); an unoptimised build beside the other tests of this binary
     // needs more for what cannot be interrupted.
     let margin = Duration::from_secs(if support::full_suites_enabled() { 2 } else { 8 });
-    // (the command, its budget): `bench --seconds S` sets up within 2S + 1 s, at least 41 s
-    // (grounding's whole allowance, twice, and a second), and plays S s; a
+    // (the command, its budget): `bench --seconds S` sets up within 2S + 1 s, at least 181 s
+    // (grounding's time limit, twice, and a second), and plays S s; a
     // probe starts no game after its time limit and stops the one under way by twice it;
     // explain and fmt have no time budget of their own, and must simply be quick.
     let commands: [(&[&str], u64); 5] = [
         (&["check", "--simulate", "--simulate-seconds", "2"], 2),
-        (&["bench", "--seconds", "1"], 42),
+        (&["bench", "--seconds", "1"], 182),
         (&["probe", "--time-limit", "3", "--games", "4"], 6),
         (&["explain"], 5),
         (&["fmt", "--stdout"], 5),

@@ -48,9 +48,11 @@ pub const BENCH_MAX_PLIES: usize = 10_000;
 
 /// The CPU time setting a game up may take for the engine's own limits, not a caller's budget,
 /// to decide which engine plays it: a second to read and check the game, and twice grounding's
-/// allowance, since grounding gets half the time left and the interpreter, should it take over,
-/// the rest ([`PlayableGame::gdl`]). `bench --seconds` sets up within at least this, so that a
-/// game plays on the same engine whatever time is asked for.
+/// time limit ([`Reasoner::GROUNDING_TIME`], a safety net behind its count of work), since
+/// grounding gets half the time left and the interpreter, should it take over, the rest
+/// ([`PlayableGame::gdl`]). `bench --seconds` sets up within at least this, so that a game
+/// plays on the same engine whatever time is asked for: the count of work decides, and no
+/// clock cuts it short.
 pub const ENGINE_CHOICE_SETUP_TIME: Duration =
     Duration::from_secs(2 * Reasoner::GROUNDING_TIME.as_secs() + 1);
 
@@ -107,6 +109,9 @@ pub struct CircuitSize {
     /// How many random playouts the circuit plays at once (64 in the bits of a word, or 1;
     /// decided by the first playouts).
     pub playouts_at_once: usize,
+    /// The work grounding spent and its allowance, in the grounder's units (about a
+    /// nanosecond of CPU time each on the machine they were fitted on).
+    pub grounding_work: (u64, u64),
 }
 
 /// What random playouts measured.
@@ -212,6 +217,7 @@ impl PlayableGame {
                         propositions,
                         ground_rules,
                         playouts_at_once: grounded.playouts_at_once(),
+                        grounding_work: grounded.grounding_work(),
                     })
                 }
                 Engine::Interpreted(_) => None,

@@ -60,6 +60,10 @@ struct CircuitSize {
     ground_rules: usize,
     /// 64 when the playouts were played 64 at a time, one in each bit of a word.
     playouts_at_once: usize,
+    /// The work grounding spent (failed attempts included) and the most it may spend, in the
+    /// grounder's units: how close the game came to running on the interpreter instead.
+    grounding_work: u64,
+    grounding_work_allowed: u64,
 }
 
 /// When `bench` stops playing.
@@ -146,10 +150,10 @@ pub fn run(path: &Path, until: Until, seed: u64, json: bool, interpreter: bool) 
 
 /// The CPU time reading and setting up a game may take with `--seconds seconds`: twice the
 /// time asked for plus a second, and never less than the engines need to choose as they would
-/// with no budget (grounding's whole allowance). With the setup cut to a share of a short
-/// `--seconds`, amazons, racer4 and gt_two_thirds_6p, which ground in 10-15 CPU s, played on
-/// the interpreter at `--seconds 5` on a slower machine: the engine, and so the figures,
-/// depended on the time asked for and on the machine.
+/// with no budget (grounding's whole time limit, behind its count of work). With the setup
+/// cut to a share of a short `--seconds`, amazons, racer4 and gt_two_thirds_6p, which ground in
+/// 10-15 CPU s, played on the interpreter at `--seconds 5` on a slower machine: the engine, and
+/// so the figures, depended on the time asked for and on the machine.
 fn setup_time(seconds: f64) -> Duration {
     (Duration::from_secs_f64(seconds) * 2 + Duration::from_secs(1)).max(ENGINE_CHOICE_SETUP_TIME)
 }
@@ -167,6 +171,16 @@ fn with_budget_hint(message: String, seconds: f64) -> String {
     }
 }
 
+/// `part` as a percentage of `whole`, for people ("under 0.1 %" rather than "0.0 %").
+fn share_percent(part: u64, whole: u64) -> String {
+    let percent = part as f64 * 100.0 / whole.max(1) as f64;
+    if percent < 0.1 {
+        "under 0.1 %".to_owned()
+    } else {
+        format!("{percent:.1} %")
+    }
+}
+
 fn report(path: &Path, game: &PlayableGame, setup_seconds: f64, figures: PlayoutFigures) -> Report {
     let roles = game.roles().to_vec();
     Report {
@@ -179,6 +193,8 @@ fn report(path: &Path, game: &PlayableGame, setup_seconds: f64, figures: Playout
             propositions: size.propositions,
             ground_rules: size.ground_rules,
             playouts_at_once: size.playouts_at_once,
+            grounding_work: size.grounding_work.0,
+            grounding_work_allowed: size.grounding_work.1,
         }),
         playouts: figures.playouts,
         seconds: figures.seconds,
@@ -213,10 +229,11 @@ fn print_human(report: &Report) {
     }
     if let Some(circuit) = &report.circuit {
         println!(
-            "  ({} propositions, {} ground rules; loaded and grounded in {:.2} s of CPU time{})",
+            "  ({} propositions, {} ground rules; loaded and grounded in {:.2} s of CPU time, {} of grounding's allowance of work{})",
             circuit.propositions,
             circuit.ground_rules,
             report.setup_seconds,
+            share_percent(circuit.grounding_work, circuit.grounding_work_allowed),
             if circuit.playouts_at_once > 1 {
                 format!("; {} playouts at a time", circuit.playouts_at_once)
             } else {
@@ -256,8 +273,8 @@ mod tests {
     /// seconds: a change of grounding's allowance must change them too.
     #[test]
     fn the_set_up_floor_is_the_one_the_help_states() {
-        assert_eq!(ENGINE_CHOICE_SETUP_TIME, Duration::from_secs(41));
-        assert_eq!(setup_time(1.0), Duration::from_secs(41));
-        assert_eq!(setup_time(30.0), Duration::from_secs(61));
+        assert_eq!(ENGINE_CHOICE_SETUP_TIME, Duration::from_secs(181));
+        assert_eq!(setup_time(1.0), Duration::from_secs(181));
+        assert_eq!(setup_time(100.0), Duration::from_secs(201));
     }
 }

@@ -87,13 +87,14 @@ enum Command {
     Bench {
         file: PathBuf,
         /// How long to play, in CPU seconds. Reading and setting up the game (grounding it) may
-        /// take up to twice this plus a second before, and at least 41 s: grounding always gets
-        /// its whole 20 s, so a game plays on the same engine whatever this is. The command ends
-        /// within that setup time plus this.
+        /// take up to twice this plus a second before, and at least 181 s, grounding's time
+        /// limit twice (a safety net: grounding stops at its count of work, about 30 CPU s at
+        /// most on this project's machine), so a game plays on the same engine whatever this
+        /// is. The command ends within that setup time plus this.
         #[arg(long, default_value_t = 10.0)]
         seconds: f64,
         /// Play exactly this many playouts instead of for a time; the engines' own limits
-        /// (grounding for at most 20 CPU seconds, steps per question) bound the work.
+        /// (grounding's count of work, steps per question) bound the work.
         #[arg(long, conflicts_with = "seconds")]
         playouts: Option<u64>,
         /// The random seed, for repeatable runs.

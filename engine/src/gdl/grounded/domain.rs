@@ -22,6 +22,8 @@
 use crate::cpu_time::CpuDeadline;
 use std::cell::{Cell, RefCell};
 use std::ops::Range;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -48,7 +50,11 @@ pub struct GroundingLimits {
     pub max_depth: usize,
     /// Join steps over the whole grounding.
     pub max_steps: u64,
-    /// The CPU time grounding may take.
+    /// The work grounding may do, counted (see [`WorkAllowance`]): what decides, the same on
+    /// every machine, that a game is too costly to ground.
+    pub work: WorkAllowance,
+    /// The CPU time grounding may take: a caller's budget (a command's time limit), and a
+    /// safety net should the count of work miss where time goes.
     pub deadline: Option<CpuDeadline>,
     /// Stop, as too large, at one join (one rule, one round of the domain's fixpoint) taking at
     /// least [`COSTLY_JOIN_STEPS`] join steps and a thousand per match: a body that chains
@@ -58,6 +64,109 @@ pub struct GroundingLimits {
     /// gt_two_thirds_6p's `total` (7.2 M steps for 800 matches) and merrills' `count_loop`
     /// (8.6 M for 5,041) have such a join, and neither grounds as written.
     pub stop_at_costly_joins: bool,
+}
+
+/// Grounding's allowance of work, counted in units of about a nanosecond of CPU time (see
+/// [`WORK_WEIGHTS`]). Counted rather than timed, so that whether a game grounds is decided the
+/// same on a fast machine and a slow one, loaded or idle: under a CPU-time allowance, racer4
+/// grounded on one machine and fell back to the interpreter on another 1.7 times slower,
+/// where CI's corpus test then failed.
+///
+/// Clones share the count: every attempt of one engine choice (the rules as written,
+/// rewritten, within the last resort, without the goal) draws on one allowance, as they
+/// shared one deadline.
+#[derive(Clone, Debug)]
+pub struct WorkAllowance {
+    /// What has been done so far, per [`WorkKind`].
+    done: Arc<[AtomicU64; WORK_KINDS]>,
+    total: u64,
+}
+
+/// The kinds of grounding work counted, and their cost in [`WorkAllowance`] units.
+#[derive(Clone, Copy, Debug)]
+pub enum WorkKind {
+    /// A fact tried against a literal, or a test evaluated.
+    Step,
+    /// A literal's candidates looked up by its known arguments (a probe that finds none
+    /// costs time but no step).
+    Probe,
+    /// A ground term made (interned, indexed, and its domain bookkeeping).
+    Term,
+    /// A literal of a ground rule written.
+    Literal,
+    /// A join begun (choosing its order, setting up its stacks): a fixpoint of many short
+    /// rounds is mostly this.
+    Join,
+}
+
+const WORK_KINDS: usize = 5;
+
+/// The cost of each [`WorkKind`], in the order of its variants: a least-squares fit (of the
+/// relative error) of each engine choice's CPU time against its counts, over the 122 corpus
+/// games whose choice takes over 0.05 s (session 52, BENCHMARKS.md, "Whether a game grounds,
+/// decided by a count of work"): 37 ns per join step, 410 per probe, 2.26 µs per ground term,
+/// 440 ns per literal and 3.4 µs per join, on that session's machine. Every game lies within
+/// 0.61 and 2.2 times the fit (join steps, terms and literals alone left gt_two_thirds and
+/// gt_attrition, whose joins probe arithmetic tables, 2.6 times off, and duplicateStateLarge,
+/// a fixpoint of many short rounds, 15 times). The allowance bounds time within those
+/// factors, which is what a budget needs; it does not predict it.
+pub const WORK_WEIGHTS: [u64; WORK_KINDS] = [37, 410, 2_260, 440, 3_400];
+
+/// The work one engine choice may spend grounding: 30 G units, about 30 s of CPU time on the
+/// machine of the fit. The corpus's costliest groundings take 20–23 G (racer4, amazons,
+/// amazonsSuicide, gt_two_thirds_6p: 22–28 CPU s there); the four games that do not ground
+/// spend it all (chess, slaughter, amazonsTorus, laikLee_hex).
+pub const GROUNDING_WORK: u64 = 30_000_000_000;
+
+impl WorkAllowance {
+    pub fn new(units: u64) -> WorkAllowance {
+        WorkAllowance {
+            done: Arc::default(),
+            total: units,
+        }
+    }
+
+    /// Counts `count` pieces of work of `kind`.
+    fn charge(&self, kind: WorkKind, count: u64) {
+        self.done[kind as usize].fetch_add(count, Ordering::Relaxed);
+    }
+
+    /// The work done so far, per kind (in the order of [`WorkKind`]'s variants).
+    pub fn done(&self) -> [u64; WORK_KINDS] {
+        std::array::from_fn(|kind| self.done[kind].load(Ordering::Relaxed))
+    }
+
+    /// The units spent so far.
+    pub fn spent(&self) -> u64 {
+        self.done()
+            .iter()
+            .zip(WORK_WEIGHTS)
+            .map(|(&count, weight)| count.saturating_mul(weight))
+            .fold(0, u64::saturating_add)
+    }
+
+    pub fn is_spent(&self) -> bool {
+        self.spent() >= self.total
+    }
+
+    /// The units allowed in all.
+    pub fn allowance(&self) -> u64 {
+        self.total
+    }
+
+    fn exhausted(&self) -> GdlError {
+        let [steps, probes, terms, literals, joins] = self.done();
+        GdlError::Budget(format!(
+            "grounding spent its allowance of work ({} units: {joins} joins, {steps} join steps, {probes} index probes, {terms} ground terms, {literals} literals)",
+            self.total
+        ))
+    }
+}
+
+impl Default for WorkAllowance {
+    fn default() -> Self {
+        WorkAllowance::new(GROUNDING_WORK)
+    }
 }
 
 /// See [`GroundingLimits::stop_at_costly_joins`].
@@ -79,6 +188,12 @@ impl GroundingLimits {
             ..self.clone()
         }
     }
+
+    /// Whether grounding may not go on, whatever way the rules are written: the work
+    /// allowance is spent, or the time limit passed.
+    pub fn is_exhausted(&self) -> bool {
+        self.work.is_spent() || self.deadline.is_some_and(|d| d.is_past())
+    }
 }
 
 impl Default for GroundingLimits {
@@ -92,6 +207,7 @@ impl Default for GroundingLimits {
             max_literals: 6_000_000,
             max_depth: 32,
             max_steps: 400_000_000,
+            work: WorkAllowance::default(),
             deadline: None,
             stop_at_costly_joins: false,
         }
@@ -248,6 +364,9 @@ impl Grounding {
 struct Work<'l> {
     limits: &'l GroundingLimits,
     steps: u64,
+    probes: u64,
+    /// The ground terms charged to the work allowance so far.
+    terms_charged: usize,
 }
 
 impl Work<'_> {
@@ -259,8 +378,44 @@ impl Work<'_> {
                 self.limits.max_steps
             )));
         }
-        if self.steps.is_multiple_of(4096)
-            && let Some(deadline) = self.limits.deadline
+        if self.steps.is_multiple_of(COUNTS_PER_CHARGE) {
+            self.limits.work.charge(WorkKind::Step, COUNTS_PER_CHARGE);
+            self.check()?;
+        }
+        Ok(())
+    }
+
+    /// A literal's candidates looked up.
+    fn probe(&mut self) -> Result<(), GdlError> {
+        self.probes += 1;
+        if self.probes.is_multiple_of(COUNTS_PER_CHARGE) {
+            self.limits.work.charge(WorkKind::Probe, COUNTS_PER_CHARGE);
+            self.check()?;
+        }
+        Ok(())
+    }
+
+    /// Counts the ground terms made since the last count.
+    fn charge_terms(&mut self, terms: usize) {
+        let new = terms.saturating_sub(self.terms_charged) as u64;
+        self.limits.work.charge(WorkKind::Term, new);
+        self.terms_charged = self.terms_charged.max(terms);
+    }
+
+    /// Counts what the last partial batch of steps and probes left uncounted, at the end of
+    /// an attempt (successful or not): the allowance is shared by the attempts after it.
+    fn charge_the_rest(&mut self) {
+        let work = &self.limits.work;
+        work.charge(WorkKind::Step, self.steps % COUNTS_PER_CHARGE);
+        work.charge(WorkKind::Probe, self.probes % COUNTS_PER_CHARGE);
+    }
+
+    /// An error once the work allowance is spent or the time limit passed.
+    fn check(&self) -> Result<(), GdlError> {
+        if self.limits.work.is_spent() {
+            return Err(self.limits.work.exhausted());
+        }
+        if let Some(deadline) = self.limits.deadline
             && deadline.is_past()
         {
             return Err(GdlError::Budget(
@@ -270,6 +425,10 @@ impl Work<'_> {
         Ok(())
     }
 }
+
+/// Join steps (or probes) between two charges of the work allowance and checks of it and of
+/// the time limit.
+const COUNTS_PER_CHARGE: u64 = 4096;
 
 /// Per stratum, whether it is saturated before the rest: a static stratum with a rule for a
 /// relation some rule negates, or for one such a stratum reads (its exactness rests on theirs).
@@ -416,9 +575,18 @@ pub(super) fn ground(
         },
         steps: 0,
     };
-    let mut work = Work { limits, steps: 0 };
-    grounding.saturate_static_first(program, rules, guards, &mut work)?;
-    grounding.instantiate(program, rules, guards, &mut work)?;
+    let mut work = Work {
+        limits,
+        steps: 0,
+        probes: 0,
+        terms_charged: 0,
+    };
+    let grounded = grounding
+        .saturate_static_first(program, rules, guards, &mut work)
+        .and_then(|()| grounding.instantiate(program, rules, guards, &mut work));
+    work.charge_terms(grounding.terms.len());
+    work.charge_the_rest();
+    grounded?;
     grounding.steps = work.steps;
     grounding.release_join_indexes();
     Ok(grounding)
@@ -790,6 +958,8 @@ impl Grounding {
             for head in heads {
                 self.add_fact(program, head, limits)?;
             }
+            work.charge_terms(self.terms.len());
+            work.check()?;
             if self.fact_count() == before {
                 return Ok(());
             }
@@ -900,6 +1070,9 @@ impl Grounding {
                 },
             )?;
             per_rule.push((rules.heads.len() - first, rule.head.relation));
+            let literals = rules.literals.len() - rules.starts[first] as usize;
+            work.limits.work.charge(WorkKind::Literal, literals as u64);
+            work.check()?;
             self.make_requested_pair_indexes();
         }
         self.rules = rules;
@@ -984,6 +1157,7 @@ impl Grounding {
         work: &mut Work<'_>,
         found: &mut Found<'_>,
     ) -> Result<(), GdlError> {
+        work.limits.work.charge(WorkKind::Join, 1);
         let body = &rule.body;
         // The literals in the order they are joined (`atoms` stays in the written order).
         let order = self.join_order(rule, restriction.as_ref());
@@ -1017,6 +1191,7 @@ impl Grounding {
                 CompiledLiteral::Positive(atom) => {
                     let relation = self.relations.get(&atom.key());
                     if fresh {
+                        work.probe()?;
                         levels[level] = relation.map(|relation| {
                             let mut range = 0..relation.facts.len() as u32;
                             if let Some((i, delta)) = &restriction

@@ -66,6 +66,10 @@ struct Scratch {
 pub struct GroundedGame {
     program: Program,
     circuit: Circuit,
+    /// The work grounding spent, failed attempts before included, and its allowance
+    /// ([`WorkAllowance`](super::WorkAllowance) units): how close the game came to not
+    /// grounding.
+    grounding_work: (u64, u64),
     role_names: Vec<String>,
     /// Per base prop: its fluent; per input: its action (for rendering and percepts).
     fluents: Vec<Ground>,
@@ -171,7 +175,7 @@ fn ground_one_way_or_another(
     // Two rewritings, the one that addresses why grounding as written failed first: helper
     // relations grounded only where they are read (the domain is too large), and local
     // variables eliminated in the cheapest order (the rules have too many instances over
-    // the domain). Every failed attempt spends CPU time under the same deadline.
+    // the domain). Every failed attempt draws on the same allowance of work and time.
     let eliminate_first = grounded
         .as_ref()
         .is_err_and(|error| !domain::is_domain_too_large(error));
@@ -211,9 +215,9 @@ fn ground_one_way_or_another(
     }
 }
 
-/// Whether grounding failed for size or steps with time left to try another way.
+/// Whether grounding failed for size or steps with work and time left to try another way.
 fn is_too_large(grounded: &Result<domain::Grounding, GdlError>, limits: &GroundingLimits) -> bool {
-    matches!(grounded, Err(GdlError::Budget(_))) && !limits.deadline.is_some_and(|d| d.is_past())
+    matches!(grounded, Err(GdlError::Budget(_))) && !limits.is_exhausted()
 }
 
 impl GroundedGame {
@@ -241,7 +245,7 @@ impl GroundedGame {
         limits: &GroundingLimits,
         why: &GdlError,
     ) -> Result<GroundedGame, GdlError> {
-        if limits.deadline.is_some_and(|d| d.is_past()) {
+        if limits.is_exhausted() {
             return Err(why.clone());
         }
         let last_resort = limits.last_resort();
@@ -266,8 +270,7 @@ impl GroundedGame {
         budget: Budget,
         why: &GdlError,
     ) -> Result<GroundedGame, GdlError> {
-        let past_deadline = limits.deadline.is_some_and(|d| d.is_past());
-        if past_deadline || played::relations_only_the_goal_reads(&program).is_empty() {
+        if limits.is_exhausted() || played::relations_only_the_goal_reads(&program).is_empty() {
             return Err(why.clone());
         }
         let mut game = GroundedGame::build(program.clone(), limits, GoalRules::Left, None)?;
@@ -391,6 +394,7 @@ impl GroundedGame {
         Ok(GroundedGame {
             program,
             circuit,
+            grounding_work: (limits.work.spent(), limits.work.allowance()),
             role_names,
             fluents,
             actions,
@@ -411,6 +415,12 @@ impl GroundedGame {
     /// Sizes, for reports: (propositions, ground rules).
     pub fn size(&self) -> (usize, usize) {
         (self.circuit.props, self.circuit.ground_rules)
+    }
+
+    /// The work grounding spent (the attempts that failed before included) and its allowance,
+    /// in [`WorkAllowance`](super::WorkAllowance) units.
+    pub fn grounding_work(&self) -> (u64, u64) {
+        self.grounding_work
     }
 
     /// How many random playouts [`Game::random_playouts_while`] plays at once: 64 where

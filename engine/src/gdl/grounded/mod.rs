@@ -26,5 +26,5 @@ pub(super) mod terms;
 #[cfg(test)]
 mod tests;
 
-pub use domain::GroundingLimits;
+pub use domain::{GroundingLimits, WorkAllowance, WorkKind};
 pub use game::{GroundedGame, GroundedMove, GroundedState};

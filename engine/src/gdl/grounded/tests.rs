@@ -1177,3 +1177,67 @@ fn lane_playouts_are_playouts_of_the_circuit_whether_goals_wait_or_not() {
         (<= (goal walker 0) (not (true (at d))))";
     lane_playouts_replay(dead_end, 300, 2, 100);
 }
+
+/// A game whose grounding takes some work: 9,000 moves, each four digits.
+const DIGIT_GRID_GAME: &str = "(role robot) (init on) (<= (next on) (true on))
+     (digit 0) (digit 1) (digit 2) (digit 3) (digit 4)
+     (digit 5) (digit 6) (digit 7) (digit 8) (digit 9)
+     (<= (pick ?a ?b ?c ?d) (digit ?a) (digit ?b) (digit ?c) (digit ?d) (distinct ?a ?d))
+     (<= (legal robot (pick ?a ?b ?c ?d)) (true on) (pick ?a ?b ?c ?d))
+     (<= terminal (true on)) (goal robot 100)";
+
+/// Whether a game grounds is decided by the count of grounding's work, not by a clock: the
+/// same grounding counts the same work every time (so every machine, fast or slow, loaded or
+/// idle, reaches the same verdict), and with no time limit at all an allowance smaller than
+/// that work sends the game to the interpreter, saying why.
+#[test]
+fn the_count_of_work_decides_whether_a_game_grounds() {
+    let program = program(DIGIT_GRID_GAME).expect("builds");
+    let counted = |allowance: super::WorkAllowance| {
+        let limits = super::GroundingLimits {
+            work: allowance,
+            deadline: None,
+            ..super::GroundingLimits::default()
+        };
+        let game = Reasoner::with_limits(program.clone(), Budget::default(), &limits)
+            .expect("runs on one engine or the other");
+        (game, limits.work.done(), limits.work.spent())
+    };
+    let (grounded, done, spent) = counted(super::WorkAllowance::default());
+    assert_eq!(grounded.engine_name(), "grounded");
+    let (_, done_again, _) = counted(super::WorkAllowance::default());
+    assert_eq!(done, done_again, "the same grounding counts the same work");
+    // 9,000 matches of `pick`'s rule, each a join step at least, and its ground terms.
+    let [steps, probes, terms, _literals, joins] = done;
+    assert!(
+        steps >= 10_000 && probes > 0 && terms >= 9_000 && joins > 0,
+        "{done:?}"
+    );
+
+    let (short, _, short_spent) = counted(super::WorkAllowance::new(spent / 2));
+    assert_eq!(short.engine_name(), "interpreter");
+    let reason = short.fallback_reason().expect("a reason");
+    assert!(
+        reason.contains("grounding spent its allowance of work"),
+        "{reason}"
+    );
+    // It stopped soon after the allowance ran out, and tried no other way after that.
+    assert!(
+        (spent / 2..spent).contains(&short_spent),
+        "{short_spent} of {spent}"
+    );
+}
+
+/// Every attempt of one engine choice draws on one allowance: limits and their clones share
+/// it, so the last resort and the grounding without the goal do not start afresh.
+#[test]
+fn the_attempts_of_one_engine_choice_share_one_allowance() {
+    let limits = super::GroundingLimits::default();
+    let last_resort = limits.last_resort();
+    let program = program(DIGIT_GRID_GAME).expect("builds");
+    super::GroundedGame::new(program, &last_resort).expect("grounds");
+    assert!(limits.work.spent() > 0);
+    assert_eq!(limits.work.spent(), last_resort.work.spent());
+    // A fresh set of limits starts with a fresh allowance.
+    assert_eq!(super::GroundingLimits::default().work.spent(), 0);
+}
